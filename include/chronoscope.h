@@ -1,0 +1,58 @@
+/* chronoscope.h — time code precisely: calibrated timestamps, warmup, CPU pinning,
+   statistics, reports and unit-test helpers, in one header-only C99 library.
+
+   TABLE OF CONTENTS
+     1. Usage              4. Platforms
+     2. Configuration      5. Modules
+     3. Errors             6. Licence
+
+   1. USAGE ---------------------------------------------------------------------
+   Include the header (first, or after defining _GNU_SOURCE) and link -lm:
+
+       #include <chronoscope.h>
+
+       chrono_clock clk;
+       if (chrono_clock_open(&clk, CHRONO_CLOCK_AUTO) < 0) return 1;
+       uint64_t t0 = chrono_clock_start(&clk);
+       work();
+       uint64_t t1 = chrono_clock_stop(&clk);
+       printf("%.1f ns\n", chrono_clock_ns(&clk, t1 - t0 - clk.overhead_ticks));
+
+   2. CONFIGURATION (define before including) ----------------------------------
+     CHRONO_API                 storage of every function      default: static inline
+     CHRONO_MALLOC(n) / CHRONO_FREE(p)   both or neither       default: malloc / free
+     CHRONO_USE_HWLOC           choose CPUs through hwloc (link -lhwloc)  default: off
+
+   3. ERRORS ----------------------------------------------------------------------
+   Every function returning int returns 0 or a negative CHRONO_E... code;
+   chrono_strerror(code) describes it.  "Not supported here" is CHRONO_ENOTSUP.
+   The library never prints, never aborts, and keeps no global mutable state.
+
+   4. PLATFORMS -------------------------------------------------------------------
+     x86, x86-64   TSC: lfence;rdtsc / rdtscp;lfence (lfence;rdtsc without RDTSCP)
+     aarch64       isb; mrs cntvct_el0
+     Linux, BSD    clock_gettime(CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC)
+     Windows       QueryPerformanceCounter; SetThreadAffinityMask
+     macOS         mach_absolute_time; no pinning (CHRONO_ENOTSUP)
+   Under strict -std=c99 glibc hides clock_gettime and sched_setaffinity: included
+   first, chronoscope.h defines _GNU_SOURCE itself; included after a system header it
+   stops with an #error that names the define to add.
+
+   5. MODULES ---------------------------------------------------------------------
+     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror
+     chronoscope/clock.h   tick sources and their calibration
+
+   6. LICENCE ---------------------------------------------------------------------
+   MIT; see LICENSE. */
+#ifndef CHRONOSCOPE_H
+#define CHRONOSCOPE_H
+
+#define CHRONO_VERSION_MAJOR 0
+#define CHRONO_VERSION_MINOR 1
+#define CHRONO_VERSION_PATCH 0
+#define CHRONO_VERSION_STRING "0.1.0"
+
+#include "chronoscope/base.h"
+#include "chronoscope/clock.h"
+
+#endif /* CHRONOSCOPE_H */

@@ -1,0 +1,131 @@
+/* Clock tests: monotonic, calibrated against CLOCK_MONOTONIC_RAW, plausible
+   overhead and resolution, every available source opens, a missing one fails
+   cleanly, bad arguments are refused, tick→ns scaling does not overflow. */
+#include <chronoscope.h>
+#include "tap.h"
+
+static void test_monotonic(const chrono_clock *c)
+{
+    uint64_t prev = chrono_clock_start(c), backwards = 0;
+    long i;
+    for (i = 0; i < 1000000L; i++) {
+        uint64_t t = (i & 1) ? chrono_clock_stop(c) : chrono_clock_start(c);
+        if (t < prev) backwards++;
+        prev = t;
+    }
+    tap_ok(backwards == 0, "%s: never goes backwards over 10^6 reads (%llu backward steps)", c->name,
+           (unsigned long long)backwards);
+}
+
+/* Ticks counted over a 200 ms window of the OS reference clock, against the
+   calibrated rate. */
+static void test_calibration(const chrono_clock *c)
+{
+    int ref = chrono__reference_clockid();
+    uint64_t n0 = chrono__os_ns(ref), t0 = chrono_clock_start(c), n1, t1;
+    double hz, err, bound = tap_emulated() ? 0.02 : 0.002;
+    do n1 = chrono__os_ns(ref); while (n1 - n0 < 200000000u);
+    t1 = chrono_clock_stop(c);
+    hz = (double)(t1 - t0) * 1e9 / (double)(n1 - n0);
+    err = fabs(hz / c->hz - 1.0);
+    tap_ok(err < bound, "%s: hz %.6f MHz agrees with the reference over 200 ms (%.6f MHz, error %.4f%%, bound %.2f%%)",
+           c->name, c->hz / 1e6, hz / 1e6, err * 100, bound * 100);
+}
+
+static void test_overhead(const chrono_clock *c)
+{
+    double oh = chrono_clock_ns(c, c->overhead_ticks), res = chrono_clock_ns(c, c->resolution_ticks);
+    tap_ok(c->overhead_ticks >= c->overhead_min_ticks && oh < 100000.0,
+           "%s: overhead plausible (median %.1f ns, min %llu ticks)", c->name, oh,
+           (unsigned long long)c->overhead_min_ticks);
+    tap_ok(c->resolution_ticks >= 1 && res > 0 && res < 1000000.0, "%s: resolution plausible (%llu ticks = %.1f ns)",
+           c->name, (unsigned long long)c->resolution_ticks, res);
+    tap_ok(fabs(chrono_clock_ns(c, (uint64_t)(c->hz + 0.5)) - 1e9) < 1.0 && fabs(c->ns_per_tick * c->hz - 1e9) < 1e-3,
+           "%s: one second of ticks is 1e9 ns", c->name);
+}
+
+static void test_every_source(void)
+{
+    int s;
+    for (s = CHRONO_CLOCK_AUTO + 1; s < CHRONO_CLOCK_CUSTOM; s++) {
+        chrono_clock c;
+        int rc = chrono_clock_open(&c, (chrono_clock_source)s);
+        if (chrono_clock_available((chrono_clock_source)s)) {
+            tap_ok(rc == 0 && c.source == (chrono_clock_source)s, "%s is available and opens (rc %d)",
+                   chrono_clock_source_name((chrono_clock_source)s), rc);
+            if (rc == 0) { test_monotonic(&c); test_calibration(&c); test_overhead(&c); }
+        } else {
+            tap_ok(rc == CHRONO_ENOTSUP, "%s is missing here and fails with CHRONO_ENOTSUP (rc %d)",
+                   chrono_clock_source_name((chrono_clock_source)s), rc);
+        }
+    }
+}
+
+static void test_bad_arguments(void)
+{
+    chrono_clock c;
+    tap_ok(chrono_clock_open(NULL, CHRONO_CLOCK_AUTO) == CHRONO_EINVAL, "NULL clock -> EINVAL");
+    tap_ok(chrono_clock_open(&c, (chrono_clock_source)99) == CHRONO_EINVAL, "unknown source 99 -> EINVAL");
+    tap_ok(chrono_clock_open(&c, (chrono_clock_source)-1) == CHRONO_EINVAL, "source -1 -> EINVAL");
+    tap_ok(chrono_clock_open(&c, CHRONO_CLOCK_CUSTOM) == CHRONO_EINVAL, "CUSTOM through chrono_clock_open -> EINVAL");
+    tap_ok(chrono_clock_open_custom(&c, "x", NULL, NULL, 1e9) == CHRONO_EINVAL, "custom clock without a read function -> EINVAL");
+    tap_ok(chrono_clock_open_custom(&c, "x", NULL, NULL, 0) == CHRONO_EINVAL, "custom clock at 0 Hz -> EINVAL");
+    tap_ok(chrono_clock_calibrate(NULL, 5, 1000000, NULL, NULL) == CHRONO_EINVAL, "calibrate NULL -> EINVAL");
+}
+
+static uint64_t counter_read(void *ctx) { return ++*(uint64_t *)ctx; }
+static uint64_t stuck_read(void *ctx) { (void)ctx; return 42; }
+
+static void test_custom(void)
+{
+    chrono_clock c;
+    uint64_t n = 0;
+    int rc = chrono_clock_open_custom(&c, "counter", counter_read, &n, 1e6);
+    tap_ok(rc == 0 && c.resolution_ticks == 1 && c.hz == 1e6 && c.hz_method == CHRONO_HZ_USER,
+           "custom counter clock opens with resolution 1 tick at 1 MHz (rc %d)", rc);
+    tap_ok(rc == 0 && c.overhead_ticks == 1, "custom counter: empty region costs exactly one tick (%llu)",
+           (unsigned long long)c.overhead_ticks);
+    rc = chrono_clock_open_custom(&c, "stuck", stuck_read, NULL, 1e6);
+    tap_ok(rc == CHRONO_ECLOCK, "a clock that never advances fails with CHRONO_ECLOCK (rc %d)", rc);
+}
+
+static void test_scaling(void)
+{
+    chrono_clock c;
+    uint64_t n = 0, big = UINT64_MAX / 4, ns;
+    long double want;
+    chrono_clock_open_custom(&c, "counter", counter_read, &n, 2096035000.0);
+    ns = chrono_clock_ns_u64(&c, big);
+    want = (long double)big * 1e9L / 2096035000.0L;
+    tap_ok(fabsl((long double)ns - want) <= 1.0L, "ns_u64 of 2^62 ticks at 2.096 GHz does not overflow (%llu vs %.0Lf)",
+           (unsigned long long)ns, want);
+    tap_ok(chrono_clock_ns_u64(&c, 2096035000u) == 1000000000u, "ns_u64 of one second of ticks is exactly 1e9");
+}
+
+static void test_strerror(void)
+{
+    int e, distinct = 1;
+    for (e = 0; e >= CHRONO_EBUSY; e--) {
+        int f;
+        for (f = e - 1; f >= CHRONO_EBUSY; f--)
+            if (strcmp(chrono_strerror(e), chrono_strerror(f)) == 0) distinct = 0;
+    }
+    tap_ok(distinct, "every error code has its own message");
+    tap_ok(strstr(chrono_strerror(-1000), "unknown") != NULL, "an unknown code says so");
+}
+
+int main(void)
+{
+    chrono_clock c;
+    int rc = chrono_clock_open(&c, CHRONO_CLOCK_AUTO);
+    tap_ok(rc == 0, "AUTO opens (%s, rc %d: %s)", rc == 0 ? c.name : "-", rc, chrono_strerror(rc));
+    if (rc == 0)
+        tap_diag("auto: %s at %.4f MHz (%s), spread %.2g, overhead %llu ticks", c.name, c.hz / 1e6,
+                 chrono_clock_hz_method_name(c.hz_method), c.calib_spread, (unsigned long long)c.overhead_ticks);
+    test_every_source();
+    test_bad_arguments();
+    test_custom();
+    test_scaling();
+    test_strerror();
+    return tap_done();
+}
