@@ -41,6 +41,8 @@
    5. MODULES ---------------------------------------------------------------------
      chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror
      chronoscope/clock.h   tick sources and their calibration
+     chronoscope/cpu.h     pinning, migration checks and environment facts
+     chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -54,5 +56,7 @@
 
 #include "chronoscope/base.h"
 #include "chronoscope/clock.h"
+#include "chronoscope/cpu.h"
+#include "chronoscope/stats.h"
 
 #endif /* CHRONOSCOPE_H */

@@ -1,0 +1,731 @@
+/* chronoscope/bench.h — the runner: warmup, batch sizing, sampling, core-cycle
+   estimates, interleaved A/B comparisons and parameter sweeps.
+
+   Usage:
+
+       static void sum(void *ctx, uint64_t iters) {        // the loop is yours
+           uint64_t s = 0;
+           for (uint64_t i = 0; i < iters; i++) { s += i; chrono_keep(s); }
+       }
+       chrono_session s;
+       chrono_result r;
+       if (chrono_session_open(&s, NULL) < 0) return 1;     // NULL: defaults
+       chrono_run(&s, "sum", sum, NULL, &r);
+       printf("%.3f ns/op, %.1f cycles/op\n", r.ns.median, r.cycles.median);
+       chrono_report(&s, stdout, CHRONO_FORMAT_TEXT);        // report.h
+       chrono_session_close(&s);
+
+   How a run measures (see DESIGN.md, "Measurement rules"):
+     1. size the batch: iterations per sample grow until one sample is at least
+        1000x the clock's overhead and resolution and at least .min_sample_us;
+     2. warm up for .warmup_ms, longer until two successive windows agree;
+     3. take .samples samples; each is bracketed by a reference chain of
+        dependent adds (1 core cycle each) before and after, which gives the core
+        clock at that moment: the sample in core cycles is exact whatever the
+        frequency does.  A sample whose two references disagree by more than
+        .ref_tolerance (the frequency changed or the host took the CPU), whose
+        CPU changed (migration) or whose clock went backwards is rejected and
+        counted, and another is taken in its place;
+     4. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
+        and cycles per iteration.
+   chrono_compare() interleaves A and B sample by sample (ABBA), with the same
+   iteration count, and takes the median of the paired log-ratios.
+
+   Every function returning int returns 0 or a negative CHRONO_E... code. */
+#ifndef CHRONOSCOPE_BENCH_H
+#define CHRONOSCOPE_BENCH_H
+
+#include "base.h"
+#include "clock.h"
+#include "cpu.h"
+#include "stats.h"
+
+/* ---- keeping values alive ------------------------------------------------ */
+#if defined(__GNUC__) || defined(__clang__)
+/* The value must exist in a register or memory: the optimizer can neither
+   drop the computation nor hoist it out of the loop. */
+#  define chrono_keep(x) __asm__ __volatile__("" : "+r,m"(x) : : "memory")
+CHRONO_API void chrono_clobber(void) { __asm__ __volatile__("" : : : "memory"); }
+#else
+CHRONO_API void chrono__keep_ptr(volatile const void *p) { (void)p; }
+#  define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
+CHRONO_API void chrono_clobber(void) { _ReadWriteBarrier(); }
+#endif
+
+/* ---- configuration --------------------------------------------------------- */
+typedef void (*chrono_fn)(void *ctx, uint64_t iters);
+
+typedef enum chrono_pin_mode {
+    CHRONO_PIN_AUTO = 0,   /* pin to the CPU the thread is on; if refused, warn and go on */
+    CHRONO_PIN_OFF,        /* do not pin (migrations are still detected) */
+    CHRONO_PIN_CPU         /* pin to .cpu (CHRONO_CPU_CURRENT: the current one); refusal is an error */
+} chrono_pin_mode;
+
+typedef enum chrono_cycles_mode {
+    CHRONO_CYCLES_AUTO = 0,  /* estimate core cycles with reference chains where the CPU allows */
+    CHRONO_CYCLES_OFF        /* no reference chains: cycles are NAN */
+} chrono_cycles_mode;
+
+#define CHRONO_NAME_MAX 128          /* bytes of a benchmark name, with its terminating NUL */
+#define CHRONO_SAMPLES_MAX 1000000
+#define CHRONO_HIST_BINS 16
+
+/* Zero (or a zero-initialised struct) means "default" for every field. */
+typedef struct chrono_config {
+    int samples;               /* accepted samples per run; default 101 */
+    double warmup_ms;          /* default 50; extended (up to 4x) until two windows agree */
+    double min_sample_us;      /* shortest sample; default 50, raised to 1000x clock overhead/resolution */
+    double max_ms;             /* soft budget of one run: no new sample starts after it; default 2000 */
+    int cpu;                   /* with CHRONO_PIN_CPU: the CPU, or CHRONO_CPU_CURRENT (-1) */
+    chrono_pin_mode pin;
+    double confidence;         /* of the intervals; default 0.95 */
+    chrono_clock_source clock; /* default CHRONO_CLOCK_AUTO */
+    uint64_t seed;             /* for anything random; default a fixed constant */
+    chrono_cycles_mode cycles;
+    double ref_tolerance;      /* reference chains may disagree by this much; default 0.01 */
+} chrono_config;
+
+/* ---- results ----------------------------------------------------------------- */
+typedef struct chrono_result {
+    char name[CHRONO_NAME_MAX];
+    uint64_t iters_per_sample;
+    size_t samples;              /* accepted samples the statistics summarise */
+    size_t samples_taken;        /* all samples, rejected ones included */
+    chrono_stats ns;             /* ns per iteration */
+    chrono_stats ticks;          /* clock ticks per iteration */
+    chrono_stats cycles;         /* estimated core cycles per iteration; all NAN when has_cycles == 0 */
+    int has_cycles;
+    double core_ghz;             /* median core clock seen by the reference chains, NAN if none */
+    int cpu;                     /* CPU the samples ran on, -1 unknown */
+    size_t migrated;             /* samples rejected: the thread changed CPU */
+    size_t backwards;            /* samples rejected: the clock went backwards */
+    size_t ref_rejected;         /* samples rejected: the two reference chains disagreed */
+    int truncated;               /* max_ms stopped the run before .samples were taken */
+    double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
+    double warmup_ms;            /* time spent warming up */
+    unsigned hist[CHRONO_HIST_BINS];  /* distribution of ns per iteration over [hist_lo, hist_hi] */
+    double hist_lo, hist_hi;
+} chrono_result;
+
+typedef struct chrono_comparison {
+    chrono_result a, b;
+    size_t rounds;               /* accepted pairs */
+    double ratio, ci_low, ci_high, ci_level;    /* ns a/b: median of paired ratios, and its CI */
+    double cycles_ratio;         /* the same in estimated cycles, NAN if unknown */
+} chrono_comparison;
+
+/* A sweep: fn(ctx, param, iters) timed at each param; ns = fixed + per_unit * param. */
+typedef void (*chrono_sweep_fn)(void *ctx, uint64_t param, uint64_t iters);
+typedef struct chrono_sweep_result {
+    char name[CHRONO_NAME_MAX];
+    size_t points;
+    double per_unit_ns, fixed_ns, r2;                 /* least squares on the medians */
+    double per_unit_cycles, fixed_cycles, r2_cycles;  /* NAN where cycles are unknown */
+    size_t first_result;         /* index in the session's results of the first point */
+} chrono_sweep_result;
+
+typedef struct chrono_session {
+    chrono_config cfg;           /* with the defaults filled in */
+    chrono_clock clock;
+    chrono_pin pin;
+    chrono_env env;
+    unsigned warnings;           /* CHRONO_WARN_* bits: the environment's and the session's */
+    int has_cycles;              /* reference chains available on this CPU */
+    double core_ghz;             /* core clock measured at open, NAN if unknown */
+    uint64_t ref_adds;           /* length of one reference chain */
+    uint64_t ref_fixed_ticks;    /* what timing a chain costs besides its adds */
+    chrono_result *results; size_t nresults, cap_results;
+    chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;
+    chrono_sweep_result *sweeps; size_t nsweeps, cap_sweeps;
+    double *buf; size_t buf_len; /* sample storage, allocated outside the timed region */
+    int is_open;
+} chrono_session;
+
+/* ---- the reference chain ------------------------------------------------------ */
+#define CHRONO__REF_ADDS 16384u   /* ~4.7 us at 3.5 GHz: ~10000 TSC ticks, quantisation ~0.2% */
+
+#if (defined(CHRONO__X86) || defined(CHRONO__ARM64)) && (defined(__GNUC__) || defined(__clang__))
+#  define CHRONO__HAS_REF_CHAIN 1
+/* n dependent register-register adds (n a multiple of 16).  Register sources
+   keep them from being folded at rename (as some cores do with immediates); the
+   loop counter is a second, independent chain that runs alongside. */
+CHRONO_API void chrono__ref_chain(uintptr_t n)
+{
+    uintptr_t x = 0, one = 1, loops = n / 16;
+#  define CHRONO__ADD4 CHRONO__ADD CHRONO__ADD CHRONO__ADD CHRONO__ADD
+#  if defined(CHRONO__X86)
+#    define CHRONO__ADD "add %[one], %[x]\n\t"
+    __asm__ __volatile__("1:\n\t" CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4
+                         "sub $1, %[n]\n\tjnz 1b"
+                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
+#  else
+#    define CHRONO__ADD "add %[x], %[x], %[one]\n\t"
+    __asm__ __volatile__("1:\n\t" CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4
+                         "subs %[n], %[n], #1\n\tb.ne 1b"
+                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
+#  endif
+#  undef CHRONO__ADD
+#  undef CHRONO__ADD4
+}
+#else
+#  define CHRONO__HAS_REF_CHAIN 0
+CHRONO_API void chrono__ref_chain(uintptr_t n) { (void)n; }
+#endif
+
+/* Raw ticks of a reference chain of n adds (0 when the clock went backwards). */
+CHRONO_API uint64_t chrono__ref_raw(const chrono_session *s, uint64_t n)
+{
+    uint64_t t0 = chrono_clock_start(&s->clock), t1;
+    chrono__ref_chain((uintptr_t)n);
+    t1 = chrono_clock_stop(&s->clock);
+    return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* Ticks the chain's adds take: the raw time less the fixed cost measured at
+   open (0 when it could not be read). */
+CHRONO_API uint64_t chrono__ref_ticks(const chrono_session *s)
+{
+    uint64_t t = chrono__ref_raw(s, s->ref_adds);
+    return t > s->ref_fixed_ticks ? t - s->ref_fixed_ticks : 0;
+}
+
+CHRONO_API double chrono__interquartile_mean(double *v, int n)
+{
+    double sum = 0;
+    int i;
+    chrono__sort_small(v, n);
+    for (i = n / 4; i < n - n / 4; i++) sum += v[i];
+    return sum / (n - 2 * (n / 4));
+}
+
+/* The fixed cost of a timed reference chain (clock reads, call, loop entry),
+   from chains of N and 2N adds measured alternately: 2 t(N) - t(2N).  The
+   clock's empty-region overhead is not the same thing: its reads overlap the
+   chain.  The interquartile means see through this TSC's 21-tick steps. */
+CHRONO_API double chrono__ref_fixed(const chrono_session *s)
+{
+    enum { K = 32 };
+    double one[K], two[K], fixed;
+    int i;
+    for (i = 0; i < K; i++) {
+        one[i] = (double)chrono__ref_raw(s, s->ref_adds);
+        two[i] = (double)chrono__ref_raw(s, 2 * s->ref_adds);
+    }
+    fixed = 2 * chrono__interquartile_mean(one, K) - chrono__interquartile_mean(two, K);
+    return fixed > 0 ? fixed : 0;
+}
+
+/* ---- configuration ------------------------------------------------------------ */
+CHRONO_API chrono_config chrono_config_default(void)
+{
+    chrono_config c;
+    memset(&c, 0, sizeof c);
+    c.samples = 101;
+    c.warmup_ms = 50;
+    c.min_sample_us = 50;
+    c.max_ms = 2000;
+    c.cpu = CHRONO_CPU_CURRENT;
+    c.pin = CHRONO_PIN_AUTO;
+    c.confidence = 0.95;
+    c.clock = CHRONO_CLOCK_AUTO;
+    c.seed = 0x63687230u;   /* "chr0" */
+    c.cycles = CHRONO_CYCLES_AUTO;
+    c.ref_tolerance = 0.01;
+    return c;
+}
+
+CHRONO_API int chrono__finite_nonneg(double v) { return v == v && v >= 0 && v < 1e15; }
+
+/* Fill the zero fields with defaults and check the rest. */
+CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *out)
+{
+    chrono_config d = chrono_config_default();
+    if (!in) { *out = d; return 0; }
+    *out = *in;
+    if (in->samples < 0 || in->samples > CHRONO_SAMPLES_MAX) return CHRONO_EINVAL;
+    if (!chrono__finite_nonneg(in->warmup_ms) || !chrono__finite_nonneg(in->min_sample_us) ||
+        !chrono__finite_nonneg(in->max_ms) || !chrono__finite_nonneg(in->ref_tolerance))
+        return CHRONO_EINVAL;
+    if (!(in->confidence == 0 || (in->confidence > 0 && in->confidence < 1))) return CHRONO_EINVAL;
+    if ((int)in->pin < CHRONO_PIN_AUTO || (int)in->pin > CHRONO_PIN_CPU) return CHRONO_EINVAL;
+    if ((int)in->cycles < CHRONO_CYCLES_AUTO || (int)in->cycles > CHRONO_CYCLES_OFF) return CHRONO_EINVAL;
+    if (in->pin == CHRONO_PIN_CPU && in->cpu < CHRONO_CPU_CURRENT) return CHRONO_EINVAL;
+    if ((int)in->clock < 0 || in->clock >= CHRONO_CLOCK_CUSTOM) return CHRONO_EINVAL;
+    if (!in->samples) out->samples = d.samples;
+    if (in->warmup_ms == 0) out->warmup_ms = d.warmup_ms;
+    if (in->min_sample_us == 0) out->min_sample_us = d.min_sample_us;
+    if (in->max_ms == 0) out->max_ms = d.max_ms;
+    if (in->confidence == 0) out->confidence = d.confidence;
+    if (!in->seed) out->seed = d.seed;
+    if (in->ref_tolerance == 0) out->ref_tolerance = d.ref_tolerance;
+    if (in->pin != CHRONO_PIN_CPU) out->cpu = CHRONO_CPU_CURRENT;
+    return 0;
+}
+
+/* ---- session ------------------------------------------------------------------ */
+CHRONO_API int chrono__pin(chrono_session *s)
+{
+    int rc;
+    if (s->cfg.pin == CHRONO_PIN_OFF) { s->warnings |= CHRONO_WARN_UNPINNED; return 0; }
+    rc = chrono_cpu_pin(&s->pin, s->cfg.pin == CHRONO_PIN_CPU ? s->cfg.cpu : CHRONO_CPU_CURRENT);
+    if (rc == 0) return 0;
+    if (s->cfg.pin == CHRONO_PIN_CPU) return rc;
+    s->warnings |= CHRONO_WARN_UNPINNED;   /* AUTO: go on, say so in the report */
+    return 0;
+}
+
+/* The core clock now, from a few reference chains (the minimum: interruptions only add time). */
+CHRONO_API double chrono__core_ghz(const chrono_session *s)
+{
+    uint64_t best = UINT64_MAX;
+    int i;
+    for (i = 0; i < 9; i++) {
+        uint64_t t = chrono__ref_ticks(s);
+        if (t && t < best) best = t;
+    }
+    if (best == UINT64_MAX) return NAN;
+    return (double)s->ref_adds / chrono_clock_ns(&s->clock, best);
+}
+
+/* Open a session: resolve the configuration, pin the thread, open and
+   calibrate the clock, read the environment.  cfg may be NULL. */
+CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
+{
+    int rc;
+    if (!s) return CHRONO_EINVAL;
+    memset(s, 0, sizeof *s);
+    s->pin.cpu = -1;
+    rc = chrono__config_resolve(cfg, &s->cfg);
+    if (rc < 0) return rc;
+    rc = chrono__pin(s);
+    if (rc < 0) return rc;
+    /* Calibrate on the pinned CPU. */
+    rc = chrono_clock_open(&s->clock, s->cfg.clock);
+    if (rc < 0) { chrono_cpu_unpin(&s->pin); return rc; }
+    chrono_env_read(&s->env);
+    s->warnings |= s->env.warnings;
+    if (s->clock.source == CHRONO_CLOCK_TSC && !s->clock.invariant_tsc) s->warnings |= CHRONO_WARN_NO_INVARIANT_TSC;
+    s->ref_adds = CHRONO__REF_ADDS;
+    s->has_cycles = CHRONO__HAS_REF_CHAIN && s->cfg.cycles == CHRONO_CYCLES_AUTO;
+    if (s->has_cycles) s->ref_fixed_ticks = (uint64_t)(chrono__ref_fixed(s) + 0.5);
+    s->core_ghz = s->has_cycles ? chrono__core_ghz(s) : NAN;
+    if (!(s->core_ghz > 0)) s->has_cycles = 0;
+    s->is_open = 1;
+    return 0;
+}
+
+/* Unpin and free everything the session holds. */
+CHRONO_API void chrono_session_close(chrono_session *s)
+{
+    if (!s || !s->is_open) return;
+    chrono_cpu_unpin(&s->pin);
+    CHRONO_FREE(s->results);
+    CHRONO_FREE(s->comparisons);
+    CHRONO_FREE(s->sweeps);
+    CHRONO_FREE(s->buf);
+    s->results = NULL; s->comparisons = NULL; s->sweeps = NULL; s->buf = NULL;
+    s->nresults = s->ncomparisons = s->nsweeps = 0;
+    s->is_open = 0;
+}
+
+/* Grow an array of elements of `size` bytes to hold at least `need`. */
+CHRONO_API int chrono__grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    size_t ncap;
+    void *p;
+    if (need <= *cap) return 0;
+    ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need) ncap *= 2;
+    p = CHRONO_MALLOC(ncap * size);
+    if (!p) return CHRONO_ENOMEM;
+    if (*arr) { memcpy(p, *arr, *cap * size); CHRONO_FREE(*arr); }
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* ---- one run ------------------------------------------------------------------- */
+/* Per-run working storage: one block, carved into columns. */
+typedef struct chrono__columns {
+    double *ns, *ticks, *cycles, *ghz, *scratch;
+    size_t cap;
+} chrono__columns;
+
+CHRONO_API int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
+{
+    size_t need = cap * 5;
+    if (need > s->buf_len) {
+        double *p = (double *)CHRONO_MALLOC(need * sizeof(double));
+        if (!p) return CHRONO_ENOMEM;
+        CHRONO_FREE(s->buf);
+        s->buf = p;
+        s->buf_len = need;
+    }
+    c->ns = s->buf; c->ticks = s->buf + cap; c->cycles = s->buf + 2 * cap;
+    c->ghz = s->buf + 3 * cap; c->scratch = s->buf + 4 * cap;
+    c->cap = cap;
+    return 0;
+}
+
+/* One sample: what the runner needs to accept or reject it. */
+typedef struct chrono__sample {
+    uint64_t ticks;        /* net of the clock overhead */
+    double cycles_per_tick;/* core cycles per tick from the two references, 0 if unknown */
+    double ghz;
+    int cpu;
+    int status;            /* 0 ok, 1 migrated, 2 backwards, 3 references disagree */
+} chrono__sample;
+
+enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE };
+
+CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+                                    chrono__sample *out)
+{
+    uint64_t r0 = 0, r1 = 0, t0, t1;
+    int cpu0 = chrono_cpu_current(), cpu1;
+    if (s->has_cycles) r0 = chrono__ref_ticks(s);
+    t0 = chrono_clock_start(&s->clock);
+    fn(ctx, iters);
+    t1 = chrono_clock_stop(&s->clock);
+    if (s->has_cycles) r1 = chrono__ref_ticks(s);
+    cpu1 = chrono_cpu_current();
+
+    out->cpu = cpu1;
+    out->cycles_per_tick = 0;
+    out->ghz = NAN;
+    out->ticks = 0;
+    if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
+    if (t1 < t0) { out->status = CHRONO__BACKWARDS; return; }
+    out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
+    out->status = CHRONO__OK;
+    if (s->has_cycles) {
+        double lo = (double)(r0 < r1 ? r0 : r1), hi = (double)(r0 < r1 ? r1 : r0);
+        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REF_DISAGREE; return; }
+        out->cycles_per_tick = 2.0 * (double)s->ref_adds / (lo + hi);
+        out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
+    }
+}
+
+/* Ticks now, for budgets (not serialized: not a measurement). */
+CHRONO_API uint64_t chrono__now(const chrono_session *s) { return chrono__read(&s->clock); }
+
+CHRONO_API double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
+{
+    uint64_t now = chrono__now(s);
+    return now > since ? chrono_clock_ns(&s->clock, now - since) / 1e6 : 0.0;
+}
+
+/* Ticks one call of fn(ctx, iters) takes (serialized, overhead subtracted). */
+CHRONO_API uint64_t chrono__time_once(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
+{
+    uint64_t t0 = chrono_clock_start(&s->clock), t1;
+    fn(ctx, iters);
+    t1 = chrono_clock_stop(&s->clock);
+    return t1 > t0 + s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
+}
+
+/* The shortest sample, in ticks: 1000x the clock's overhead and resolution,
+   and at least min_sample_us. */
+CHRONO_API uint64_t chrono__target_ticks(const chrono_session *s)
+{
+    double t = s->cfg.min_sample_us * 1e-6 * s->clock.hz;
+    double floor_ticks = 1000.0 * (double)(s->clock.overhead_ticks > s->clock.resolution_ticks
+                                               ? s->clock.overhead_ticks : s->clock.resolution_ticks);
+    if (t < floor_ticks) t = floor_ticks;
+    return (uint64_t)t;
+}
+
+#define CHRONO__ITERS_MAX ((uint64_t)1 << 40)
+
+/* Iterations per sample: grow until one sample reaches the target.  A body
+   that takes longer than the target gets a batch of one; one that the timer
+   cannot see grows (at most x100 a step) up to 2^40 iterations. */
+CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t since,
+                                       double budget_ms)
+{
+    uint64_t target = chrono__target_ticks(s), iters = 1;
+    for (;;) {
+        uint64_t t = chrono__time_once(s, fn, ctx, iters), grow;
+        if (t >= target || iters >= CHRONO__ITERS_MAX) return iters;
+        if (chrono__elapsed_ms(s, since) > budget_ms) return iters;
+        /* Aim 20% past the target from what this batch took. */
+        grow = t > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)t) + 1 : iters * 100;
+        if (grow > iters * 100) grow = iters * 100;
+        if (grow <= iters) grow = iters + 1;
+        iters = grow < CHRONO__ITERS_MAX ? grow : CHRONO__ITERS_MAX;
+    }
+}
+
+/* Warm up fn for warmup_ms in five windows, then on (up to 4x) until the
+   fastest sample of two successive windows agree within 2%.  Returns the ms spent. */
+CHRONO_API double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
+{
+    uint64_t start = chrono__now(s);
+    double window_ms = s->cfg.warmup_ms / 5, prev = 0, spent;
+    for (;;) {
+        uint64_t wstart = chrono__now(s), best = UINT64_MAX;
+        do {
+            uint64_t t = chrono__time_once(s, fn, ctx, iters);
+            if (t < best) best = t;
+        } while (chrono__elapsed_ms(s, wstart) < window_ms);
+        spent = chrono__elapsed_ms(s, start);
+        if (spent >= s->cfg.warmup_ms && prev > 0 && fabs((double)best / prev - 1.0) < 0.02) break;
+        if (spent >= 4 * s->cfg.warmup_ms || spent >= s->cfg.max_ms / 2) break;
+        prev = (double)best;
+    }
+    return spent;
+}
+
+CHRONO_API int chrono__check_name(const char *name)
+{
+    if (!name || !*name) return CHRONO_EINVAL;
+    if (strlen(name) >= CHRONO_NAME_MAX) return CHRONO_ERANGE;
+    return 0;
+}
+
+/* Accept or count one sample into the columns at index *n. */
+CHRONO_API void chrono__record(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
+                               chrono__columns *col, size_t *n, chrono_result *r)
+{
+    r->samples_taken++;
+    if (sm->status == CHRONO__MIGRATED) { r->migrated++; return; }
+    if (sm->status == CHRONO__BACKWARDS) { r->backwards++; return; }
+    if (sm->status == CHRONO__REF_DISAGREE) { r->ref_rejected++; return; }
+    col->ticks[*n] = (double)sm->ticks / (double)iters;
+    col->ns[*n] = col->ticks[*n] * clk->ns_per_tick;
+    col->cycles[*n] = sm->cycles_per_tick > 0 ? col->ticks[*n] * sm->cycles_per_tick : NAN;
+    col->ghz[*n] = sm->ghz;
+    r->cpu = sm->cpu;
+    (*n)++;
+}
+
+CHRONO_API void chrono__stats_nan(chrono_stats *st, size_t n)
+{
+    double nan = NAN;
+    st->n = n;
+    st->min = st->max = st->mean = st->stddev = st->cv = st->median = st->mad = nan;
+    st->q1 = st->q3 = st->ci_low = st->ci_high = st->ci_level = nan;
+    st->outliers_low = st->outliers_high = st->outliers_severe = 0;
+}
+
+/* Statistics of the accepted samples into r. */
+CHRONO_API int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
+{
+    double conf = s->cfg.confidence, iqr;
+    chrono_stats ghz;
+    int rc;
+    r->samples = n;
+    r->has_cycles = s->has_cycles;
+    r->core_ghz = NAN;
+    chrono__stats_nan(&r->cycles, n);
+    if (n == 0) { chrono__stats_nan(&r->ns, 0); chrono__stats_nan(&r->ticks, 0); return CHRONO_ENOSAMPLES; }
+    rc = chrono_stats_compute(col->ns, n, conf, col->scratch, &r->ns);
+    if (rc == 0) rc = chrono_stats_compute(col->ticks, n, conf, col->scratch, &r->ticks);
+    if (rc == 0 && s->has_cycles) {
+        rc = chrono_stats_compute(col->cycles, n, conf, col->scratch, &r->cycles);
+        if (rc == 0) rc = chrono_stats_compute(col->ghz, n, conf, col->scratch, &ghz);
+        if (rc == 0) r->core_ghz = ghz.median;
+    }
+    if (rc < 0) return rc;
+    /* The sketch spans min .. q3 + 3 IQR: a far outlier lands in the last bin
+       instead of squashing the picture. */
+    iqr = r->ns.q3 - r->ns.q1;
+    r->hist_lo = r->ns.min;
+    r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
+    chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
+    return 0;
+}
+
+CHRONO_API int chrono__check_session(const chrono_session *s)
+{
+    return s && s->is_open ? 0 : CHRONO_EINVAL;
+}
+
+/* Most samples a run may take: rejected ones are replaced, up to 3x. */
+CHRONO_API size_t chrono__attempts(const chrono_session *s) { return (size_t)s->cfg.samples * 3; }
+
+CHRONO_API void chrono__result_init(chrono_result *r, const char *name, uint64_t iters)
+{
+    memset(r, 0, sizeof *r);
+    strcpy(r->name, name);
+    r->iters_per_sample = iters;
+    r->cpu = -1;
+}
+
+/* Keep a copy of r in the session for the reports. */
+CHRONO_API int chrono__keep_result(chrono_session *s, const chrono_result *r)
+{
+    int rc = chrono__grow((void **)&s->results, &s->cap_results, s->nresults + 1, sizeof *r);
+    if (rc < 0) return rc;
+    s->results[s->nresults++] = *r;
+    if (r->migrated) s->warnings |= CHRONO_WARN_MIGRATED;
+    return 0;
+}
+
+/* Time fn: size the batch, warm up, take the samples, summarise.  The
+   result is written to *out (may be NULL) and kept in the session. */
+CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
+{
+    chrono_result r;
+    chrono__columns col;
+    chrono__sample sm;
+    uint64_t start, iters;
+    size_t n = 0, attempts;
+    int rc = chrono__check_session(s);
+    if (rc < 0) return rc;
+    if (!fn) return CHRONO_EINVAL;
+    if ((rc = chrono__check_name(name)) < 0) return rc;
+    attempts = chrono__attempts(s);
+    if ((rc = chrono__columns_get(s, attempts, &col)) < 0) return rc;
+
+    start = chrono__now(s);
+    iters = chrono__size_batch(s, fn, ctx, start, s->cfg.max_ms / 4);
+    chrono__result_init(&r, name, iters);
+    r.warmup_ms = chrono__warmup(s, fn, ctx, iters);
+    while (n < (size_t)s->cfg.samples && r.samples_taken < attempts) {
+        if (n > 0 && chrono__elapsed_ms(s, start) >= s->cfg.max_ms) { r.truncated = 1; break; }
+        chrono__take_sample(s, fn, ctx, iters, &sm);
+        chrono__record(&sm, iters, &s->clock, &col, &n, &r);
+    }
+    r.wall_ms = chrono__elapsed_ms(s, start);
+    rc = chrono__summarise(s, &col, n, &r);
+    if (rc == 0) rc = chrono__keep_result(s, &r);
+    if (out) *out = r;
+    return rc;
+}
+
+/* ---- A/B comparison ---------------------------------------------------------- */
+/* Warm both up, alternating windows, so neither runs on a colder machine. */
+CHRONO_API double chrono__warmup_pair(const chrono_session *s, chrono_fn a, void *ca, chrono_fn b, void *cb,
+                                      uint64_t iters)
+{
+    chrono_session half = *s;
+    half.cfg.warmup_ms = s->cfg.warmup_ms / 2;
+    return chrono__warmup(&half, a, ca, iters) + chrono__warmup(&half, b, cb, iters) +
+           chrono__warmup(&half, a, ca, iters) + chrono__warmup(&half, b, cb, iters);
+}
+
+/* Interleaved A/B: the same iteration count for both, rounds ordered ABBA,
+   the ratio a/b and its interval from the median of the paired log-ratios. */
+CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
+                              const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out)
+{
+    chrono_comparison cmp;
+    chrono__columns ca, cb;
+    chrono__sample sa, sb;
+    chrono_ratio ratio;
+    uint64_t start, iters, ib;
+    size_t n = 0, attempts, round;
+    double *pa, *pb;
+    int rc = chrono__check_session(s);
+    if (rc < 0) return rc;
+    if (!a || !b) return CHRONO_EINVAL;
+    if ((rc = chrono__check_name(name_a)) < 0 || (rc = chrono__check_name(name_b)) < 0) return rc;
+    attempts = chrono__attempts(s);
+    /* Two runs' columns side by side in one block. */
+    if ((rc = chrono__columns_get(s, 2 * attempts, &ca)) < 0) return rc;
+    cb = ca;
+    cb.ns += attempts; cb.ticks += attempts; cb.cycles += attempts; cb.ghz += attempts; cb.scratch += attempts;
+    ca.cap = cb.cap = attempts;
+
+    start = chrono__now(s);
+    iters = chrono__size_batch(s, a, ctx_a, start, s->cfg.max_ms / 8);
+    ib = chrono__size_batch(s, b, ctx_b, start, s->cfg.max_ms / 4);
+    if (ib > iters) iters = ib;   /* both samples reach the target */
+    memset(&cmp, 0, sizeof cmp);
+    chrono__result_init(&cmp.a, name_a, iters);
+    chrono__result_init(&cmp.b, name_b, iters);
+    cmp.a.warmup_ms = cmp.b.warmup_ms = chrono__warmup_pair(s, a, ctx_a, b, ctx_b, iters);
+
+    for (round = 0; n < (size_t)s->cfg.samples && round < attempts; round++) {
+        size_t na = n, nb = n;
+        if (n > 0 && chrono__elapsed_ms(s, start) >= s->cfg.max_ms) { cmp.a.truncated = cmp.b.truncated = 1; break; }
+        if (round & 1) {   /* ABBA: odd rounds run B first */
+            chrono__take_sample(s, b, ctx_b, iters, &sb);
+            chrono__take_sample(s, a, ctx_a, iters, &sa);
+        } else {
+            chrono__take_sample(s, a, ctx_a, iters, &sa);
+            chrono__take_sample(s, b, ctx_b, iters, &sb);
+        }
+        chrono__record(&sa, iters, &s->clock, &ca, &na, &cmp.a);
+        chrono__record(&sb, iters, &s->clock, &cb, &nb, &cmp.b);
+        if (na > n && nb > n) n++;   /* keep the round only when both samples were accepted */
+    }
+    /* Rejections were counted per side; the statistics use the kept pairs. */
+    cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
+    rc = chrono__summarise(s, &ca, n, &cmp.a);
+    if (rc == 0) rc = chrono__summarise(s, &cb, n, &cmp.b);
+    cmp.rounds = n;
+    cmp.cycles_ratio = NAN;
+    if (rc == 0) {
+        pa = ca.ns; pb = cb.ns;
+        rc = chrono_stats_ratio(pa, pb, n, s->cfg.confidence, ca.scratch, &ratio);
+    }
+    if (rc == 0) {
+        cmp.ratio = ratio.ratio; cmp.ci_low = ratio.ci_low; cmp.ci_high = ratio.ci_high; cmp.ci_level = ratio.ci_level;
+        if (s->has_cycles && chrono_stats_ratio(ca.cycles, cb.cycles, n, s->cfg.confidence, ca.scratch, &ratio) == 0)
+            cmp.cycles_ratio = ratio.ratio;
+        rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
+        if (rc == 0) s->comparisons[s->ncomparisons++] = cmp;
+        if (cmp.a.migrated || cmp.b.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
+    }
+    if (out) *out = cmp;
+    return rc;
+}
+
+/* ---- sweeps -------------------------------------------------------------------- */
+typedef struct chrono__sweep_point { chrono_sweep_fn fn; void *ctx; uint64_t param; } chrono__sweep_point;
+
+CHRONO_API void chrono__sweep_trampoline(void *ctx, uint64_t iters)
+{
+    chrono__sweep_point *p = (chrono__sweep_point *)ctx;
+    p->fn(p->ctx, p->param, iters);
+}
+
+/* Time fn at every param (each point is a result named "name/param"), then
+   fit ns per iteration = fixed + per_unit * param by least squares. */
+CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn fn, void *ctx,
+                            const uint64_t *params, size_t nparams, chrono_sweep_result *out)
+{
+    chrono_sweep_result sw;
+    chrono_fit fit;
+    chrono__sweep_point pt;
+    double *x, *y, *yc;
+    size_t i;
+    int rc = chrono__check_session(s);
+    if (rc < 0) return rc;
+    if (!fn || !params || nparams < 2 || nparams > 10000) return CHRONO_EINVAL;
+    if ((rc = chrono__check_name(name)) < 0) return rc;
+    if (strlen(name) + 22 >= CHRONO_NAME_MAX) return CHRONO_ERANGE;
+    memset(&sw, 0, sizeof sw);
+    strcpy(sw.name, name);
+    sw.first_result = s->nresults;
+    pt.fn = fn; pt.ctx = ctx;
+    for (i = 0; i < nparams; i++) {
+        char point[CHRONO_NAME_MAX];
+        pt.param = params[i];
+        snprintf(point, sizeof point, "%s/%llu", name, (unsigned long long)params[i]);
+        if ((rc = chrono_run(s, point, chrono__sweep_trampoline, &pt, NULL)) < 0) return rc;
+    }
+    x = (double *)CHRONO_MALLOC(3 * nparams * sizeof(double));
+    if (!x) return CHRONO_ENOMEM;
+    y = x + nparams; yc = y + nparams;
+    for (i = 0; i < nparams; i++) {
+        const chrono_result *r = &s->results[sw.first_result + i];
+        x[i] = (double)params[i]; y[i] = r->ns.median; yc[i] = r->cycles.median;
+    }
+    sw.points = nparams;
+    rc = chrono_stats_fit(x, y, nparams, &fit);
+    if (rc == 0) { sw.per_unit_ns = fit.slope; sw.fixed_ns = fit.intercept; sw.r2 = fit.r2; }
+    sw.per_unit_cycles = sw.fixed_cycles = sw.r2_cycles = NAN;
+    if (rc == 0 && s->has_cycles && chrono_stats_fit(x, yc, nparams, &fit) == 0) {
+        sw.per_unit_cycles = fit.slope; sw.fixed_cycles = fit.intercept; sw.r2_cycles = fit.r2;
+    }
+    CHRONO_FREE(x);
+    if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
+    if (rc == 0) s->sweeps[s->nsweeps++] = sw;
+    if (out) *out = sw;
+    return rc;
+}
+
+#endif /* CHRONOSCOPE_BENCH_H */

@@ -1,0 +1,814 @@
+/* chronoscope/cpu.h — CPU pinning and the facts about the machine that
+   change a measurement (CPU, governor, boost, SMT, VM, clock source,
+   compiler, optimisation, load).
+
+   Usage:
+
+       chrono_pin pin;
+       chrono_env env;
+       int rc = chrono_cpu_pin(&pin, CHRONO_CPU_CURRENT);  // this thread only
+       if (rc < 0) fprintf(stderr, "pin: %s\n", chrono_strerror(rc));
+       else        printf("pinned to cpu %d, %s\n", pin.cpu, pin.topology);
+       ...timed work...
+       chrono_cpu_unpin(&pin);            // restores the saved mask
+
+       if (chrono_env_read(&env) == 0) {
+           unsigned b;
+           printf("%s, %s, %s\n", env.cpu_brand, env.kernel, env.compiler);
+           for (b = 1; b != 0 && b <= CHRONO_WARN_ASSERTS; b <<= 1)
+               if (env.warnings & b) printf("warning: %s\n", chrono_env_warning(b));
+       }
+
+   Configuration:
+       CHRONO_USE_HWLOC   undefined: topology from sysfs (Linux) or
+                          GetLogicalProcessorInformation (Windows).
+                          Defined: the core and its SMT siblings come from
+                          hwloc's topology (link with -lhwloc).
+
+   Functions:
+       chrono_cpu_current()     CPU the calling thread runs on now
+       chrono_cpu_count()       online CPUs
+       chrono_cpu_allowed(cpu)  1 if cpu is in the calling thread's affinity mask
+       chrono_cpu_pin(p, cpu)   pin the CALLING THREAD (never the process, so
+                                threads the benchmark spawns are not pinned);
+                                cpu = CHRONO_CPU_CURRENT stays where it is.
+                                The old mask is saved inside *p (no allocation).
+                                *p need not be initialised; do not pin an
+                                already pinned *p again before unpinning it.
+       chrono_cpu_unpin(p)      restore the saved mask; call it from the thread
+                                that pinned (another thread gets CHRONO_EINVAL).
+                                Harmless when not pinned or called twice.
+       chrono_env_read(e)       fill *e; missing files leave fields "unknown"
+       chrono_env_warning(bit)  one line of text for one CHRONO_WARN_* bit
+
+   Platforms:
+       Linux     sched_setaffinity/sched_getaffinity(0) (per thread),
+                 sched_getcpu, sysfs, /proc, uname
+       Windows   SetThreadAffinityMask, GetCurrentProcessorNumber,
+                 GetLogicalProcessorInformation; processor group of the
+                 calling thread only (CPUs 0..63 of that group)
+       macOS and other POSIX   no pinning (CHRONO_ENOTSUP), sysconf, uname,
+                 getloadavg (macOS)
+       anything else           every query is CHRONO_ENOTSUP / unknown
+       x86 everywhere          CPUID: brand, vendor, hypervisor, caches
+                               (when the OS does not list them)
+   CHRONO_CPU_HAVE_PIN is 1 where pinning exists, else 0.
+
+   Limits: Linux masks are cpu_set_t (CPU_SETSIZE CPUs, 1024 on glibc);
+   with more CPUs the pinning calls return CHRONO_ENOTSUP.  The compiler,
+   optimisation and assertion facts describe the translation unit that
+   compiles these inline functions (normally the user's own). */
+#ifndef CHRONOSCOPE_CPU_H
+#define CHRONOSCOPE_CPU_H
+
+#include "base.h"
+
+/* ---- platform ---------------------------------------------------------- */
+#if defined(_WIN32)
+#  define CHRONO__CPU_WIN32 1
+#  define CHRONO_CPU_HAVE_PIN 1
+#  include <windows.h>
+#elif defined(__linux__)
+#  define CHRONO__CPU_LINUX 1
+#  define CHRONO_CPU_HAVE_PIN 1
+#  include <sched.h>
+#  include <errno.h>
+#  include <unistd.h>
+#  include <sys/syscall.h>
+#  include <sys/utsname.h>
+#elif defined(__APPLE__) || defined(__unix__) || defined(__unix)
+#  define CHRONO__CPU_POSIX 1
+#  define CHRONO_CPU_HAVE_PIN 0
+#  include <unistd.h>
+#  include <sys/utsname.h>
+#else
+   /* No OS facility known: pinning and CPU queries return CHRONO_ENOTSUP,
+      chrono_env_read fills only what CPUID and the compiler say. */
+#  define CHRONO__CPU_NONE 1
+#  define CHRONO_CPU_HAVE_PIN 0
+#endif
+
+#if defined(CHRONO_USE_HWLOC)
+#  include <hwloc.h>
+#endif
+
+/* Optimisation of the translation unit compiling this header: 1, 0, or -1
+   where the compiler does not say. */
+#if defined(__OPTIMIZE__)
+#  define CHRONO__OPTIMIZED 1
+#elif defined(__GNUC__) || defined(__clang__)
+#  define CHRONO__OPTIMIZED 0           /* GCC-compatible: __OPTIMIZE__ whenever -O1 or more */
+#elif defined(_MSC_VER) && defined(_DEBUG)
+#  define CHRONO__OPTIMIZED 0           /* MSVC debug runtime: a debug build */
+#else
+#  define CHRONO__OPTIMIZED (-1)        /* the compiler does not tell */
+#endif
+
+#if defined(NDEBUG)
+#  define CHRONO__ASSERTS 0
+#else
+#  define CHRONO__ASSERTS 1
+#endif
+
+/* ---- types ------------------------------------------------------------- */
+#define CHRONO_CPU_CURRENT (-1)
+
+typedef struct chrono_pin {
+    int cpu;            /* CPU pinned to, -1 when not pinned */
+    int pinned;         /* 1 while pinned */
+    int smt_siblings;   /* number of other PUs sharing the core, -1 unknown */
+    char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
+    /* private */
+    long chrono__thread;               /* id of the thread that pinned */
+#if defined(CHRONO__CPU_LINUX)
+    cpu_set_t chrono__saved;           /* mask before pinning */
+#elif defined(CHRONO__CPU_WIN32)
+    DWORD_PTR chrono__saved;
+#endif
+} chrono_pin;
+
+typedef struct chrono_cache {
+    int level;          /* 1, 2, 3 ... */
+    char type[12];      /* "Data", "Instruction", "Unified" */
+    long size;          /* bytes */
+    int num_sharing;    /* logical CPUs sharing it, -1 unknown */
+} chrono_cache;
+
+enum {  /* bits in chrono_env.warnings */
+    CHRONO_WARN_DEBUG_BUILD = 1u << 0,      /* compiled without optimisation */
+    CHRONO_WARN_VM = 1u << 1,               /* running under a hypervisor */
+    CHRONO_WARN_UNPINNED = 1u << 2,         /* (set by the session) thread not pinned */
+    CHRONO_WARN_FREQ_SCALING = 1u << 3,     /* governor not "performance", or boost on */
+    CHRONO_WARN_LOAD = 1u << 4,             /* 1-minute load above online_cpus/2 */
+    CHRONO_WARN_NO_INVARIANT_TSC = 1u << 5, /* (set by the session) */
+    CHRONO_WARN_MIGRATED = 1u << 6,         /* (set by the session) samples changed CPU */
+    CHRONO_WARN_ASSERTS = 1u << 7           /* NDEBUG not defined */
+};
+
+typedef struct chrono_env {
+    char cpu_brand[64];     /* CPUID brand string, else /proc/cpuinfo "model name", "" */
+    char cpu_vendor[16];    /* CPUID leaf 0 vendor, "" */
+    int  online_cpus;       /* -1 unknown */
+    char governor[32];      /* cpufreq scaling_governor of cpu0, "" if absent */
+    int  boost;             /* 1/0, -1 unknown */
+    int  smt;               /* 1/0 SMT active, -1 unknown */
+    int  in_vm;             /* 1 under a hypervisor, 0 otherwise */
+    char hypervisor[16];    /* CPUID 0x40000000 signature or /sys/hypervisor/type, "" */
+    char clocksource[32];   /* Linux current_clocksource, "" */
+    char kernel[96];        /* "Linux 6.1.0-... x86_64", "Windows x86_64" */
+    char hostname[64];
+    char compiler[96];      /* "gcc 12.2.0", "clang 14.0.6", "MSVC 1939" */
+    int  optimized;         /* 1/0 (__OPTIMIZE__), -1 where the compiler does not say */
+    int  asserts;           /* 1 when NDEBUG is not defined */
+    double loadavg1;        /* 1-minute load average, -1 unknown */
+    chrono_cache caches[8]; /* cpu0's caches, lowest level first */
+    int ncaches;            /* 0 if unknown */
+    unsigned warnings;      /* CHRONO_WARN_DEBUG_BUILD, _VM, _FREQ_SCALING, _LOAD, _ASSERTS */
+} chrono_env;
+
+/* ---- small string helpers ---------------------------------------------- */
+/* Truncating copy that always terminates dst. */
+CHRONO_API void chrono__str_copy(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(src);
+    if (n == 0) return;
+    if (len >= n) len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* Truncating append to the terminated string in dst. */
+CHRONO_API void chrono__str_append(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(dst);
+    if (len < n) chrono__str_copy(dst + len, n - len, src);
+}
+
+CHRONO_API int chrono__is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Strip leading and trailing white space and fold inner runs to one space. */
+CHRONO_API void chrono__str_trim(char *s)
+{
+    size_t r = 0, w = 0;
+    int space = 0;
+    while (s[r] && chrono__is_space(s[r])) r++;
+    for (; s[r]; r++) {
+        if (chrono__is_space(s[r])) { space = 1; continue; }
+        if (space && w > 0) s[w++] = ' ';
+        space = 0;
+        s[w++] = s[r];
+    }
+    s[w] = '\0';
+}
+
+/* "0,2,5-7" for the set bits of m. */
+CHRONO_API void chrono__mask_list(char *out, size_t n, unsigned long long m)
+{
+    size_t len = 0;
+    int i, first = 1;
+    char item[8];
+    if (n == 0) return;
+    out[0] = '\0';
+    for (i = 0; i < 64; i++) {
+        int j = i;
+        if (!((m >> i) & 1u)) continue;
+        while (j + 1 < 64 && ((m >> (j + 1)) & 1u)) j++;
+        if (j > i + 1) (void)snprintf(item, sizeof item, "%s%d-%d", first ? "" : ",", i, j);
+        else if (j == i + 1) { (void)snprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j); }
+        else (void)snprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
+        if (len + strlen(item) + 1 > n) break;
+        memcpy(out + len, item, strlen(item) + 1);
+        len += strlen(item);
+        first = 0;
+        i = j;
+    }
+}
+
+CHRONO_API int chrono__popcount(unsigned long long m)
+{
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* ---- Linux file readers ------------------------------------------------ */
+#if defined(CHRONO__CPU_LINUX)
+/* First line of a (sysfs/proc) file, trimmed.  0, or -1 if unreadable/empty. */
+CHRONO_API int chrono__file_line(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    int ok;
+    if (n == 0) return -1;
+    buf[0] = '\0';
+    if (!f) return -1;
+    ok = fgets(buf, (int)n, f) != NULL;
+    fclose(f);
+    if (!ok) { buf[0] = '\0'; return -1; }
+    chrono__str_trim(buf);
+    return buf[0] ? 0 : -1;
+}
+
+CHRONO_API int chrono__file_long(const char *path, long *v)
+{
+    char buf[32];
+    char *end;
+    long x;
+    if (chrono__file_line(path, buf, sizeof buf) != 0) return -1;
+    x = strtol(buf, &end, 10);
+    if (end == buf) return -1;
+    *v = x;
+    return 0;
+}
+
+/* Number of CPUs in a list like "0-3,8,10-11", -1 if malformed. */
+CHRONO_API int chrono__cpulist_count(const char *s)
+{
+    int count = 0;
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b;
+        if (end == s || a < 0) return -1;
+        b = a;
+        s = end;
+        if (*s == '-') {
+            b = strtol(s + 1, &end, 10);
+            if (end == s + 1 || b < a) return -1;
+            s = end;
+        }
+        count += (int)(b - a + 1);
+        if (*s == ',') s++;
+        else if (*s) return -1;
+    }
+    return count;
+}
+
+/* Locale-independent "12.34" parser (strtod obeys LC_NUMERIC). */
+CHRONO_API double chrono__parse_decimal(const char *s)
+{
+    double v = 0.0, scale = 1.0;
+    int digits = 0;
+    for (; *s >= '0' && *s <= '9'; s++, digits++) v = v * 10.0 + (*s - '0');
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++) { scale /= 10.0; v += (*s - '0') * scale; }
+    return digits ? v : -1.0;
+}
+
+/* Core of Linux CPU `cpu` from sysfs into p->smt_siblings, p->topology. */
+CHRONO_API void chrono__linux_describe(chrono_pin *p, int cpu)
+{
+    char path[96], list[48];
+    long core = -1, pkg = -1;
+    int n;
+    (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+    if (chrono__file_line(path, list, sizeof list) != 0) return;
+    n = chrono__cpulist_count(list);
+    if (n < 1) return;
+    p->smt_siblings = n - 1;
+    (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+    (void)chrono__file_long(path, &core);
+    (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+    (void)chrono__file_long(path, &pkg);
+    /* core_id counts within a package: name the package when there are several */
+    n = pkg > 0 ? snprintf(p->topology, sizeof p->topology, "package %ld core %ld (PUs %s)", pkg, core, list)
+                : snprintf(p->topology, sizeof p->topology, "core %ld (PUs %s)", core, list);
+    if (n < 0) p->topology[0] = '\0';
+}
+#endif
+
+/* ---- Windows topology -------------------------------------------------- */
+#if defined(CHRONO__CPU_WIN32)
+#  define CHRONO__GLPI_MAX 192
+/* The calling thread's affinity mask: widened to the process mask and put
+   back (widening never moves the thread). 0 or -1. */
+CHRONO_API int chrono__win_thread_mask(DWORD_PTR *mask)
+{
+    DWORD_PTR proc = 0, sys = 0, old;
+    HANDLE h = GetCurrentThread();
+    if (!GetProcessAffinityMask(GetCurrentProcess(), &proc, &sys) || proc == 0) return -1;
+    old = SetThreadAffinityMask(h, proc);
+    if (old == 0) return -1;
+    if (old != proc) (void)SetThreadAffinityMask(h, old);
+    *mask = old;
+    return 0;
+}
+
+/* GetLogicalProcessorInformation into buf; number of entries or -1. */
+CHRONO_API int chrono__win_glpi(SYSTEM_LOGICAL_PROCESSOR_INFORMATION *buf, DWORD cap)
+{
+    DWORD bytes = cap * (DWORD)sizeof *buf;
+    if (!GetLogicalProcessorInformation(buf, &bytes)) return -1;
+    return (int)(bytes / (DWORD)sizeof *buf);
+}
+
+CHRONO_API void chrono__win_describe(chrono_pin *p, int cpu)
+{
+    SYSTEM_LOGICAL_PROCESSOR_INFORMATION buf[CHRONO__GLPI_MAX];
+    char list[40];
+    int n = chrono__win_glpi(buf, CHRONO__GLPI_MAX), i, core = 0;
+    for (i = 0; i < n; i++) {
+        unsigned long long m = (unsigned long long)buf[i].ProcessorMask;
+        if (buf[i].Relationship != RelationProcessorCore) continue;
+        if ((m >> cpu) & 1u) {
+            chrono__mask_list(list, sizeof list, m);
+            p->smt_siblings = chrono__popcount(m) - 1;
+            if (snprintf(p->topology, sizeof p->topology, "core %d (PUs %s)", core, list) < 0)
+                p->topology[0] = '\0';
+            return;
+        }
+        core++;
+    }
+}
+#endif
+
+/* ---- hwloc ------------------------------------------------------------- */
+#if defined(CHRONO_USE_HWLOC)
+/* Describe the core holding PU *cpu; for CHRONO_CPU_CURRENT first find the
+   PU the thread runs on (one PU of its core: pinning there moves nothing)
+   and store it in *cpu.  0, or -1 with *cpu untouched. */
+CHRONO_API int chrono__hwloc_describe(chrono_pin *p, int *cpu)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t where = NULL;
+    hwloc_obj_t pu, core;
+    char list[40];
+    int c = *cpu, rc = -1;
+    if (hwloc_topology_init(&topo) != 0) return -1;
+    if (hwloc_topology_load(topo) != 0) goto done;
+    if (c == CHRONO_CPU_CURRENT) {
+        where = hwloc_bitmap_alloc();
+        if (!where || hwloc_get_last_cpu_location(topo, where, HWLOC_CPUBIND_THREAD) != 0) goto done;
+        c = hwloc_bitmap_first(where);
+        if (c < 0) goto done;
+    }
+    pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)c);
+    if (!pu) goto done;
+    core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+    if (core && core->cpuset) {
+        (void)hwloc_bitmap_list_snprintf(list, sizeof list, core->cpuset);
+        p->smt_siblings = hwloc_bitmap_weight(core->cpuset) - 1;
+        if (snprintf(p->topology, sizeof p->topology, "core %u (PUs %s)", core->logical_index, list) < 0)
+            p->topology[0] = '\0';
+    } else {
+        p->smt_siblings = 0;
+        if (snprintf(p->topology, sizeof p->topology, "PU %d (no core level)", c) < 0)
+            p->topology[0] = '\0';
+    }
+    *cpu = c;
+    rc = 0;
+done:
+    if (where) hwloc_bitmap_free(where);
+    hwloc_topology_destroy(topo);
+    return rc;
+}
+#endif
+
+/* ---- CPU queries ------------------------------------------------------- */
+CHRONO_API int chrono_cpu_current(void)
+{
+#if defined(CHRONO__CPU_LINUX)
+    int c = sched_getcpu();
+    return c >= 0 ? c : CHRONO_ENOTSUP;
+#elif defined(CHRONO__CPU_WIN32)
+#  if defined(_WIN32_WINNT) && _WIN32_WINNT >= 0x0600
+    return (int)GetCurrentProcessorNumber();
+#  else
+    typedef DWORD (WINAPI *chrono__gcpn_fn)(void);
+    HMODULE k = GetModuleHandleA("kernel32.dll");
+    chrono__gcpn_fn f = k ? (chrono__gcpn_fn)(void (*)(void))GetProcAddress(k, "GetCurrentProcessorNumber") : NULL;
+    return f ? (int)f() : CHRONO_ENOTSUP;
+#  endif
+#else
+    return CHRONO_ENOTSUP;
+#endif
+}
+
+CHRONO_API int chrono_cpu_count(void)
+{
+#if defined(CHRONO__CPU_WIN32)
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors >= 1 ? (int)si.dwNumberOfProcessors : CHRONO_ENOTSUP;
+#elif (defined(CHRONO__CPU_LINUX) || defined(CHRONO__CPU_POSIX)) && defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n >= 1 ? (int)n : CHRONO_ENOTSUP;
+#else
+    return CHRONO_ENOTSUP;
+#endif
+}
+
+CHRONO_API int chrono_cpu_allowed(int cpu)
+{
+#if defined(CHRONO__CPU_LINUX)
+    cpu_set_t set;
+    if (cpu < 0) return CHRONO_EINVAL;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
+    return cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set) ? 1 : 0;
+#elif defined(CHRONO__CPU_WIN32)
+    DWORD_PTR m;
+    if (cpu < 0) return CHRONO_EINVAL;
+    if (chrono__win_thread_mask(&m) != 0) return CHRONO_ENOTSUP;
+    return cpu < (int)(8 * sizeof m) && ((m >> cpu) & 1u) ? 1 : 0;
+#else
+    return cpu < 0 ? CHRONO_EINVAL : CHRONO_ENOTSUP;
+#endif
+}
+
+/* ---- pinning ----------------------------------------------------------- */
+CHRONO_API void chrono__pin_clear(chrono_pin *p)
+{
+    p->cpu = -1;
+    p->pinned = 0;
+    p->smt_siblings = -1;
+    p->topology[0] = '\0';
+    p->chrono__thread = 0;
+}
+
+CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
+{
+    int described = 0;
+    if (!p) return CHRONO_EINVAL;
+    chrono__pin_clear(p);
+    if (cpu < CHRONO_CPU_CURRENT) return CHRONO_EINVAL;
+#if defined(CHRONO__CPU_LINUX)
+    {
+        cpu_set_t old, one;
+        CPU_ZERO(&old);
+        if (sched_getaffinity(0, sizeof old, &old) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
+#  if defined(CHRONO_USE_HWLOC)
+        described = chrono__hwloc_describe(p, &cpu) == 0;
+#  endif
+        if (cpu == CHRONO_CPU_CURRENT) {
+            cpu = sched_getcpu();
+            if (cpu < 0) return CHRONO_EPIN;
+        }
+        if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &old)) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        p->chrono__saved = old;
+        p->chrono__thread = (long)syscall(SYS_gettid);
+        if (!described) chrono__linux_describe(p, cpu);
+    }
+#elif defined(CHRONO__CPU_WIN32)
+    {
+        DWORD_PTR old, bit;
+        if (chrono__win_thread_mask(&old) != 0) return CHRONO_EPIN;
+#  if defined(CHRONO_USE_HWLOC)
+        described = chrono__hwloc_describe(p, &cpu) == 0;
+#  endif
+        if (cpu == CHRONO_CPU_CURRENT) {
+            cpu = chrono_cpu_current();
+            if (cpu < 0) return CHRONO_EPIN;
+        }
+        if (cpu >= (int)(8 * sizeof old) || !((old >> cpu) & 1u)) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        bit = (DWORD_PTR)1 << cpu;
+        if (SetThreadAffinityMask(GetCurrentThread(), bit) == 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        p->chrono__saved = old;
+        p->chrono__thread = (long)GetCurrentThreadId();
+        if (!described) chrono__win_describe(p, cpu);
+    }
+#else
+    (void)described;
+    return CHRONO_ENOTSUP;
+#endif
+#if defined(CHRONO__CPU_LINUX) || defined(CHRONO__CPU_WIN32)
+    p->cpu = cpu;
+    p->pinned = 1;
+    return CHRONO_OK;
+#endif
+}
+
+CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
+{
+    if (!p) return CHRONO_EINVAL;
+    if (p->pinned != 1) return CHRONO_OK;
+#if defined(CHRONO__CPU_LINUX)
+    if (p->chrono__thread != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
+    if (sched_setaffinity(0, sizeof p->chrono__saved, &p->chrono__saved) != 0) return CHRONO_EPIN;
+#elif defined(CHRONO__CPU_WIN32)
+    if (p->chrono__thread != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
+    if (SetThreadAffinityMask(GetCurrentThread(), p->chrono__saved) == 0) return CHRONO_EPIN;
+#endif
+    p->pinned = 0;
+    p->cpu = -1;
+    return CHRONO_OK;
+}
+
+/* ---- environment ------------------------------------------------------- */
+CHRONO_API void chrono__env_compiler(chrono_env *e)
+{
+    char *s = e->compiler;
+    size_t n = sizeof e->compiler;
+#if defined(__INTEL_LLVM_COMPILER)
+    (void)snprintf(s, n, "icx %d", (int)__INTEL_LLVM_COMPILER);
+#elif defined(__clang__) && defined(__apple_build_version__)
+    (void)snprintf(s, n, "Apple clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__clang__)
+    (void)snprintf(s, n, "clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+    (void)snprintf(s, n, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#elif defined(_MSC_VER)
+    (void)snprintf(s, n, "MSVC %d", (int)_MSC_VER);
+#else
+    chrono__str_copy(s, n, "unknown compiler");
+#endif
+    e->optimized = CHRONO__OPTIMIZED;
+    e->asserts = CHRONO__ASSERTS;
+}
+
+/* CPUID: vendor, brand, hypervisor bit and signature (x86 only). */
+CHRONO_API void chrono__env_cpuid(chrono_env *e)
+{
+    uint32_t r[4];
+    char b[49];
+    int i;
+    if (chrono__cpuid(0, 0, r) == 0 && r[1] != 0) {
+        memcpy(b, &r[1], 4); memcpy(b + 4, &r[3], 4); memcpy(b + 8, &r[2], 4);
+        b[12] = '\0';
+        chrono__str_copy(e->cpu_vendor, sizeof e->cpu_vendor, b);
+    }
+    if (chrono__cpuid(0x80000004u, 0, r) == 0) {
+        for (i = 0; i < 3; i++) {
+            (void)chrono__cpuid(0x80000002u + (uint32_t)i, 0, r);
+            memcpy(b + 16 * i, r, 16);
+        }
+        b[48] = '\0';
+        chrono__str_trim(b);
+        chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, b);
+    }
+    if (chrono__cpuid(1, 0, r) == 0 && (r[2] >> 31) & 1u) {
+        e->in_vm = 1;
+        if (chrono__cpuid(0x40000000u, 0, r) == 0) {
+            memcpy(b, &r[1], 4); memcpy(b + 4, &r[2], 4); memcpy(b + 8, &r[3], 4);
+            b[12] = '\0';
+            chrono__str_trim(b);
+            chrono__str_copy(e->hypervisor, sizeof e->hypervisor, b);
+        }
+    }
+}
+
+CHRONO_API void chrono__env_add_cache(chrono_env *e, int level, int type, long size, int sharing)
+{
+    static const char *const names[] = { "", "Data", "Instruction", "Unified" };
+    chrono_cache *c;
+    if (e->ncaches >= (int)(sizeof e->caches / sizeof e->caches[0])) return;
+    if (level < 1 || type < 1 || type > 3 || size <= 0) return;
+    c = &e->caches[e->ncaches++];
+    c->level = level;
+    chrono__str_copy(c->type, sizeof c->type, names[type]);
+    c->size = size;
+    c->num_sharing = sharing;
+}
+
+/* Caches from CPUID when the OS did not list them: the deterministic cache
+   leaf (4 on Intel, 0x8000001D with TOPOEXT on AMD), else AMD's legacy
+   0x80000005/6.  num_sharing there is the CPU's "maximum IDs sharing". */
+CHRONO_API void chrono__env_cpuid_caches(chrono_env *e)
+{
+    uint32_t r[4], leaf = 0;
+    int i, amd = strcmp(e->cpu_vendor, "AuthenticAMD") == 0 || strcmp(e->cpu_vendor, "HygonGenuine") == 0;
+    if (!e->cpu_vendor[0]) return;
+    if (!amd && chrono__cpuid(4, 0, r) == 0 && (r[0] & 31u) != 0) leaf = 4;
+    else if (chrono__cpuid(0x80000001u, 0, r) == 0 && ((r[2] >> 22) & 1u) &&
+             chrono__cpuid(0x8000001Du, 0, r) == 0 && (r[0] & 31u) != 0) leaf = 0x8000001Du;
+    if (leaf) {
+        for (i = 0; i < 16 && chrono__cpuid(leaf, (uint32_t)i, r) == 0; i++) {
+            int type = (int)(r[0] & 31u), level = (int)((r[0] >> 5) & 7u);
+            long ways = (long)(r[1] >> 22) + 1, parts = (long)((r[1] >> 12) & 0x3ffu) + 1;
+            long line = (long)(r[1] & 0xfffu) + 1, sets = (long)r[2] + 1;
+            if (type == 0) break;
+            chrono__env_add_cache(e, level, type, ways * parts * line * sets, (int)((r[0] >> 14) & 0xfffu) + 1);
+        }
+    } else if (amd && chrono__cpuid(0x80000006u, 0, r) == 0) {
+        uint32_t l2 = r[2], l3 = r[3];
+        if (chrono__cpuid(0x80000005u, 0, r) == 0) {
+            chrono__env_add_cache(e, 1, 1, (long)(r[2] >> 24) * 1024, -1);
+            chrono__env_add_cache(e, 1, 2, (long)(r[3] >> 24) * 1024, -1);
+        }
+        chrono__env_add_cache(e, 2, 3, (long)(l2 >> 16) * 1024, -1);
+        chrono__env_add_cache(e, 3, 3, (long)(l3 >> 18) * 512 * 1024, -1);
+    }
+}
+
+#if defined(CHRONO__CPU_LINUX)
+CHRONO_API void chrono__env_linux(chrono_env *e)
+{
+    char buf[4096], path[96];
+    struct utsname u;
+    long v;
+    int i, flags_seen = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    /* The kernel's view of the hypervisor flag (also right under emulators
+       such as valgrind, whose CPUID hides it) and the model name. */
+    if (f) {
+        while (fgets(buf, (int)sizeof buf, f)) {
+            char *colon = strchr(buf, ':');
+            if (buf[0] == '\n') break;             /* end of the first CPU */
+            if (!colon) continue;
+            if (!e->cpu_brand[0] && strncmp(buf, "model name", 10) == 0) {
+                chrono__str_trim(colon + 1);
+                chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, colon + 1);
+            } else if (!flags_seen && strncmp(buf, "flags", 5) == 0) {
+                const char *h = colon;
+                flags_seen = 1;
+                while ((h = strstr(h, " hypervisor")) != NULL) {
+                    if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = 1; break; }
+                    h += 11;
+                }
+            }
+        }
+        fclose(f);
+    }
+    if (chrono__file_line("/sys/hypervisor/type", buf, sizeof buf) == 0) {
+        e->in_vm = 1;
+        if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
+    }
+    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
+    (void)chrono__file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                            e->clocksource, sizeof e->clocksource);
+    if (chrono__file_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0) e->boost = v != 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0) e->boost = v == 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
+    if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
+    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
+    if (uname(&u) == 0) {
+        chrono__str_copy(e->kernel, sizeof e->kernel, u.sysname);
+        chrono__str_append(e->kernel, sizeof e->kernel, " ");
+        chrono__str_append(e->kernel, sizeof e->kernel, u.release);
+        chrono__str_append(e->kernel, sizeof e->kernel, " ");
+        chrono__str_append(e->kernel, sizeof e->kernel, u.machine);
+        chrono__str_copy(e->hostname, sizeof e->hostname, u.nodename);
+    }
+    for (i = 0; i < 32; i++) {
+        static const char *const types[] = { "Data", "Instruction", "Unified" };
+        long level, size;
+        int t, sharing = -1;
+        char *end;
+        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (chrono__file_long(path, &level) != 0) break;
+        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (chrono__file_line(path, buf, sizeof buf) != 0) continue;
+        for (t = 0; t < 3 && strcmp(buf, types[t]) != 0; t++) {}
+        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (chrono__file_line(path, buf, sizeof buf) != 0) continue;
+        size = strtol(buf, &end, 10);
+        if (*end == 'K') size *= 1024L;
+        else if (*end == 'M') size *= 1024L * 1024L;
+        else if (*end == 'G') size *= 1024L * 1024L * 1024L;
+        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+        if (chrono__file_line(path, buf, sizeof buf) == 0) sharing = chrono__cpulist_count(buf);
+        chrono__env_add_cache(e, (int)level, t + 1, size, sharing);
+    }
+}
+#elif defined(CHRONO__CPU_WIN32)
+CHRONO_API void chrono__env_windows(chrono_env *e)
+{
+    SYSTEM_LOGICAL_PROCESSOR_INFORMATION buf[CHRONO__GLPI_MAX];
+    DWORD size = (DWORD)sizeof e->hostname;
+    int n = chrono__win_glpi(buf, CHRONO__GLPI_MAX), i, level;
+#  if defined(_M_ARM64) || defined(__aarch64__)
+    chrono__str_copy(e->kernel, sizeof e->kernel, "Windows arm64");
+#  elif defined(_WIN64)
+    chrono__str_copy(e->kernel, sizeof e->kernel, "Windows x86_64");
+#  else
+    chrono__str_copy(e->kernel, sizeof e->kernel, "Windows x86");
+#  endif
+    if (!GetComputerNameA(e->hostname, &size)) e->hostname[0] = '\0';
+    if (n > 0) e->smt = 0;
+    for (i = 0; i < n; i++)
+        if (buf[i].Relationship == RelationProcessorCore && chrono__popcount((unsigned long long)buf[i].ProcessorMask) > 1)
+            e->smt = 1;
+    /* Caches of CPU 0, lowest level first. */
+    for (level = 1; level <= 4; level++) {
+        for (i = 0; i < n; i++) {
+            const CACHE_DESCRIPTOR *c = &buf[i].Cache;
+            int type;
+            if (buf[i].Relationship != RelationCache || c->Level != level || !(buf[i].ProcessorMask & 1u)) continue;
+            type = c->Type == CacheData ? 1 : c->Type == CacheInstruction ? 2 : c->Type == CacheUnified ? 3 : 0;
+            chrono__env_add_cache(e, level, type, (long)c->Size,
+                                  chrono__popcount((unsigned long long)buf[i].ProcessorMask));
+        }
+    }
+}
+#elif defined(CHRONO__CPU_POSIX)
+CHRONO_API void chrono__env_posix(chrono_env *e)
+{
+    struct utsname u;
+    if (uname(&u) == 0) {
+        chrono__str_copy(e->kernel, sizeof e->kernel, u.sysname);
+        chrono__str_append(e->kernel, sizeof e->kernel, " ");
+        chrono__str_append(e->kernel, sizeof e->kernel, u.release);
+        chrono__str_append(e->kernel, sizeof e->kernel, " ");
+        chrono__str_append(e->kernel, sizeof e->kernel, u.machine);
+        chrono__str_copy(e->hostname, sizeof e->hostname, u.nodename);
+    }
+#  if defined(__APPLE__) && (!defined(_POSIX_C_SOURCE) || defined(_DARWIN_C_SOURCE))
+    {
+        double la[1];
+        if (getloadavg(la, 1) == 1) e->loadavg1 = la[0];
+    }
+#  endif
+}
+#endif
+
+CHRONO_API int chrono_env_read(chrono_env *e)
+{
+    int n;
+    unsigned w = 0;
+    if (!e) return CHRONO_EINVAL;
+    memset(e, 0, sizeof *e);
+    e->online_cpus = -1;
+    e->boost = -1;
+    e->smt = -1;
+    e->loadavg1 = -1.0;
+    chrono__env_compiler(e);
+    chrono__env_cpuid(e);
+    n = chrono_cpu_count();
+    if (n >= 1) e->online_cpus = n;
+#if defined(CHRONO__CPU_LINUX)
+    chrono__env_linux(e);
+#elif defined(CHRONO__CPU_WIN32)
+    chrono__env_windows(e);
+#elif defined(CHRONO__CPU_POSIX)
+    chrono__env_posix(e);
+#endif
+    if (e->ncaches == 0) chrono__env_cpuid_caches(e);
+
+    if (e->optimized == 0) w |= CHRONO_WARN_DEBUG_BUILD;
+    if (e->in_vm == 1) w |= CHRONO_WARN_VM;
+    if ((e->governor[0] && strcmp(e->governor, "performance") != 0) || e->boost == 1) w |= CHRONO_WARN_FREQ_SCALING;
+    if (e->loadavg1 >= 0.0 && e->online_cpus >= 1 && e->loadavg1 > e->online_cpus / 2.0) w |= CHRONO_WARN_LOAD;
+    if (e->asserts) w |= CHRONO_WARN_ASSERTS;
+    e->warnings = w;
+    return CHRONO_OK;
+}
+
+CHRONO_API const char *chrono_env_warning(unsigned bit)
+{
+    switch (bit) {
+    case CHRONO_WARN_DEBUG_BUILD:
+        return "compiled without optimisation: figures are not representative";
+    case CHRONO_WARN_VM:
+        return "running under a hypervisor: the host can steal time and blur short intervals";
+    case CHRONO_WARN_UNPINNED:
+        return "thread not pinned to a CPU: the scheduler may move it between samples";
+    case CHRONO_WARN_FREQ_SCALING:
+        return "CPU frequency scaling or boost is active: the core clock can change during the run";
+    case CHRONO_WARN_LOAD:
+        return "machine is busy (1-minute load above half the CPUs): other work competes for the CPU";
+    case CHRONO_WARN_NO_INVARIANT_TSC:
+        return "TSC is not invariant: its rate follows the core frequency";
+    case CHRONO_WARN_MIGRATED:
+        return "samples were taken on different CPUs: the thread migrated during the run";
+    case CHRONO_WARN_ASSERTS:
+        return "assertions enabled (NDEBUG not defined): checks may distort the figures";
+    default:
+        return "unknown environment warning";
+    }
+}
+
+#endif /* CHRONOSCOPE_CPU_H */

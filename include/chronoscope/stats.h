@@ -1,0 +1,450 @@
+/* chronoscope/stats.h — pure statistics on arrays of doubles: summary,
+   quantiles, a distribution-free confidence interval of the median, paired
+   ratios, a least-squares line and a histogram.  No clock, no I/O.
+
+   Usage:
+
+       double ns[] = { 12.1, 11.9, 12.4, 12.0, 30.5, 12.2, 11.8 };
+       chrono_stats s;
+       if (chrono_stats_compute(ns, 7, 0.95, NULL, &s) == 0)
+           printf("median %.2f ns, %.0f%% CI [%.2f, %.2f], %zu high outliers\n",
+                  s.median, 100 * s.ci_level, s.ci_low, s.ci_high, s.outliers_high);
+
+   Functions:
+     chrono_stats_compute    the whole chrono_stats of x[0..n); x is not modified
+     chrono_stats_ratio      median of paired ratios a_i/b_i with its confidence interval
+     chrono_stats_fit        least squares y = intercept + slope * x, with r2
+     chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
+     chrono_stats_quantile   type-7 quantile (R's default, numpy 'linear') of sorted data
+     chrono_stats_sort       ascending in place (introsort: no allocation, O(n log n))
+     chrono_stats_histogram  counts in equal bins, for sparklines
+
+   Scratch: compute and ratio need n doubles of workspace.  Pass them, or NULL
+   to have CHRONO_MALLOC/CHRONO_FREE called once (CHRONO_ENOMEM if it fails).
+
+   Definitions:
+     stddev   sample standard deviation (n - 1); NAN when n == 1.
+     cv       stddev / mean; NAN when n == 1 or mean == 0.
+     mad      median absolute deviation × 1.4826 (estimates sigma for normal data).
+     CI       [x(lo), x(hi)], the narrowest symmetric pair of order statistics whose
+              coverage P(lo < B < n - lo), B ~ binomial(n, 1/2), reaches the requested
+              confidence.  ci_level is that coverage (exact binomial); when [min, max] falls
+              short (small n), the CI is [min, max] and ci_level says how short.
+     outliers Tukey: below q1 - 1.5 IQR or above q3 + 1.5 IQR; severe beyond 3 IQR.
+
+   Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
+   outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
+   ±DBL_MAX); CHRONO_ENOMEM.  On error *out is left untouched.  Needs -lm. */
+#ifndef CHRONOSCOPE_STATS_H
+#define CHRONOSCOPE_STATS_H
+
+#include "base.h"
+
+typedef struct chrono_stats {
+    size_t n;
+    double min, max, mean, stddev, cv;
+    double median, mad;
+    double q1, q3;                          /* quantiles 0.25 and 0.75, type 7 */
+    double ci_low, ci_high;                 /* distribution-free CI of the median */
+    double ci_level;                        /* coverage achieved (see above) */
+    size_t outliers_low, outliers_high;     /* beyond the 1.5 IQR fences, severe included */
+    size_t outliers_severe;                 /* beyond 3 IQR, either side */
+} chrono_stats;
+
+typedef struct chrono_ratio {               /* median of paired log-ratios */
+    size_t n;
+    double ratio, ci_low, ci_high, ci_level; /* exp(median(ln a_i - ln b_i)) and exp of its CI */
+} chrono_ratio;
+
+typedef struct chrono_fit {                 /* least squares y = intercept + slope * x */
+    size_t n;
+    double intercept, slope, r2;            /* r2 = 1 when every y is equal */
+} chrono_fit;
+
+#define CHRONO__MAD_SCALE 1.4826
+/* Binomial weights this far below the covered weight no longer change a
+   coverage that a double can hold. */
+#define CHRONO__NEGLIGIBLE 1e-40
+
+/* ---- sorting ------------------------------------------------------------ */
+
+CHRONO_API void chrono__swap(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+CHRONO_API void chrono__insertion_sort(double *x, size_t n)
+{
+    size_t i, j;
+    for (i = 1; i < n; i++) {
+        double v = x[i];
+        for (j = i; j > 0 && x[j - 1] > v; j--) x[j] = x[j - 1];
+        x[j] = v;
+    }
+}
+
+CHRONO_API void chrono__sift_down(double *x, size_t root, size_t n)
+{
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && x[child + 1] > x[child]) child++;
+        if (!(x[child] > x[root])) return;
+        chrono__swap(&x[root], &x[child]);
+        root = child;
+    }
+}
+
+CHRONO_API void chrono__heap_sort(double *x, size_t n)
+{
+    size_t i;
+    for (i = n / 2; i-- > 0;) chrono__sift_down(x, i, n);
+    for (i = n; i-- > 1;) {
+        chrono__swap(&x[0], &x[i]);
+        chrono__sift_down(x, 0, i);
+    }
+}
+
+/* Hoare partition around the median of three (n >= 3).  Returns k with
+   0 < k < n: x[0..k) <= pivot <= x[k..n). */
+CHRONO_API size_t chrono__partition(double *x, size_t n)
+{
+    size_t i = 0, j = n - 1, mid = (n - 1) / 2;
+    double pivot;
+    if (x[mid] < x[0]) chrono__swap(&x[mid], &x[0]);
+    if (x[j] < x[0]) chrono__swap(&x[j], &x[0]);
+    if (x[j] < x[mid]) chrono__swap(&x[j], &x[mid]);
+    pivot = x[mid];
+    for (;;) {
+        while (x[i] < pivot) i++;
+        while (pivot < x[j]) j--;
+        if (i >= j) return j + 1;
+        chrono__swap(&x[i++], &x[j--]);
+    }
+}
+
+/* Quicksort on the larger side, recursion on the smaller (stack depth
+   <= log2 n), heapsort once the depth budget is spent. */
+CHRONO_API void chrono__intro_sort(double *x, size_t n, unsigned depth_left)
+{
+    while (n > 16) {
+        size_t k;
+        if (depth_left-- == 0) {
+            chrono__heap_sort(x, n);
+            return;
+        }
+        k = chrono__partition(x, n);
+        if (k < n - k) {
+            chrono__intro_sort(x, k, depth_left);
+            x += k;
+            n -= k;
+        } else {
+            chrono__intro_sort(x + k, n - k, depth_left);
+            n = k;
+        }
+    }
+    chrono__insertion_sort(x, n);
+}
+
+/* Ascending, in place.  NaNs end up somewhere; nothing breaks. */
+CHRONO_API void chrono_stats_sort(double *x, size_t n)
+{
+    unsigned depth = 0;
+    size_t m;
+    if (!x) return;
+    for (m = n; m > 1; m /= 2) depth += 2;
+    chrono__intro_sort(x, n, depth);
+}
+
+/* ---- quantiles and the median's confidence interval ---------------------- */
+
+CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p)
+{
+    double h, frac;
+    size_t i;
+    if (!sorted || n == 0 || !(p >= 0.0 && p <= 1.0)) return NAN;
+    h = (double)(n - 1) * p;
+    i = (size_t)h;
+    if (i >= n - 1) return sorted[n - 1];
+    frac = h - (double)i;
+    return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+}
+
+CHRONO_API int chrono__confidence_valid(double confidence)
+{
+    return confidence > 0.0 && confidence < 1.0;
+}
+
+/* The CI walks outward from the middle of the sorted data one symmetric pair
+   of ranks (lo, n-1-lo) at a time.  The pair misses the median only when at
+   most lo values fall below it, or above, so it covers with probability
+   P(lo < B < n - lo), B ~ binomial(n, 1/2).  Weights proportional to C(n, j)
+   are exact integers while n <= 51 (so is the coverage, a ratio to 2^n);
+   beyond, they start at 1 in the middle: only ratios matter, and walking
+   outward from the largest term nothing overflows or underflows. */
+typedef struct chrono__median_walk {
+    size_t n, lo;       /* the current pair of ranks: lo and n - 1 - lo */
+    double covered;     /* weight of the ranks strictly inside the pair */
+    double w;           /* weight of rank lo, added twice on widening */
+} chrono__median_walk;
+
+/* C(n, n/2) when every step of the walk stays exact in a double, else 1. */
+CHRONO_API double chrono__binomial_centre(size_t n)
+{
+    double c = 1.0;
+    size_t k, m = n / 2;
+    if (n > 51) return 1.0;
+    for (k = 1; k <= m; k++) c = c * (double)(n - m + k) / (double)k;
+    return c;
+}
+
+CHRONO_API chrono__median_walk chrono__median_walk_start(size_t n)
+{
+    chrono__median_walk wk;
+    double centre = chrono__binomial_centre(n);
+    size_t m = n / 2;
+    wk.n = n;
+    if (n % 2) {             /* the pair (m, m) holds nothing inside */
+        wk.lo = m;
+        wk.covered = 0.0;
+        wk.w = centre;
+    } else {                 /* the pair (m-1, m) holds rank m's weight */
+        wk.lo = m - 1;
+        wk.covered = centre;
+        wk.w = centre * (double)m / (double)(m + 1);
+    }
+    return wk;
+}
+
+/* One pair wider: ranks lo and n-1-lo move inside.  Returns 0 instead when
+   lo is 0 or what is left outside cannot change the coverage any more. */
+CHRONO_API int chrono__median_walk_widen(chrono__median_walk *wk)
+{
+    if (wk->lo == 0 || wk->w < wk->covered * CHRONO__NEGLIGIBLE) return 0;
+    wk->covered += 2.0 * wk->w;
+    wk->w *= (double)wk->lo / (double)(wk->n - wk->lo + 1);   /* C(n, lo-1) = C(n, lo) lo / (n-lo+1) */
+    wk->lo--;
+    return 1;
+}
+
+/* 0-based ranks of the CI of the median of n sorted values, and its coverage
+   (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
+CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level)
+{
+    chrono__median_walk wk;
+    double total, need;
+    if (n == 0 || !lo || !hi || !chrono__confidence_valid(confidence)) return CHRONO_EINVAL;
+    wk = chrono__median_walk_start(n);
+    while (chrono__median_walk_widen(&wk)) {}
+    total = wk.covered + 2.0 * wk.w;
+    need = confidence * total;
+    wk = chrono__median_walk_start(n);
+    while (wk.covered < need && chrono__median_walk_widen(&wk)) {}
+    *lo = wk.lo;
+    *hi = n - 1 - wk.lo;
+    if (level) *level = wk.covered / total;
+    return 0;
+}
+
+/* ---- moments ------------------------------------------------------------ */
+
+CHRONO_API int chrono__all_finite(const double *x, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!isfinite(x[i])) return 0;
+    return 1;
+}
+
+/* Two passes, the second adding back what the first lost to rounding; kept
+   within [min, max] so that constant data have exactly that mean. */
+CHRONO_API double chrono__mean(const double *x, size_t n)
+{
+    double sum = 0.0, residual = 0.0, lo = x[0], hi = x[0], mean;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        sum += x[i];
+        if (x[i] < lo) lo = x[i];
+        if (x[i] > hi) hi = x[i];
+    }
+    mean = sum / (double)n;
+    for (i = 0; i < n; i++) residual += x[i] - mean;
+    mean += residual / (double)n;
+    return mean < lo ? lo : (mean > hi ? hi : mean);
+}
+
+/* Sum of squared deviations, corrected two-pass (Chan, Golub & LeVeque). */
+CHRONO_API double chrono__sum_squared_deviations(const double *x, size_t n, double mean)
+{
+    double ss = 0.0, s = 0.0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        s += d;
+        ss += d * d;
+    }
+    ss -= s * s / (double)n;
+    return ss > 0.0 ? ss : 0.0;
+}
+
+/* ---- chrono_stats_compute ------------------------------------------------- */
+
+CHRONO_API double *chrono__alloc_doubles(size_t n)
+{
+    if (n > (size_t)-1 / sizeof(double)) return NULL;
+    return (double *)CHRONO_MALLOC(n * sizeof(double));
+}
+
+CHRONO_API void chrono__count_outliers(const double *sorted, size_t n, chrono_stats *s)
+{
+    double iqr = s->q3 - s->q1;
+    double fence_low = s->q1 - 1.5 * iqr, fence_high = s->q3 + 1.5 * iqr;
+    double severe_low = s->q1 - 3.0 * iqr, severe_high = s->q3 + 3.0 * iqr;
+    size_t i;
+    s->outliers_low = s->outliers_high = s->outliers_severe = 0;
+    for (i = 0; i < n; i++) {
+        if (sorted[i] < fence_low) s->outliers_low++;
+        if (sorted[i] > fence_high) s->outliers_high++;
+        if (sorted[i] < severe_low || sorted[i] > severe_high) s->outliers_severe++;
+    }
+}
+
+/* Median absolute deviation; overwrites the sorted data. */
+CHRONO_API double chrono__mad(double *sorted, size_t n, double median)
+{
+    size_t i;
+    for (i = 0; i < n; i++) sorted[i] = fabs(sorted[i] - median);
+    chrono_stats_sort(sorted, n);
+    return CHRONO__MAD_SCALE * chrono_stats_quantile(sorted, n, 0.5);
+}
+
+/* Every field that is defined is finite: nothing overflowed. */
+CHRONO_API int chrono__stats_finite(const chrono_stats *s)
+{
+    return isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) &&
+           isfinite(s->q1) && isfinite(s->q3) && isfinite(s->mad);
+}
+
+/* Fills *s from x, using work (n doubles). */
+CHRONO_API int chrono__stats_fill(const double *x, size_t n, double confidence, double *work, chrono_stats *s)
+{
+    size_t lo, hi;
+    memcpy(work, x, n * sizeof(double));
+    chrono_stats_sort(work, n);
+    s->n = n;
+    s->min = work[0];
+    s->max = work[n - 1];
+    s->mean = chrono__mean(work, n);
+    s->stddev = n > 1 ? sqrt(chrono__sum_squared_deviations(work, n, s->mean) / (double)(n - 1)) : NAN;
+    s->cv = (n > 1 && s->mean != 0.0) ? s->stddev / s->mean : NAN;
+    s->median = chrono_stats_quantile(work, n, 0.5);
+    s->q1 = chrono_stats_quantile(work, n, 0.25);
+    s->q3 = chrono_stats_quantile(work, n, 0.75);
+    chrono_stats_median_ci(n, confidence, &lo, &hi, &s->ci_level);
+    s->ci_low = work[lo];
+    s->ci_high = work[hi];
+    chrono__count_outliers(work, n, s);
+    s->mad = chrono__mad(work, n, s->median);
+    return chrono__stats_finite(s) ? 0 : CHRONO_ERANGE;
+}
+
+CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch, chrono_stats *out)
+{
+    chrono_stats s;
+    double *work = scratch;
+    int rc;
+    if (!x || !out || n == 0 || !chrono__confidence_valid(confidence) || !chrono__all_finite(x, n))
+        return CHRONO_EINVAL;
+    if (!work && !(work = chrono__alloc_doubles(n))) return CHRONO_ENOMEM;
+    rc = chrono__stats_fill(x, n, confidence, work, &s);
+    if (!scratch) CHRONO_FREE(work);
+    if (rc == 0) *out = s;
+    return rc;
+}
+
+/* ---- paired ratios ---------------------------------------------------------- */
+
+CHRONO_API int chrono__all_positive_finite(const double *x, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!(x[i] > 0.0) || !isfinite(x[i])) return 0;
+    return 1;
+}
+
+CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence, double *scratch,
+                                  chrono_ratio *out)
+{
+    chrono_ratio r;
+    double *logs = scratch;
+    size_t i, lo, hi;
+    if (!a || !b || !out || n == 0 || !chrono__confidence_valid(confidence) ||
+        !chrono__all_positive_finite(a, n) || !chrono__all_positive_finite(b, n))
+        return CHRONO_EINVAL;
+    if (!logs && !(logs = chrono__alloc_doubles(n))) return CHRONO_ENOMEM;
+    for (i = 0; i < n; i++) logs[i] = log(a[i]) - log(b[i]);
+    chrono_stats_sort(logs, n);
+    chrono_stats_median_ci(n, confidence, &lo, &hi, &r.ci_level);
+    r.n = n;
+    r.ratio = exp(chrono_stats_quantile(logs, n, 0.5));
+    r.ci_low = exp(logs[lo]);
+    r.ci_high = exp(logs[hi]);
+    if (!scratch) CHRONO_FREE(logs);
+    if (!(r.ci_low > 0.0) || !isfinite(r.ci_high)) return CHRONO_ERANGE;
+    *out = r;
+    return 0;
+}
+
+/* ---- least squares ------------------------------------------------------------ */
+
+CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chrono_fit *out)
+{
+    chrono_fit f;
+    double mx, my, sxx = 0.0, sxy = 0.0, syy = 0.0;
+    size_t i;
+    if (!x || !y || !out || n < 2 || !chrono__all_finite(x, n) || !chrono__all_finite(y, n)) return CHRONO_EINVAL;
+    mx = chrono__mean(x, n);
+    my = chrono__mean(y, n);
+    for (i = 0; i < n; i++) {
+        double dx = x[i] - mx, dy = y[i] - my;
+        sxx += dx * dx;
+        sxy += dx * dy;
+        syy += dy * dy;
+    }
+    if (sxx == 0.0) return CHRONO_EINVAL;   /* every x equal: no slope */
+    f.n = n;
+    f.slope = sxy / sxx;
+    f.intercept = my - f.slope * mx;
+    f.r2 = syy == 0.0 ? 1.0 : f.slope * (sxy / syy);
+    if (f.r2 > 1.0) f.r2 = 1.0;
+    if (!isfinite(f.slope) || !isfinite(f.intercept) || !isfinite(f.r2)) return CHRONO_ERANGE;
+    *out = f;
+    return 0;
+}
+
+/* ---- histogram ------------------------------------------------------------------ */
+
+/* The bin of v; outside [lo, hi] clamps to the first or last bin, and a
+   degenerate range (hi <= lo, NaN) puts everything in bin 0. */
+CHRONO_API size_t chrono__histogram_bin(double v, double lo, double hi, size_t nbins)
+{
+    double t = (v - lo) / (hi - lo) * (double)nbins;
+    if (!(hi > lo) || !(t > 0.0)) return 0;
+    if (t >= (double)nbins) return nbins - 1;
+    return (size_t)t;
+}
+
+/* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
+CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi, unsigned *bins, size_t nbins)
+{
+    size_t i;
+    if (!bins || nbins == 0) return;
+    for (i = 0; i < nbins; i++) bins[i] = 0;
+    if (!x) return;
+    for (i = 0; i < n; i++)
+        if (x[i] == x[i]) bins[chrono__histogram_bin(x[i], lo, hi, nbins)]++;
+}
+
+#endif /* CHRONOSCOPE_STATS_H */
