@@ -43,6 +43,7 @@
      chronoscope/clock.h   tick sources and their calibration
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
+     chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -58,5 +59,6 @@
 #include "chronoscope/clock.h"
 #include "chronoscope/cpu.h"
 #include "chronoscope/stats.h"
+#include "chronoscope/bench.h"
 
 #endif /* CHRONOSCOPE_H */

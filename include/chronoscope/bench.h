@@ -58,7 +58,8 @@ typedef void (*chrono_fn)(void *ctx, uint64_t iters);
 typedef enum chrono_pin_mode {
     CHRONO_PIN_AUTO = 0,   /* pin to the CPU the thread is on; if refused, warn and go on */
     CHRONO_PIN_OFF,        /* do not pin (migrations are still detected) */
-    CHRONO_PIN_CPU         /* pin to .cpu (CHRONO_CPU_CURRENT: the current one); refusal is an error */
+    CHRONO_PIN_CPU,        /* pin to .cpu (CHRONO_CPU_CURRENT: the current one); refusal is an error */
+    CHRONO_PIN_PREFER      /* pin to .cpu; if refused, warn (CHRONO_WARN_UNPINNED) and go on */
 } chrono_pin_mode;
 
 typedef enum chrono_cycles_mode {
@@ -83,6 +84,7 @@ typedef struct chrono_config {
     uint64_t seed;             /* for anything random; default a fixed constant */
     chrono_cycles_mode cycles;
     double ref_tolerance;      /* reference chains may disagree by this much; default 0.01 */
+    const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g. chrono_clock_open_custom) */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -247,9 +249,11 @@ CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *ou
         !chrono__finite_nonneg(in->max_ms) || !chrono__finite_nonneg(in->ref_tolerance))
         return CHRONO_EINVAL;
     if (!(in->confidence == 0 || (in->confidence > 0 && in->confidence < 1))) return CHRONO_EINVAL;
-    if ((int)in->pin < CHRONO_PIN_AUTO || (int)in->pin > CHRONO_PIN_CPU) return CHRONO_EINVAL;
+    if ((int)in->pin < CHRONO_PIN_AUTO || (int)in->pin > CHRONO_PIN_PREFER) return CHRONO_EINVAL;
     if ((int)in->cycles < CHRONO_CYCLES_AUTO || (int)in->cycles > CHRONO_CYCLES_OFF) return CHRONO_EINVAL;
-    if (in->pin == CHRONO_PIN_CPU && in->cpu < CHRONO_CPU_CURRENT) return CHRONO_EINVAL;
+    if ((in->pin == CHRONO_PIN_CPU || in->pin == CHRONO_PIN_PREFER) && in->cpu < CHRONO_CPU_CURRENT)
+        return CHRONO_EINVAL;
+    if (in->custom_clock && !(in->custom_clock->hz > 0)) return CHRONO_EINVAL;
     if ((int)in->clock < 0 || in->clock >= CHRONO_CLOCK_CUSTOM) return CHRONO_EINVAL;
     if (!in->samples) out->samples = d.samples;
     if (in->warmup_ms == 0) out->warmup_ms = d.warmup_ms;
@@ -258,7 +262,7 @@ CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *ou
     if (in->confidence == 0) out->confidence = d.confidence;
     if (!in->seed) out->seed = d.seed;
     if (in->ref_tolerance == 0) out->ref_tolerance = d.ref_tolerance;
-    if (in->pin != CHRONO_PIN_CPU) out->cpu = CHRONO_CPU_CURRENT;
+    if (in->pin != CHRONO_PIN_CPU && in->pin != CHRONO_PIN_PREFER) out->cpu = CHRONO_CPU_CURRENT;
     return 0;
 }
 
@@ -267,10 +271,10 @@ CHRONO_API int chrono__pin(chrono_session *s)
 {
     int rc;
     if (s->cfg.pin == CHRONO_PIN_OFF) { s->warnings |= CHRONO_WARN_UNPINNED; return 0; }
-    rc = chrono_cpu_pin(&s->pin, s->cfg.pin == CHRONO_PIN_CPU ? s->cfg.cpu : CHRONO_CPU_CURRENT);
+    rc = chrono_cpu_pin(&s->pin, s->cfg.pin == CHRONO_PIN_AUTO ? CHRONO_CPU_CURRENT : s->cfg.cpu);
     if (rc == 0) return 0;
     if (s->cfg.pin == CHRONO_PIN_CPU) return rc;
-    s->warnings |= CHRONO_WARN_UNPINNED;   /* AUTO: go on, say so in the report */
+    s->warnings |= CHRONO_WARN_UNPINNED;   /* AUTO, PREFER: go on, say so in the report */
     return 0;
 }
 
@@ -300,7 +304,8 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     rc = chrono__pin(s);
     if (rc < 0) return rc;
     /* Calibrate on the pinned CPU. */
-    rc = chrono_clock_open(&s->clock, s->cfg.clock);
+    if (s->cfg.custom_clock) s->clock = *s->cfg.custom_clock;
+    else rc = chrono_clock_open(&s->clock, s->cfg.clock);
     if (rc < 0) { chrono_cpu_unpin(&s->pin); return rc; }
     chrono_env_read(&s->env);
     s->warnings |= s->env.warnings;
@@ -550,6 +555,10 @@ CHRONO_API void chrono__result_init(chrono_result *r, const char *name, uint64_t
     strcpy(r->name, name);
     r->iters_per_sample = iters;
     r->cpu = -1;
+    chrono__stats_nan(&r->ns, 0);
+    chrono__stats_nan(&r->ticks, 0);
+    chrono__stats_nan(&r->cycles, 0);
+    r->core_ghz = r->hist_lo = r->hist_hi = NAN;
 }
 
 /* Keep a copy of r in the session for the reports. */
@@ -558,7 +567,6 @@ CHRONO_API int chrono__keep_result(chrono_session *s, const chrono_result *r)
     int rc = chrono__grow((void **)&s->results, &s->cap_results, s->nresults + 1, sizeof *r);
     if (rc < 0) return rc;
     s->results[s->nresults++] = *r;
-    if (r->migrated) s->warnings |= CHRONO_WARN_MIGRATED;
     return 0;
 }
 
@@ -572,6 +580,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     uint64_t start, iters;
     size_t n = 0, attempts;
     int rc = chrono__check_session(s);
+    if (out) chrono__result_init(out, "", 0);   /* defined even on failure */
     if (rc < 0) return rc;
     if (!fn) return CHRONO_EINVAL;
     if ((rc = chrono__check_name(name)) < 0) return rc;
@@ -588,6 +597,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
         chrono__record(&sm, iters, &s->clock, &col, &n, &r);
     }
     r.wall_ms = chrono__elapsed_ms(s, start);
+    if (r.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
     rc = chrono__summarise(s, &col, n, &r);
     if (rc == 0) rc = chrono__keep_result(s, &r);
     if (out) *out = r;
@@ -618,6 +628,12 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     size_t n = 0, attempts, round;
     double *pa, *pb;
     int rc = chrono__check_session(s);
+    if (out) {   /* defined even on failure */
+        memset(out, 0, sizeof *out);
+        chrono__result_init(&out->a, "", 0);
+        chrono__result_init(&out->b, "", 0);
+        out->ratio = out->ci_low = out->ci_high = out->ci_level = out->cycles_ratio = NAN;
+    }
     if (rc < 0) return rc;
     if (!a || !b) return CHRONO_EINVAL;
     if ((rc = chrono__check_name(name_a)) < 0 || (rc = chrono__check_name(name_b)) < 0) return rc;
@@ -653,6 +669,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     }
     /* Rejections were counted per side; the statistics use the kept pairs. */
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
+    if (cmp.a.migrated || cmp.b.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
     rc = chrono__summarise(s, &ca, n, &cmp.a);
     if (rc == 0) rc = chrono__summarise(s, &cb, n, &cmp.b);
     cmp.rounds = n;
@@ -667,7 +684,6 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
             cmp.cycles_ratio = ratio.ratio;
         rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
         if (rc == 0) s->comparisons[s->ncomparisons++] = cmp;
-        if (cmp.a.migrated || cmp.b.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
     }
     if (out) *out = cmp;
     return rc;
@@ -693,6 +709,11 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
     double *x, *y, *yc;
     size_t i;
     int rc = chrono__check_session(s);
+    if (out) {   /* defined even on failure */
+        memset(out, 0, sizeof *out);
+        out->per_unit_ns = out->fixed_ns = out->r2 = NAN;
+        out->per_unit_cycles = out->fixed_cycles = out->r2_cycles = NAN;
+    }
     if (rc < 0) return rc;
     if (!fn || !params || nparams < 2 || nparams > 10000) return CHRONO_EINVAL;
     if ((rc = chrono__check_name(name)) < 0) return rc;

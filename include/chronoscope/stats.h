@@ -330,7 +330,7 @@ CHRONO_API int chrono__stats_finite(const chrono_stats *s)
 /* Fills *s from x, using work (n doubles). */
 CHRONO_API int chrono__stats_fill(const double *x, size_t n, double confidence, double *work, chrono_stats *s)
 {
-    size_t lo, hi;
+    size_t lo = 0, hi = n - 1;
     memcpy(work, x, n * sizeof(double));
     chrono_stats_sort(work, n);
     s->n = n;

@@ -1,0 +1,470 @@
+/* Runner tests.  Figures that depend on the machine are only ever compared
+   side by side (ratios with wide margins); exact figures come from a
+   simulated clock whose every tick the test controls.  Also the faults the
+   runner must survive: pinning refused, migration, a clock going backwards,
+   bodies far slower or faster than the timer, outliers, max_ms, signals. */
+#include <chronoscope.h>
+#include "tap.h"
+#if defined(__linux__)
+#  include <sched.h>
+#  include <signal.h>
+#  include <sys/time.h>
+#  include <unistd.h>
+#endif
+
+/* ---- a simulated clock: 1 GHz, every read advances it one tick, bodies
+   advance it by what they "cost" ---------------------------------------- */
+typedef struct sim {
+    uint64_t now;
+    uint64_t cost_per_iter;     /* ticks each iteration costs */
+    uint64_t calls;
+    uint64_t spike_call;        /* this call costs spike_ticks more (0: none) */
+    uint64_t spike_ticks;
+    uint64_t back_every;        /* every n-th read goes back in time (0: never) */
+    uint64_t reads;
+} sim;
+
+static uint64_t sim_read(void *ctx)
+{
+    sim *c = (sim *)ctx;
+    c->reads++;
+    if (c->back_every && c->reads % c->back_every == 0) return c->now - 1000000;
+    return ++c->now;
+}
+
+static void sim_body(void *ctx, uint64_t iters)
+{
+    sim *c = (sim *)ctx;
+    c->now += c->cost_per_iter * iters;
+    if (++c->calls == c->spike_call) c->now += c->spike_ticks;
+}
+
+static void sim_sweep_body(void *ctx, uint64_t param, uint64_t iters)
+{
+    sim *c = (sim *)ctx;
+    c->now += (100 + 10 * param) * iters;
+}
+
+static int open_sim(chrono_session *s, chrono_clock *clk, sim *c, chrono_config *cfg)
+{
+    int rc = chrono_clock_open_custom(clk, "sim", sim_read, c, 1e9);
+    if (rc < 0) return rc;
+    cfg->custom_clock = clk;
+    cfg->cycles = CHRONO_CYCLES_OFF;
+    cfg->pin = CHRONO_PIN_OFF;
+    return chrono_session_open(s, cfg);
+}
+
+static chrono_config quick(void)
+{
+    chrono_config c;
+    memset(&c, 0, sizeof c);
+    c.samples = 21;
+    c.warmup_ms = 5;
+    c.min_sample_us = 20;
+    c.max_ms = 500;
+    return c;
+}
+
+/* ---- real workloads ------------------------------------------------------- */
+static void adds(void *ctx, uint64_t iters)
+{
+    uint64_t n = *(const uint64_t *)ctx, x = 0;
+    for (uint64_t i = 0; i < iters; i++)
+        for (uint64_t k = 0; k < n; k++) {
+            x += k;
+            chrono_keep(x);
+        }
+}
+
+static void nothing(void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    (void)iters;
+}
+
+/* ---- configuration and bad input ------------------------------------------- */
+static void test_config(void)
+{
+    chrono_config d = chrono_config_default(), z, r;
+    memset(&z, 0, sizeof z);
+    tap_ok(d.samples > 10 && d.warmup_ms > 0 && d.max_ms > 0 && d.confidence == 0.95 && d.cpu == CHRONO_CPU_CURRENT,
+           "defaults are sensible (samples %d, warmup %.0f ms, max %.0f ms)", d.samples, d.warmup_ms, d.max_ms);
+    tap_ok(chrono__config_resolve(&z, &r) == 0 && r.samples == d.samples && r.confidence == d.confidence &&
+               r.warmup_ms == d.warmup_ms && r.cpu == CHRONO_CPU_CURRENT,
+           "a zero-initialised config means the defaults");
+}
+
+static void expect_open_einval(const char *what, chrono_config c)
+{
+    chrono_session s;
+    int rc = chrono_session_open(&s, &c);
+    tap_ok(rc == CHRONO_EINVAL, "config with %s -> EINVAL (rc %d)", what, rc);
+    if (rc == 0) chrono_session_close(&s);
+}
+
+static void test_bad_input(void)
+{
+    chrono_config c = quick();
+    chrono_session s;
+    chrono_result r;
+    chrono_comparison cmp;
+    uint64_t n = 10, params[2] = {1, 2};
+    char longname[CHRONO_NAME_MAX + 10];
+    int rc;
+
+    c.samples = -1; expect_open_einval("samples -1", c);
+    c = quick(); c.samples = CHRONO_SAMPLES_MAX + 1; expect_open_einval("samples 10^6+1", c);
+    c = quick(); c.warmup_ms = -5; expect_open_einval("warmup_ms -5", c);
+    c = quick(); c.max_ms = NAN; expect_open_einval("max_ms NaN", c);
+    c = quick(); c.min_sample_us = 1e300; expect_open_einval("min_sample_us 1e300", c);
+    c = quick(); c.confidence = 1.5; expect_open_einval("confidence 1.5", c);
+    c = quick(); c.pin = (chrono_pin_mode)42; expect_open_einval("pin mode 42", c);
+    c = quick(); c.clock = CHRONO_CLOCK_CUSTOM; expect_open_einval("clock CUSTOM without custom_clock", c);
+    tap_ok(chrono_session_open(NULL, NULL) == CHRONO_EINVAL, "NULL session -> EINVAL");
+
+    c = quick();
+    rc = chrono_session_open(&s, &c);
+    tap_ok(rc == 0, "session opens (rc %d)", rc);
+    if (rc < 0) return;
+    tap_ok(chrono_run(&s, "x", NULL, NULL, &r) == CHRONO_EINVAL && r.samples == 0 && r.ns.median != r.ns.median,
+           "NULL function -> EINVAL, result defined (NaN median)");
+    tap_ok(chrono_run(&s, NULL, adds, &n, NULL) == CHRONO_EINVAL, "NULL name -> EINVAL");
+    tap_ok(chrono_run(&s, "", adds, &n, NULL) == CHRONO_EINVAL, "empty name -> EINVAL");
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    tap_ok(chrono_run(&s, longname, adds, &n, NULL) == CHRONO_ERANGE, "name of %d bytes -> ERANGE", (int)strlen(longname));
+    tap_ok(chrono_compare(&s, "a", adds, &n, "b", NULL, NULL, &cmp) == CHRONO_EINVAL && cmp.ratio != cmp.ratio,
+           "compare with a NULL function -> EINVAL, ratio NaN");
+    tap_ok(chrono_sweep(&s, "sw", NULL, NULL, params, 2, NULL) == CHRONO_EINVAL, "sweep with a NULL function -> EINVAL");
+    tap_ok(chrono_sweep(&s, "sw", sim_sweep_body, NULL, params, 1, NULL) == CHRONO_EINVAL, "sweep of one point -> EINVAL");
+    tap_ok(s.nresults == 0 && s.ncomparisons == 0, "failed calls leave no results in the session");
+    chrono_session_close(&s);
+    tap_ok(chrono_run(&s, "x", adds, &n, NULL) == CHRONO_EINVAL, "run on a closed session -> EINVAL");
+    chrono_session_close(&s);   /* twice: harmless */
+}
+
+/* ---- exact figures from the simulated clock -------------------------------- */
+static void test_simulated_exact(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_result r;
+    sim c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    c.cost_per_iter = 1000;
+    rc = open_sim(&s, &clk, &c, &cfg);
+    tap_ok(rc == 0 && s.clock.overhead_ticks == 1, "session on a simulated clock (overhead %llu tick)",
+           (unsigned long long)s.clock.overhead_ticks);
+    if (rc < 0) return;
+    rc = chrono_run(&s, "sim1000", sim_body, &c, &r);
+    /* Each sample: stop - start = cost + 1 read; less the 1-tick overhead = cost exactly. */
+    tap_ok(rc == 0 && r.ns.median == 1000.0 && r.ns.min == 1000.0 && r.ns.max == 1000.0 && r.ns.mad == 0,
+           "1000 simulated ticks an iteration measure exactly 1000 ns (median %.6f)", r.ns.median);
+    tap_ok(r.samples == 21 && r.samples_taken == 21 && r.iters_per_sample >= 20,
+           "21 samples of %llu iterations (>= 20 us at 1000 ns)", (unsigned long long)r.iters_per_sample);
+    tap_ok(r.has_cycles == 0 && r.cycles.median != r.cycles.median, "no reference chains: cycles are NaN");
+    chrono_session_close(&s);
+}
+
+static void test_simulated_outlier(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_result r;
+    sim c;
+    memset(&c, 0, sizeof c);
+    c.cost_per_iter = 1000;
+    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    /* A 1-second stall lands in one sample: a probe run counts the calls a
+       run makes; the stall goes 10 calls before the end of the next run,
+       among its samples (the last 21 calls). */
+    {
+        uint64_t calls_before = c.calls;
+        chrono_run(&s, "probe", sim_body, &c, NULL);
+        c.spike_call = c.calls + (c.calls - calls_before) - 10;
+        c.spike_ticks = 1000000000u;
+    }
+    chrono_run(&s, "stalled", sim_body, &c, &r);
+    tap_ok(r.ns.median == 1000.0 && r.ns.ci_low == 1000.0 && r.ns.ci_high == 1000.0,
+           "a 1 s stall in one sample leaves the median and its CI at 1000 ns");
+    tap_ok(r.ns.outliers_high == 1 && r.ns.outliers_severe == 1 && r.ns.max > 1e6,
+           "the stalled sample is counted as a severe high outlier (max %.0f ns)", r.ns.max);
+    chrono_session_close(&s);
+}
+
+static void test_simulated_backwards(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_result r;
+    sim c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    c.cost_per_iter = 1000;
+    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    c.back_every = 7;   /* after opening: calibration saw a sane clock */
+    rc = chrono_run(&s, "backwards", sim_body, &c, &r);
+    tap_ok(rc == 0 && r.backwards > 0 && r.samples == 21 && r.samples_taken == 21 + r.backwards,
+           "a clock going backwards: %zu samples discarded and counted, 21 kept", r.backwards);
+    tap_ok(r.ns.median == 1000.0, "the kept samples are exact (median %.3f)", r.ns.median);
+    chrono_session_close(&s);
+}
+
+static void test_simulated_slow_body(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_result r;
+    sim c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    c.cost_per_iter = 5000000000u;   /* 5 s a call */
+    cfg.max_ms = 60000;              /* 60 s of simulated time */
+    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    rc = chrono_run(&s, "five_seconds", sim_body, &c, &r);
+    tap_ok(rc == 0 && r.iters_per_sample == 1, "a 5 s body gets a batch of one (rc %d, %llu)", rc,
+           (unsigned long long)r.iters_per_sample);
+    tap_ok(r.ns.median == 5e9, "and measures 5 s exactly, no overflow (%.0f ns)", r.ns.median);
+    tap_ok(r.truncated && r.samples >= 1 && r.samples < 21 && r.wall_ms <= 60000 + 5000 + 1,
+           "max_ms (60 s) stops it: %zu samples, %.0f ms, truncated", r.samples, r.wall_ms);
+    chrono_session_close(&s);
+}
+
+static void test_simulated_max_ms(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_result r;
+    sim c;
+    memset(&c, 0, sizeof c);
+    c.cost_per_iter = 10000000;      /* 10 ms a call */
+    cfg.max_ms = 100;
+    cfg.samples = 1000;
+    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    chrono_run(&s, "ten_ms", sim_body, &c, &r);
+    tap_ok(r.truncated && r.wall_ms <= 100 + 10 + 1 && r.samples >= 1,
+           "max_ms 100 respected: %.1f ms, %zu samples of 10 ms", r.wall_ms, r.samples);
+    chrono_session_close(&s);
+}
+
+static void test_simulated_sweep(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_sweep_result sw;
+    sim c;
+    uint64_t params[4] = {0, 10, 20, 40};
+    int rc;
+    memset(&c, 0, sizeof c);
+    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    rc = chrono_sweep(&s, "linear", sim_sweep_body, &c, params, 4, &sw);
+    tap_ok(rc == 0 && fabs(sw.per_unit_ns - 10) < 1e-9 && fabs(sw.fixed_ns - 100) < 1e-9 && fabs(sw.r2 - 1) < 1e-12,
+           "sweep of 100 + 10 p ticks fits per_unit %.6f, fixed %.6f, R2 %.9f", sw.per_unit_ns, sw.fixed_ns, sw.r2);
+    tap_ok(s.nresults == 4 && strcmp(s.results[3].name, "linear/40") == 0 && s.results[3].ns.median == 500.0,
+           "each point is a result named name/param (%s = %.1f ns)", s.nresults == 4 ? s.results[3].name : "-",
+           s.nresults == 4 ? s.results[3].ns.median : -1.0);
+    chrono_session_close(&s);
+}
+
+/* ---- real clock: side-by-side ratios only ------------------------------------ */
+static void test_real_ratios(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_comparison cmp;
+    chrono_result r1, r2;
+    uint64_t n1 = 200, n2 = 400;
+    int rc = chrono_session_open(&s, &cfg), emu = tap_emulated();
+    tap_ok(rc == 0, "session on the real clock (%s)", rc == 0 ? s.clock.name : chrono_strerror(rc));
+    if (rc < 0) return;
+    rc = chrono_compare(&s, "adds400", adds, &n2, "adds200", adds, &n1, &cmp);
+    tap_ok(rc == 0 && cmp.ratio > 1.6 && cmp.ratio < 2.4 && cmp.ci_low <= cmp.ratio && cmp.ratio <= cmp.ci_high,
+           "compare 400 vs 200 adds: ratio %.4f [%.4f, %.4f] (wide margin: 1.6..2.4)", cmp.ratio, cmp.ci_low, cmp.ci_high);
+    tap_ok(cmp.rounds >= 21 && cmp.a.iters_per_sample == cmp.b.iters_per_sample,
+           "interleaved rounds with the same iteration count (%zu rounds, %llu iters)", cmp.rounds,
+           (unsigned long long)cmp.a.iters_per_sample);
+    chrono_run(&s, "adds200", adds, &n1, &r1);
+    chrono_run(&s, "adds400", adds, &n2, &r2);
+    tap_ok(r1.ns.ci_low <= r1.ns.median && r1.ns.median <= r1.ns.ci_high && r1.ns.min <= r1.ns.median,
+           "CI brackets the median, min below it");
+    if (s.has_cycles && !emu) {
+        double ratio = r2.cycles.median / r1.cycles.median;
+        tap_ok(ratio > 1.6 && ratio < 2.4, "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f)",
+               r2.cycles.median, r1.cycles.median, ratio);
+        tap_ok(s.core_ghz > 0.2 && s.core_ghz < 10, "core clock estimate plausible (%.3f GHz)", s.core_ghz);
+    } else {
+        tap_skip(s.has_cycles ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");
+        tap_skip("core clock");
+    }
+    chrono_session_close(&s);
+}
+
+static void test_too_fast_body(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    int rc = chrono_session_open(&s, &cfg);
+    if (rc < 0) { tap_ok(0, "open"); return; }
+    rc = chrono_run(&s, "nothing", nothing, NULL, &r);
+    tap_ok(rc == 0 && r.iters_per_sample >= 1000 && r.ns.median >= 0 && r.ns.median == r.ns.median &&
+               r.ns.median < 1.0,
+           "a body far faster than the timer: batch grew to %llu, %.6f ns an iteration, no division by zero",
+           (unsigned long long)r.iters_per_sample, r.ns.median);
+    chrono_session_close(&s);
+}
+
+#if defined(__linux__)
+static void test_pinning(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    cpu_set_t before, during, after;
+    int rc;
+    sched_getaffinity(0, sizeof before, &before);
+    rc = chrono_session_open(&s, &cfg);
+    sched_getaffinity(0, sizeof during, &during);
+    tap_ok(rc == 0 && s.pin.pinned && sched_getcpu() == s.pin.cpu && CPU_COUNT(&during) == 1,
+           "AUTO pins the thread to the CPU it was on (cpu %d, sched_getcpu %d)", s.pin.cpu, sched_getcpu());
+    chrono_session_close(&s);
+    sched_getaffinity(0, sizeof after, &after);
+    tap_ok(CPU_EQUAL(&before, &after), "close restores the affinity mask");
+
+    cfg.pin = CHRONO_PIN_CPU;
+    cfg.cpu = 100000;
+    rc = chrono_session_open(&s, &cfg);
+    tap_ok(rc == CHRONO_EPIN || rc == CHRONO_EINVAL, "PIN_CPU to CPU 100000 is an error (%s)", chrono_strerror(rc));
+    if (rc == 0) chrono_session_close(&s);
+    cfg.pin = CHRONO_PIN_PREFER;
+    rc = chrono_session_open(&s, &cfg);
+    tap_ok(rc == 0 && !s.pin.pinned && (s.warnings & CHRONO_WARN_UNPINNED),
+           "PIN_PREFER to CPU 100000 goes on unpinned, with a warning (rc %d)", rc);
+    if (rc == 0) chrono_session_close(&s);
+}
+
+/* The body moves its own thread to the other CPU every third call. */
+static void hop(void *ctx, uint64_t iters)
+{
+    int *calls = (int *)ctx;
+    if (++*calls % 3 == 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(sched_getcpu() == 0 ? 1 : 0, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
+    adds(&iters, 1);
+}
+
+static void test_migration(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    cpu_set_t before;
+    int calls = 0, rc;
+    sched_getaffinity(0, sizeof before, &before);
+    if (!CPU_ISSET(0, &before) || !CPU_ISSET(1, &before)) {
+        tap_skip("needs CPUs 0 and 1");
+        return;
+    }
+    cfg.pin = CHRONO_PIN_OFF;
+    cfg.samples = 11;
+    if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
+    rc = chrono_run(&s, "hopping", hop, &calls, &r);
+    tap_ok(rc == 0 && r.samples == 11 && r.migrated > 0 && (s.warnings & CHRONO_WARN_MIGRATED) && r.samples_taken == r.samples + r.migrated + r.backwards + r.ref_rejected,
+           "a thread that changes CPU mid-sample: %zu samples counted as migrated and reported (rc %d)", r.migrated, rc);
+    chrono_session_close(&s);
+    sched_setaffinity(0, sizeof before, &before);
+}
+
+static volatile sig_atomic_t alarms;
+static void on_alarm(int sig) { (void)sig; alarms++; }
+
+static void test_signal(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    struct sigaction sa;
+    struct itimerval it;
+    uint64_t n = 100;
+    int rc;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    memset(&it, 0, sizeof it);
+    it.it_interval.tv_usec = 2000;
+    it.it_value.tv_usec = 2000;
+    setitimer(ITIMER_REAL, &it, NULL);
+    memset(&r, 0, sizeof r);
+    rc = chrono_session_open(&s, &cfg);
+    if (rc == 0) rc = chrono_run(&s, "signalled", adds, &n, &r);
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_REAL, &it, NULL);
+    tap_ok(rc == 0 && alarms > 0 && r.samples == 21 && r.ns.median > 0,
+           "signals every 2 ms during a run (%d arrived): it completes, %zu samples", (int)alarms, r.samples);
+    if (s.is_open) chrono_session_close(&s);
+}
+
+/* The library prints nothing: stdout and stderr stay empty across a session. */
+static void test_silence(void)
+{
+    char path[] = "/tmp/chrono_silenceXXXXXX";
+    int fd = mkstemp(path), out, err, rc;
+    chrono_config cfg = quick();
+    chrono_session s;
+    uint64_t n = 10;
+    off_t size;
+    fflush(stdout);
+    fflush(stderr);
+    out = dup(1);
+    err = dup(2);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    rc = chrono_session_open(&s, &cfg);
+    if (rc == 0) {
+        chrono_run(&s, "quiet", adds, &n, NULL);
+        chrono_run(&s, "bad", NULL, NULL, NULL);
+        chrono_session_close(&s);
+    }
+    fflush(stdout);
+    fflush(stderr);
+    dup2(out, 1);
+    dup2(err, 2);
+    close(out);
+    close(err);
+    size = lseek(fd, 0, SEEK_END);
+    close(fd);
+    unlink(path);
+    tap_ok(rc == 0 && size == 0, "the library printed nothing (%ld bytes)", (long)size);
+}
+#endif
+
+int main(void)
+{
+    test_config();
+    test_bad_input();
+    test_simulated_exact();
+    test_simulated_outlier();
+    test_simulated_backwards();
+    test_simulated_slow_body();
+    test_simulated_max_ms();
+    test_simulated_sweep();
+    test_real_ratios();
+    test_too_fast_body();
+#if defined(__linux__)
+    test_pinning();
+    test_migration();
+    test_signal();
+    test_silence();
+#endif
+    return tap_done();
+}
