@@ -102,6 +102,7 @@ typedef struct chrono_result {
     size_t migrated;             /* samples rejected: the thread changed CPU */
     size_t backwards;            /* samples rejected: the clock went backwards */
     size_t ref_rejected;         /* samples rejected: the two reference chains disagreed */
+    size_t preempted;            /* samples rejected: the scheduler switched the thread out mid-sample */
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
@@ -378,15 +379,16 @@ typedef struct chrono__sample {
     double cycles_per_tick;/* core cycles per tick from the two references, 0 if unknown */
     double ghz;
     int cpu;
-    int status;            /* 0 ok, 1 migrated, 2 backwards, 3 references disagree */
+    int status;            /* CHRONO__OK or why it was rejected */
 } chrono__sample;
 
-enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE };
+enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CHRONO__PREEMPTED };
 
 CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                     chrono__sample *out)
 {
     uint64_t r0 = 0, r1 = 0, t0, t1;
+    long sw0 = chrono_cpu_switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
     t0 = chrono_clock_start(&s->clock);
@@ -394,12 +396,14 @@ CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void 
     t1 = chrono_clock_stop(&s->clock);
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
     cpu1 = chrono_cpu_current();
+    sw1 = chrono_cpu_switches();
 
     out->cpu = cpu1;
     out->cycles_per_tick = 0;
     out->ghz = NAN;
     out->ticks = 0;
     if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
+    if (sw0 != sw1) { out->status = CHRONO__PREEMPTED; return; }
     if (t1 < t0) { out->status = CHRONO__BACKWARDS; return; }
     out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     out->status = CHRONO__OK;
@@ -496,6 +500,7 @@ CHRONO_API void chrono__record(const chrono__sample *sm, uint64_t iters, const c
     if (sm->status == CHRONO__MIGRATED) { r->migrated++; return; }
     if (sm->status == CHRONO__BACKWARDS) { r->backwards++; return; }
     if (sm->status == CHRONO__REF_DISAGREE) { r->ref_rejected++; return; }
+    if (sm->status == CHRONO__PREEMPTED) { r->preempted++; return; }
     col->ticks[*n] = (double)sm->ticks / (double)iters;
     col->ns[*n] = col->ticks[*n] * clk->ns_per_tick;
     col->cycles[*n] = sm->cycles_per_tick > 0 ? col->ticks[*n] * sm->cycles_per_tick : NAN;

@@ -76,6 +76,7 @@
 #  include <unistd.h>
 #  include <sys/syscall.h>
 #  include <sys/utsname.h>
+#  include <sys/resource.h>
 #elif defined(__APPLE__) || defined(__unix__) || defined(__unix)
 #  define CHRONO__CPU_POSIX 1
 #  define CHRONO_CPU_HAVE_PIN 0
@@ -420,6 +421,21 @@ CHRONO_API int chrono_cpu_current(void)
     chrono__gcpn_fn f = k ? (chrono__gcpn_fn)(void (*)(void))GetProcAddress(k, "GetCurrentProcessorNumber") : NULL;
     return f ? (int)f() : CHRONO_ENOTSUP;
 #  endif
+#else
+    return CHRONO_ENOTSUP;
+#endif
+}
+
+/* Context switches of the calling thread so far (voluntary and not), or a
+   negative error where the OS does not say.  A sample during which this
+   changes was interrupted by the scheduler: its time includes another
+   thread's. */
+CHRONO_API long chrono_cpu_switches(void)
+{
+#if defined(CHRONO__CPU_LINUX) && defined(RUSAGE_THREAD)
+    struct rusage u;
+    if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
+    return u.ru_nvcsw + u.ru_nivcsw;
 #else
     return CHRONO_ENOTSUP;
 #endif
