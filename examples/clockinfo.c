@@ -1,7 +1,8 @@
 /* clockinfo — which clock chronoscope chose and why, and what every tick source
    on this machine costs per read, side by side.
 
-   Usage: clockinfo [--reads=N]     (N reads per timed batch, default 20000) */
+   Usage: clockinfo [--reads=N] [common flags]   (N reads per timed batch, default 20000;
+          --quick: 2000) */
 #include <chronoscope.h>
 #include <stdlib.h>
 
@@ -49,13 +50,13 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median over 31 batches of the cost of one call, in ticks of `clk`. */
-static double ticks_per_call(const chrono_clock *clk, read_fn fn, long reads)
+static double ticks_per_call(const chrono_clock *clk, read_fn fn, int reads)
 {
     double v[31];
     volatile uint64_t sink = 0;
     int b;
     for (b = 0; b < 31; b++) {
-        long i;
+        int i;
         uint64_t t0 = chrono_clock_start(clk), t1;
         for (i = 0; i < reads; i++) sink += fn();
         t1 = chrono_clock_stop(clk);
@@ -73,35 +74,21 @@ static uint64_t read_monotonic_raw(void) { return chrono__os_ns((int)CLOCK_MONOT
 #  endif
 #endif
 
-static int parse_reads(int argc, char **argv, long *reads)
-{
-    int i;
-    for (i = 1; i < argc; i++) {
-        char *end;
-        if (strncmp(argv[i], "--reads=", 8) == 0) {
-            long v = strtol(argv[i] + 8, &end, 10);
-            if (*end || end == argv[i] + 8 || v < 1 || v > 100000000L) {
-                fprintf(stderr, "clockinfo: --reads: '%s' is not a count between 1 and 100000000\n", argv[i] + 8);
-                return -1;
-            }
-            *reads = v;
-        } else {
-            fprintf(stderr, "clockinfo: unknown argument '%s'\nusage: clockinfo [--reads=N]\n", argv[i]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     chrono_clock c;
+    chrono_config cfg = chrono_config_default();
+    chrono_cli cli;
     source_row rows[8];
-    int nrows = 0, i, rc;
-    long reads = 20000;
+    int nrows = 0, i, rc, reads = 0;
+    const chrono_cli_flag extra[] = {
+        {"--reads", CHRONO_CLI_INT, &reads, 1, 100000000, "reads per timed batch (default 20000)"},
+    };
 
-    if (parse_reads(argc, argv, &reads) < 0) return 2;
-    rc = chrono_clock_open(&c, CHRONO_CLOCK_AUTO);
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 1) < 0) return chrono_cli_fail(&cli, argv[0]);
+    if (chrono_cli_handle_info(&cli, argv[0])) return 0;
+    if (!reads) reads = cli.quick ? 2000 : 20000;
+    rc = chrono_clock_open(&c, cfg.clock);
     if (rc < 0) {
         fprintf(stderr, "clockinfo: cannot open a clock: %s\n", chrono_strerror(rc));
         return 1;
@@ -134,7 +121,7 @@ int main(int argc, char **argv)
 #  endif
 #endif
     g_pair_clock = c;
-    printf("\ncost per read (median of 31 batches of %ld reads)\n", reads);
+    printf("\ncost per read (median of 31 batches of %d reads)\n", reads);
     printf("  %-30s %10s %10s\n", "source", "ns", "ticks");
     for (i = 0; i < nrows; i++) {
         double t = ticks_per_call(&c, rows[i].fn, reads);

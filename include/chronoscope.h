@@ -44,6 +44,8 @@
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
+     chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
+     chronoscope/cli.h     the common command-line flags of programs built on it
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -60,5 +62,7 @@
 #include "chronoscope/cpu.h"
 #include "chronoscope/stats.h"
 #include "chronoscope/bench.h"
+#include "chronoscope/report.h"
+#include "chronoscope/cli.h"
 
 #endif /* CHRONOSCOPE_H */

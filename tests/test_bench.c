@@ -20,15 +20,17 @@ typedef struct sim {
     uint64_t calls;
     uint64_t spike_call;        /* this call costs spike_ticks more (0: none) */
     uint64_t spike_ticks;
-    uint64_t back_every;        /* every n-th read goes back in time (0: never) */
-    uint64_t reads;
+    uint64_t back_every;        /* every n-th call's stop read goes back in time (0: never) */
+    int back_pending;
 } sim;
 
 static uint64_t sim_read(void *ctx)
 {
     sim *c = (sim *)ctx;
-    c->reads++;
-    if (c->back_every && c->reads % c->back_every == 0) return c->now - 1000000;
+    if (c->back_pending) {   /* the read right after the body: the stop of a sample */
+        c->back_pending = 0;
+        return c->now / 2;
+    }
     return ++c->now;
 }
 
@@ -37,6 +39,7 @@ static void sim_body(void *ctx, uint64_t iters)
     sim *c = (sim *)ctx;
     c->now += c->cost_per_iter * iters;
     if (++c->calls == c->spike_call) c->now += c->spike_ticks;
+    if (c->back_every && c->calls % c->back_every == 0) c->back_pending = 1;
 }
 
 static void sim_sweep_body(void *ctx, uint64_t param, uint64_t iters)

@@ -44,7 +44,7 @@
 #if defined(__GNUC__) || defined(__clang__)
 /* The value must exist in a register or memory: the optimizer can neither
    drop the computation nor hoist it out of the loop. */
-#  define chrono_keep(x) __asm__ __volatile__("" : "+r,m"(x) : : "memory")
+#  define chrono_keep(x) __asm__ __volatile__("" : "+rm"(x) : : "memory")
 CHRONO_API void chrono_clobber(void) { __asm__ __volatile__("" : : : "memory"); }
 #else
 CHRONO_API void chrono__keep_ptr(volatile const void *p) { (void)p; }
@@ -446,17 +446,24 @@ CHRONO_API uint64_t chrono__target_ticks(const chrono_session *s)
 
 #define CHRONO__ITERS_MAX ((uint64_t)1 << 40)
 
-/* Iterations per sample: grow until one sample reaches the target.  A body
-   that takes longer than the target gets a batch of one; one that the timer
-   cannot see grows (at most x100 a step) up to 2^40 iterations. */
-CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t since,
-                                       double budget_ms)
+/* Iterations per sample, from `iters` up: grow until one sample reaches the
+   target.  A batch that reaches it is timed once more and kept only if it
+   does again: a first call paying for page faults or cold caches must not
+   pass for a slow body.  A body that takes longer than the target gets a batch
+   of one; one the timer cannot see grows (at most x100 a step) to 2^40. */
+CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+                                       uint64_t since, double budget_ms)
 {
-    uint64_t target = chrono__target_ticks(s), iters = 1;
+    uint64_t target = chrono__target_ticks(s);
     for (;;) {
         uint64_t t = chrono__time_once(s, fn, ctx, iters), grow;
-        if (t >= target || iters >= CHRONO__ITERS_MAX) return iters;
-        if (chrono__elapsed_ms(s, since) > budget_ms) return iters;
+        if (t == 0) t = chrono__time_once(s, fn, ctx, iters);   /* a clock step back reads as 0 */
+        if (t >= target) {
+            uint64_t again = chrono__time_once(s, fn, ctx, iters);
+            if (again >= target) return iters;
+            t = again;
+        }
+        if (iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
         /* Aim 20% past the target from what this batch took. */
         grow = t > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)t) + 1 : iters * 100;
         if (grow > iters * 100) grow = iters * 100;
@@ -465,24 +472,26 @@ CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, vo
     }
 }
 
-/* Warm up fn for warmup_ms in five windows, then on (up to 4x) until the
-   fastest sample of two successive windows agree within 2%.  Returns the ms spent. */
+/* Warm up fn for warmup_ms in five windows, then on (up to 20 windows, 4x)
+   until the fastest samples of two successive windows agree within 2%.
+   Windows are counted rather than the total time, so a clock that jumps
+   back cannot keep it going.  Returns the ms spent. */
 CHRONO_API double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
 {
     uint64_t start = chrono__now(s);
-    double window_ms = s->cfg.warmup_ms / 5, prev = 0, spent;
-    for (;;) {
+    double window_ms = s->cfg.warmup_ms / 5, prev = 0;
+    int w;
+    for (w = 1; w <= 20; w++) {
         uint64_t wstart = chrono__now(s), best = UINT64_MAX;
         do {
             uint64_t t = chrono__time_once(s, fn, ctx, iters);
             if (t < best) best = t;
         } while (chrono__elapsed_ms(s, wstart) < window_ms);
-        spent = chrono__elapsed_ms(s, start);
-        if (spent >= s->cfg.warmup_ms && prev > 0 && fabs((double)best / prev - 1.0) < 0.02) break;
-        if (spent >= 4 * s->cfg.warmup_ms || spent >= s->cfg.max_ms / 2) break;
+        if (w >= 5 && prev > 0 && fabs((double)best / prev - 1.0) < 0.02) break;
+        if (chrono__elapsed_ms(s, start) >= s->cfg.max_ms / 2) break;
         prev = (double)best;
     }
-    return spent;
+    return chrono__elapsed_ms(s, start);
 }
 
 CHRONO_API int chrono__check_name(const char *name)
@@ -583,6 +592,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     chrono__columns col;
     chrono__sample sm;
     uint64_t start, iters;
+    double warm;
     size_t n = 0, attempts;
     int rc = chrono__check_session(s);
     if (out) chrono__result_init(out, "", 0);   /* defined even on failure */
@@ -593,9 +603,11 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     if ((rc = chrono__columns_get(s, attempts, &col)) < 0) return rc;
 
     start = chrono__now(s);
-    iters = chrono__size_batch(s, fn, ctx, start, s->cfg.max_ms / 4);
+    iters = chrono__size_batch(s, fn, ctx, 1, start, s->cfg.max_ms / 4);
+    warm = chrono__warmup(s, fn, ctx, iters);
+    iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);   /* now that it is warm */
     chrono__result_init(&r, name, iters);
-    r.warmup_ms = chrono__warmup(s, fn, ctx, iters);
+    r.warmup_ms = warm;
     while (n < (size_t)s->cfg.samples && r.samples_taken < attempts) {
         if (n > 0 && chrono__elapsed_ms(s, start) >= s->cfg.max_ms) { r.truncated = 1; break; }
         chrono__take_sample(s, fn, ctx, iters, &sm);
@@ -630,6 +642,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     chrono__sample sa, sb;
     chrono_ratio ratio;
     uint64_t start, iters, ib;
+    double warm;
     size_t n = 0, attempts, round;
     double *pa, *pb;
     int rc = chrono__check_session(s);
@@ -650,13 +663,17 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     ca.cap = cb.cap = attempts;
 
     start = chrono__now(s);
-    iters = chrono__size_batch(s, a, ctx_a, start, s->cfg.max_ms / 8);
-    ib = chrono__size_batch(s, b, ctx_b, start, s->cfg.max_ms / 4);
-    if (ib > iters) iters = ib;   /* both samples reach the target */
+    iters = chrono__size_batch(s, a, ctx_a, 1, start, s->cfg.max_ms / 8);
+    ib = chrono__size_batch(s, b, ctx_b, 1, start, s->cfg.max_ms / 4);
+    warm = chrono__warmup_pair(s, a, ctx_a, b, ctx_b, iters > ib ? iters : ib);
+    /* Warm now: size again; both samples must reach the target. */
+    iters = chrono__size_batch(s, a, ctx_a, iters, start, s->cfg.max_ms / 3);
+    ib = chrono__size_batch(s, b, ctx_b, ib, start, s->cfg.max_ms / 2);
+    if (ib > iters) iters = ib;
     memset(&cmp, 0, sizeof cmp);
     chrono__result_init(&cmp.a, name_a, iters);
     chrono__result_init(&cmp.b, name_b, iters);
-    cmp.a.warmup_ms = cmp.b.warmup_ms = chrono__warmup_pair(s, a, ctx_a, b, ctx_b, iters);
+    cmp.a.warmup_ms = cmp.b.warmup_ms = warm;
 
     for (round = 0; n < (size_t)s->cfg.samples && round < attempts; round++) {
         size_t na = n, nb = n;

@@ -1,0 +1,180 @@
+/* selfcheck — chronoscope measuring itself against ground truth.
+
+   Workloads whose cost is known exactly in core cycles: chains of 1000 and 2000
+   dependent adds (1 cycle each) and 1000 dependent imuls (3 cycles each on
+   modern x86), an empty loop (about a cycle an iteration: the loop itself) and
+   a call of a tiny function (~1.4 ns here).  Each figure is printed beside its
+   truth and the bar it must meet.
+
+   Usage: selfcheck [common flags] [--strict]   (--strict: exit 1 when a bar is missed) */
+#include <chronoscope.h>
+#if defined(__linux__)
+#  include <unistd.h>
+#endif
+
+#if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
+#  define HAVE_CHAINS 1
+#  define CHAIN(op, n)                                                                      \
+    static void op##n(void *ctx, uint64_t iters)                                           \
+    {                                                                                       \
+        uintptr_t x = 1, one = 1; /* carried across iterations: one long chain */          \
+        (void)ctx;                                                                          \
+        for (uint64_t i = 0; i < iters; i++)                                                \
+            __asm__ __volatile__(".rept " #n "\n\t" #op " %1, %0\n\t.endr" : "+r"(x) : "r"(one)); \
+    }
+#elif defined(CHRONO__ARM64) && (defined(__GNUC__) || defined(__clang__))
+#  define HAVE_CHAINS 1
+#  define CHAIN(op, n)                                                                      \
+    static void op##n(void *ctx, uint64_t iters)                                           \
+    {                                                                                       \
+        uintptr_t x = 1, one = 1;                                                           \
+        (void)ctx;                                                                          \
+        for (uint64_t i = 0; i < iters; i++)                                                \
+            __asm__ __volatile__(".rept " #n "\n\t" #op " %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one)); \
+    }
+#  define imul mul
+#else
+#  define HAVE_CHAINS 0
+#endif
+
+#if HAVE_CHAINS
+CHAIN(add, 1000)
+CHAIN(add, 2000)
+CHAIN(imul, 1000)
+#endif
+
+static void empty_loop(void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    for (uint64_t i = 0; i < iters; i++) chrono_keep(i);
+}
+
+CHRONO__NOINLINE static uint64_t tiny(uint64_t x) { return x * 3 + 1; }
+
+static void tiny_call(void *ctx, uint64_t iters)
+{
+    uint64_t x = 1;
+    (void)ctx;
+    for (uint64_t i = 0; i < iters; i++) {
+        x = tiny(x);
+        chrono_keep(x);
+    }
+}
+
+#if defined(__linux__)
+static void null_syscall(void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    for (uint64_t i = 0; i < iters; i++) {
+        pid_t p = getppid();
+        chrono_keep(p);
+    }
+}
+#endif
+
+typedef struct {
+    FILE *f;
+    int failed, printed;
+} checks;
+
+/* One line: what, the figure, its truth, the error and whether the bar holds.
+   rel_bar > 0: |error| <= rel_bar; otherwise lo <= value <= hi. */
+static void check(checks *c, const char *what, double value, double truth, double rel_bar, double lo, double hi)
+{
+    int ok;
+    char err[32] = "", bar[32];
+    if (!c->printed) {
+        fprintf(c->f, "\n%-42s %12s %10s %10s %12s\n", "selfcheck", "measured", "truth", "error", "bar");
+        c->printed = 1;
+    }
+    if (rel_bar > 0) {
+        double e = value / truth - 1;
+        ok = fabs(e) <= rel_bar;
+        snprintf(err, sizeof err, "%+.3f%%", e * 100);
+        snprintf(bar, sizeof bar, "±%.2f%%", rel_bar * 100);
+    } else {
+        ok = value >= lo && value <= hi;
+        snprintf(bar, sizeof bar, "%.2g..%.2g", lo, hi);
+    }
+    if (value != value) ok = 0;
+    if (truth > 0)
+        fprintf(c->f, "%-42s %12.4f %10.4g %10s %12s  %s\n", what, value, truth, err, bar, ok ? "ok" : "MISSED");
+    else
+        fprintf(c->f, "%-42s %12.4f %10s %10s %12s  %s\n", what, value, "-", err, bar, ok ? "ok" : "MISSED");
+    if (!ok) c->failed++;
+}
+
+static void info(checks *c, const char *what, double value)
+{
+    fprintf(c->f, "%-42s %12.4f\n", what, value);
+}
+
+int main(int argc, char **argv)
+{
+    chrono_config cfg = chrono_config_default();
+    chrono_cli cli;
+    chrono_session s;
+    chrono_result r_add1, r_add2, r_imul, r_empty, r_call;
+    chrono_comparison c_imul, c_add;
+    checks ck;
+    int strict = 0, rc;
+    const chrono_cli_flag extra[] = {
+        {"--strict", CHRONO_CLI_BOOL, &strict, 0, 1, "exit 1 when a figure misses its bar"},
+    };
+
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 1) < 0) return chrono_cli_fail(&cli, argv[0]);
+    if (chrono_cli_handle_info(&cli, argv[0])) return 0;
+    rc = chrono_session_open(&s, &cfg);
+    if (rc < 0) {
+        fprintf(stderr, "selfcheck: cannot open a session: %s\n", chrono_strerror(rc));
+        return 1;
+    }
+    memset(&ck, 0, sizeof ck);
+    ck.f = cli.format == CHRONO_FORMAT_TEXT ? stdout : stderr;
+
+#if HAVE_CHAINS
+    if (chrono_cli_want(&cli, "add1000")) chrono_run(&s, "add1000", add1000, NULL, &r_add1);
+    if (chrono_cli_want(&cli, "add2000")) chrono_run(&s, "add2000", add2000, NULL, &r_add2);
+    if (chrono_cli_want(&cli, "imul1000")) chrono_run(&s, "imul1000", imul1000, NULL, &r_imul);
+    if (chrono_cli_want(&cli, "imul1000_vs_add1000"))
+        chrono_compare(&s, "imul1000", imul1000, NULL, "add1000", add1000, NULL, &c_imul);
+    if (chrono_cli_want(&cli, "add2000_vs_add1000"))
+        chrono_compare(&s, "add2000", add2000, NULL, "add1000", add1000, NULL, &c_add);
+#endif
+    if (chrono_cli_want(&cli, "empty_loop")) chrono_run(&s, "empty_loop", empty_loop, NULL, &r_empty);
+    if (chrono_cli_want(&cli, "tiny_call")) chrono_run(&s, "tiny_call", tiny_call, NULL, &r_call);
+#if defined(__linux__)
+    if (chrono_cli_want(&cli, "getppid")) chrono_run(&s, "getppid", null_syscall, NULL, NULL);
+#endif
+    if (cli.list) { chrono_session_close(&s); return 0; }
+
+    if ((rc = chrono_cli_finish(&cli, &s)) < 0) fprintf(stderr, "selfcheck: %s\n", cli.error);
+    if (!cli.filter) {
+#if HAVE_CHAINS
+        if (s.has_cycles) {
+            check(&ck, "1000 dependent adds, estimated cycles", r_add1.cycles.median, 1000, 0.005, 0, 0);
+            check(&ck, "imul1000/add1000, estimated cycles", r_imul.cycles.median / r_add1.cycles.median, 3, 0.0025, 0, 0);
+            check(&ck, "add2000/add1000, estimated cycles", r_add2.cycles.median / r_add1.cycles.median, 2, 0.0025, 0, 0);
+        }
+        check(&ck, "compare imul1000 vs add1000 (ns, interleaved)", c_imul.ratio, 3, 0.005, 0, 0);
+        check(&ck, "compare add2000 vs add1000 (ns, interleaved)", c_add.ratio, 2, 0.005, 0, 0);
+#endif
+        check(&ck, "empty loop, ns per iteration", r_empty.ns.median, 0, 0, 0, 0.5);
+        check(&ck, "tiny call, ns per call", r_call.ns.median, 0, 0, 0.5, 5);
+        if (s.has_cycles) {
+            info(&ck, "empty loop, estimated cycles per iteration", r_empty.cycles.median);
+            info(&ck, "core clock, GHz (estimated)", s.core_ghz);
+        }
+        {
+            double worst = 0;
+            size_t i;
+            for (i = 0; i < s.nresults; i++)
+                if (s.results[i].wall_ms > worst) worst = s.results[i].wall_ms;
+            check(&ck, "slowest chrono_run, wall ms", worst, 0, 0, 0, 500);
+        }
+        fprintf(ck.f, "%d of the bars missed\n", ck.failed);
+    }
+    chrono_session_close(&s);
+    if (rc < 0) return 1;
+    return strict && ck.failed ? 1 : 0;
+}

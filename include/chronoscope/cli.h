@@ -1,0 +1,577 @@
+/* chronoscope/cli.h — the common command line of programs built on the
+   library: report format and file, pinning, sample count, time budgets,
+   a name filter, --quick, --list, --help, --version; plus the program's own
+   flags.
+
+   Usage:
+
+       int main(int argc, char **argv)
+       {
+           chrono_config cfg = chrono_config_default();
+           chrono_cli cli;
+           chrono_session s;
+           int rc;
+           if (chrono_cli_parse(&cfg, &cli, argc, argv) < 0) return chrono_cli_fail(&cli, argv[0]);  // exit 2
+           if (chrono_cli_handle_info(&cli, argv[0])) return 0;     // printed --help / --version
+           if (chrono_session_open(&s, &cfg) < 0) return 1;
+           if (chrono_cli_want(&cli, "sum")) chrono_run(&s, "sum", sum, NULL, NULL);
+           rc = chrono_cli_finish(&cli, &s);                        // report to --out in --format
+           chrono_session_close(&s);
+           return rc < 0 ? 1 : 0;
+       }
+
+   Flags (both --flag=value and --flag value):
+     --format=text|md|csv|json   report format (default text; "markdown" too)
+     --out=FILE                  write the report to FILE ("-": standard output)
+     --cpu=N                     pin to CPU N: cfg.pin = CHRONO_PIN_CPU, cfg.cpu = N;
+                                 N must be online and in the thread's affinity mask
+     --no-pin                    cfg.pin = CHRONO_PIN_OFF
+     --samples=N                 1..1000000
+     --warmup-ms=X               0.001..3600000
+     --max-ms=X                  1..86400000
+     --filter=SUBSTRING          chrono_cli_want() is 1 only for names containing it
+     --quick                     samples 11, warmup 5 ms, budget 300 ms, min sample
+                                 20 µs; a flag given explicitly wins, in any order
+     --list                      chrono_cli_want() prints each wanted name, runs nothing
+     --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
+                                 (the version is CHRONO_VERSION_STRING: include
+                                 <chronoscope.h>, not this header alone)
+   A program's own flags: a table of chrono_cli_flag given to chrono_cli_parse_ex.
+
+   Bad input (an unknown flag, a missing, empty, non-numeric, NaN, infinite,
+   overflowing or out-of-range value, --format=xml, --cpu and --no-pin
+   together) makes the parser return CHRONO_EINVAL with .error set to one
+   line that names the flag and the value, e.g.
+       --samples: '0' is out of range (1..1000000)
+   chrono_cli_fail() prints it and a usage hint on stderr and returns 2, the
+   exit status.  Nothing is set to a default silently.
+
+   The parser itself prints nothing.  chrono_cli_fail, chrono_cli_usage,
+   chrono_cli_handle_info and chrono_cli_want (with --list) are for programs:
+   they write to stderr / stdout.
+
+   Functions:
+     chrono_cli_parse(cfg, cli, argc, argv)          0 or CHRONO_EINVAL
+     chrono_cli_parse_ex(..., extra, nextra)         with the program's flags
+     chrono_cli_fail(cli, prog)                      print .error + hint, return 2
+     chrono_cli_usage(f, prog)                       the flag list
+     chrono_cli_handle_info(cli, prog)               1 when it printed help or version
+     chrono_cli_want(cli, name)                      1: run this benchmark
+     chrono_cli_output(cli)                          the --out stream (or stdout), NULL + .error
+     chrono_cli_finish(cli, s)                       report, close: 0 or CHRONO_EIO */
+#ifndef CHRONOSCOPE_CLI_H
+#define CHRONOSCOPE_CLI_H
+
+#include "report.h"
+#include <errno.h>
+#include <limits.h>
+
+/* ---- types ----------------------------------------------------------------- */
+enum { CHRONO_CLI_INT = 0, CHRONO_CLI_DOUBLE, CHRONO_CLI_BOOL, CHRONO_CLI_STRING };
+
+/* A program's own flag.  value points to an int (INT, BOOL), a double
+   (DOUBLE) or a const char * (STRING, pointing into argv).  min..max bound
+   INT and DOUBLE values when min < max.  A BOOL flag takes no value, or
+   =1/0, true/false, yes/no, on/off. */
+typedef struct chrono_cli_flag {
+    const char *name;        /* "--reads" */
+    int kind;                /* CHRONO_CLI_INT, _DOUBLE, _BOOL, _STRING */
+    void *value;
+    double min, max;
+    const char *help;        /* one line for --help */
+} chrono_cli_flag;
+
+typedef struct chrono_cli {
+    chrono_format format;    /* --format, default CHRONO_FORMAT_TEXT */
+    const char *out_path;    /* --out, NULL: standard output */
+    const char *filter;      /* --filter, NULL: every name */
+    const char *prog;        /* argv[0] */
+    int list, help, version, quick;
+    char error[256];         /* after CHRONO_EINVAL: the flag, the value, what is wrong */
+    FILE *out;               /* opened by chrono_cli_output */
+    /* private */
+    const chrono_cli_flag *chrono__extra;
+    size_t chrono__nextra;
+    unsigned chrono__set;    /* config fields given explicitly (CHRONO__SET_*) */
+} chrono_cli;
+
+enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHRONO__SET_CPU = 8, CHRONO__SET_NOPIN = 16 };
+
+/* The built-in flags. */
+enum { CHRONO__F_FORMAT, CHRONO__F_OUT, CHRONO__F_CPU, CHRONO__F_NOPIN, CHRONO__F_SAMPLES, CHRONO__F_WARMUP,
+       CHRONO__F_MAX, CHRONO__F_FILTER, CHRONO__F_QUICK, CHRONO__F_LIST, CHRONO__F_HELP, CHRONO__F_VERSION,
+       CHRONO__F_COUNT };
+
+typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
+
+static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
+    { "--format", "FMT", "report format: text, md, csv or json (default text)", 1 },
+    { "--out", "FILE", "write the report to FILE (default: standard output)", 1 },
+    { "--cpu", "N", "pin the benchmark thread to CPU N", 1 },
+    { "--no-pin", NULL, "do not pin the thread", 0 },
+    { "--samples", "N", "samples per benchmark, 1..1000000 (default 101)", 1 },
+    { "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default 50)", 1 },
+    { "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default 2000)", 1 },
+    { "--filter", "TEXT", "run only the benchmarks whose name contains TEXT", 1 },
+    { "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0 },
+    { "--list", NULL, "list the benchmarks' names and exit", 0 },
+    { "--help", NULL, "show this help and exit", 0 },
+    { "--version", NULL, "show the version and exit", 0 }
+};
+
+/* ---- errors ------------------------------------------------------------------ */
+/* The value as the message quotes it: at most 48 bytes, control characters as '?'. */
+CHRONO_API const char *chrono__cli_quote(char *buf, size_t n, const char *v)
+{
+    size_t i, w = 0;
+    for (i = 0; v[i] && w + 4 < n && i < 48; i++)
+        buf[w++] = (unsigned char)v[i] < 0x20 || v[i] == 0x7F ? '?' : v[i];
+    if (v[i]) { buf[w++] = '.'; buf[w++] = '.'; buf[w++] = '.'; }
+    buf[w] = '\0';
+    return buf;
+}
+
+/* .error = "FLAG: 'VALUE' WHAT"; returns CHRONO_EINVAL. */
+CHRONO_API int chrono__cli_bad(chrono_cli *o, const char *flag, const char *value, const char *what)
+{
+    char q[64];
+    if (value)
+        (void)snprintf(o->error, sizeof o->error, "%s: '%s' %s", flag, chrono__cli_quote(q, sizeof q, value), what);
+    else
+        (void)snprintf(o->error, sizeof o->error, "%s: %s", flag, what);
+    return CHRONO_EINVAL;
+}
+
+/* "(1..1000000)" for the message, '.' decimals whatever the locale. */
+CHRONO_API const char *chrono__cli_range(char *buf, size_t n, double lo, double hi)
+{
+    char a[40], b[40];
+    (void)snprintf(buf, n, "is out of range (%s..%s)", chrono__num(a, sizeof a, "%.15g", lo),
+                   chrono__num(b, sizeof b, "%.15g", hi));
+    return buf;
+}
+
+/* ---- strict numbers ------------------------------------------------------------ */
+/* Whole-string decimal integer: optional sign, digits, nothing else.
+   0, CHRONO_EINVAL (not an integer) or CHRONO_ERANGE (overflows long long). */
+CHRONO_API int chrono__cli_int(const char *s, long long *out)
+{
+    unsigned long long v = 0, limit;
+    int neg = 0;
+    if (*s == '+' || *s == '-') neg = *s++ == '-';
+    if (!*s) return CHRONO_EINVAL;
+    limit = neg ? (unsigned long long)LLONG_MAX + 1u : (unsigned long long)LLONG_MAX;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s < '0' || *s > '9') return CHRONO_EINVAL;
+        d = (unsigned)(*s - '0');
+        if (v > (limit - d) / 10) {
+            /* keep checking the syntax: "99999999999999999999x" is not a number */
+            for (; *s; s++) if (*s < '0' || *s > '9') return CHRONO_EINVAL;
+            return CHRONO_ERANGE;
+        }
+        v = v * 10 + d;
+    }
+    *out = neg ? (v == (unsigned long long)LLONG_MAX + 1u ? LLONG_MIN : -(long long)v) : (long long)v;
+    return 0;
+}
+
+/* Whole-string decimal number: [sign] digits [. digits] [e [sign] digits],
+   at least one digit before the exponent; no NaN, no infinity, no hex.
+   '.' is the decimal point whatever the locale.  0, CHRONO_EINVAL or
+   CHRONO_ERANGE (too large for a double). */
+CHRONO_API int chrono__cli_double(const char *s, double *out)
+{
+    char buf[128], *end;
+    const char *p = s, *dp = localeconv()->decimal_point;
+    size_t digits = 0, i;
+    double v;
+    if (*p == '+' || *p == '-') p++;
+    for (; *p >= '0' && *p <= '9'; p++) digits++;
+    if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++) digits++;
+    if (!digits) return CHRONO_EINVAL;
+    if (*p == 'e' || *p == 'E') {
+        size_t ed = 0;
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        for (; *p >= '0' && *p <= '9'; p++) ed++;
+        if (!ed) return CHRONO_EINVAL;
+    }
+    if (*p || strlen(s) >= sizeof buf) return *p ? CHRONO_EINVAL : CHRONO_ERANGE;
+    for (i = 0; s[i]; i++) buf[i] = s[i] == '.' && dp && dp[0] && !dp[1] ? dp[0] : s[i];
+    buf[i] = '\0';
+    errno = 0;
+    v = strtod(buf, &end);
+    if (*end) return CHRONO_EINVAL;
+    if (!chrono__finite(v) || (errno == ERANGE && fabs(v) > 1.0)) return CHRONO_ERANGE;
+    *out = v;
+    return 0;
+}
+
+/* An integer flag value within lo..hi into *out, or .error (the caller stores it only on success). */
+CHRONO_API int chrono__cli_get_int(chrono_cli *o, const char *flag, const char *v, long long lo, long long hi,
+                                   long long *out)
+{
+    char range[128];
+    int rc = chrono__cli_int(v, out);
+    if (rc == CHRONO_EINVAL) return chrono__cli_bad(o, flag, v, "is not an integer");
+    if (rc < 0 || *out < lo || *out > hi)
+        return chrono__cli_bad(o, flag, v, chrono__cli_range(range, sizeof range, (double)lo, (double)hi));
+    return 0;
+}
+
+/* A number flag value within lo..hi into *out (untouched on error), or .error. */
+CHRONO_API int chrono__cli_get_double(chrono_cli *o, const char *flag, const char *v, double lo, double hi,
+                                      double *out)
+{
+    char range[128];
+    double x = 0;
+    int rc = chrono__cli_double(v, &x);
+    if (rc == CHRONO_EINVAL) return chrono__cli_bad(o, flag, v, "is not a number");
+    if (rc < 0 || x < lo || x > hi)
+        return chrono__cli_bad(o, flag, v, chrono__cli_range(range, sizeof range, lo, hi));
+    *out = x;
+    return 0;
+}
+
+/* 1/0 for a boolean value ("1", "true", "yes", "on" / "0", "false", "no", "off"), -1 otherwise. */
+CHRONO_API int chrono__cli_bool(const char *v)
+{
+    static const char *const yes[] = { "1", "true", "yes", "on" }, *const no[] = { "0", "false", "no", "off" };
+    int i;
+    for (i = 0; i < 4; i++) {
+        if (!strcmp(v, yes[i])) return 1;
+        if (!strcmp(v, no[i])) return 0;
+    }
+    return -1;
+}
+
+/* ---- the built-in flags --------------------------------------------------------- */
+CHRONO_API int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const char *v)
+{
+    long long n = 0;
+    int count = chrono_cpu_count(), allowed, rc;
+    long long hi = count >= 1 ? count - 1 : INT_MAX;
+    if ((rc = chrono__cli_get_int(o, "--cpu", v, 0, hi, &n)) < 0) return rc;
+    allowed = chrono_cpu_allowed((int)n);
+    if (allowed == CHRONO_ENOTSUP) return chrono__cli_bad(o, "--cpu", v, "cannot be used: pinning is not supported here");
+    if (allowed == 0) return chrono__cli_bad(o, "--cpu", v, "is not in this thread's allowed CPUs (affinity mask)");
+    cfg->pin = CHRONO_PIN_CPU;
+    cfg->cpu = (int)n;
+    o->chrono__set |= CHRONO__SET_CPU;
+    return 0;
+}
+
+/* Apply a built-in flag that takes a value. */
+CHRONO_API int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg, int id, const char *v)
+{
+    long long n = 0;
+    int rc = 0;
+    switch (id) {
+    case CHRONO__F_FORMAT:
+        if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json");
+        break;
+    case CHRONO__F_OUT: o->out_path = v; break;
+    case CHRONO__F_FILTER: o->filter = v; break;
+    case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
+    case CHRONO__F_SAMPLES:
+        if ((rc = chrono__cli_get_int(o, "--samples", v, 1, CHRONO_SAMPLES_MAX, &n)) == 0) {
+            cfg->samples = (int)n;
+            o->chrono__set |= CHRONO__SET_SAMPLES;
+        }
+        break;
+    case CHRONO__F_WARMUP:
+        if ((rc = chrono__cli_get_double(o, "--warmup-ms", v, 0.001, 3600000.0, &cfg->warmup_ms)) == 0)
+            o->chrono__set |= CHRONO__SET_WARMUP;
+        break;
+    case CHRONO__F_MAX:
+        if ((rc = chrono__cli_get_double(o, "--max-ms", v, 1.0, 86400000.0, &cfg->max_ms)) == 0)
+            o->chrono__set |= CHRONO__SET_MAX;
+        break;
+    }
+    return rc;
+}
+
+CHRONO_API void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cfg, int id)
+{
+    switch (id) {
+    case CHRONO__F_NOPIN: cfg->pin = CHRONO_PIN_OFF; cfg->cpu = CHRONO_CPU_CURRENT; o->chrono__set |= CHRONO__SET_NOPIN; break;
+    case CHRONO__F_QUICK: o->quick = 1; break;
+    case CHRONO__F_LIST: o->list = 1; break;
+    case CHRONO__F_HELP: o->help = 1; break;
+    case CHRONO__F_VERSION: o->version = 1; break;
+    }
+}
+
+/* ---- the program's flags ---------------------------------------------------------- */
+CHRONO_API int chrono__cli_extra_value(chrono_cli *o, const chrono_cli_flag *f, const char *v)
+{
+    long long n = 0;
+    double lo = f->min < f->max ? f->min : (f->kind == CHRONO_CLI_INT ? (double)INT_MIN : -1.79e308);
+    double hi = f->min < f->max ? f->max : (f->kind == CHRONO_CLI_INT ? (double)INT_MAX : 1.79e308);
+    int rc = 0, b;
+    switch (f->kind) {
+    case CHRONO_CLI_INT:
+        if (lo < (double)INT_MIN) lo = (double)INT_MIN;
+        if (hi > (double)INT_MAX) hi = (double)INT_MAX;
+        if ((rc = chrono__cli_get_int(o, f->name, v, (long long)ceil(lo), (long long)floor(hi), &n)) == 0)
+            *(int *)f->value = (int)n;
+        break;
+    case CHRONO_CLI_DOUBLE: rc = chrono__cli_get_double(o, f->name, v, lo, hi, (double *)f->value); break;
+    case CHRONO_CLI_STRING: *(const char **)f->value = v; break;
+    case CHRONO_CLI_BOOL:
+        if ((b = chrono__cli_bool(v)) < 0) rc = chrono__cli_bad(o, f->name, v, "is not one of 1, 0, true, false, yes, no, on, off");
+        else *(int *)f->value = b;
+        break;
+    }
+    return rc;
+}
+
+CHRONO_API int chrono__cli_builtin_id(const char *name)
+{
+    int i;
+    for (i = 0; i < CHRONO__F_COUNT; i++)
+        if (!strcmp(name, chrono__cli_builtins[i].name)) return i;
+    return -1;
+}
+
+/* The table must be usable: names "--x" not shadowing a built-in, a value, a known kind. */
+CHRONO_API int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag *extra, size_t nextra)
+{
+    size_t i;
+    if (nextra && !extra) return chrono__cli_bad(o, "program flags", NULL, "table is NULL");
+    for (i = 0; i < nextra; i++) {
+        const chrono_cli_flag *f = &extra[i];
+        if (!f->name || strncmp(f->name, "--", 2) != 0 || !f->name[2] || strchr(f->name, '=') ||
+            chrono__cli_builtin_id(f->name) >= 0 || !f->value || f->kind < CHRONO_CLI_INT || f->kind > CHRONO_CLI_STRING)
+            return chrono__cli_bad(o, f->name ? f->name : "program flags", NULL,
+                                   "invalid entry in the program's flag table (name, kind or value)");
+    }
+    return 0;
+}
+
+/* ---- parsing ------------------------------------------------------------------------ */
+/* The value of a flag that takes one: after '=', else the next argument
+   unless it is another flag.  NULL when missing or empty (.error set). */
+CHRONO_API const char *chrono__cli_value(chrono_cli *o, const char *flag, const char *eq, int argc, char **argv, int *i)
+{
+    const char *v = eq;
+    if (!v && *i + 1 < argc && argv[*i + 1] && strncmp(argv[*i + 1], "--", 2) != 0) v = argv[++*i];
+    if (!v || !*v) { chrono__cli_bad(o, flag, NULL, "missing value"); return NULL; }
+    return v;
+}
+
+/* One argument (and perhaps the next, its value). */
+CHRONO_API int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char **argv, int *i,
+                               const chrono_cli_flag *extra, size_t nextra)
+{
+    const char *arg = argv[*i], *eq, *v;
+    char name[64];
+    size_t len, k;
+    int id;
+    if (!strcmp(arg, "-h")) { o->help = 1; return 0; }
+    if (strncmp(arg, "--", 2) != 0 || !arg[2])
+        return chrono__cli_bad(o, arg, NULL, "unexpected argument (flags start with --)");
+    eq = strchr(arg, '=');
+    len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (eq) eq++;
+    if (len >= sizeof name) return chrono__cli_bad(o, "unknown flag", arg, "is not a flag of this program");
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    if ((id = chrono__cli_builtin_id(name)) >= 0) {
+        if (!chrono__cli_builtins[id].takes_value) {
+            if (eq) return chrono__cli_bad(o, name, eq, "given, but the flag takes no value");
+            chrono__cli_builtin_switch(o, cfg, id);
+            return 0;
+        }
+        if (!(v = chrono__cli_value(o, name, eq, argc, argv, i))) return CHRONO_EINVAL;
+        return chrono__cli_builtin_value(o, cfg, id, v);
+    }
+    for (k = 0; k < nextra; k++) {
+        const chrono_cli_flag *f = &extra[k];
+        if (strcmp(name, f->name) != 0) continue;
+        if (f->kind == CHRONO_CLI_BOOL && !eq) { *(int *)f->value = 1; return 0; }
+        if (f->kind == CHRONO_CLI_BOOL && !*eq) return chrono__cli_bad(o, name, NULL, "missing value");
+        if (!(v = f->kind == CHRONO_CLI_BOOL ? eq : chrono__cli_value(o, name, eq, argc, argv, i))) return CHRONO_EINVAL;
+        return chrono__cli_extra_value(o, f, v);
+    }
+    if (eq) {
+        char what[96], q[64];
+        (void)snprintf(what, sizeof what, "unknown flag (with value '%s')", chrono__cli_quote(q, sizeof q, eq));
+        return chrono__cli_bad(o, name, NULL, what);
+    }
+    return chrono__cli_bad(o, name, NULL, "unknown flag");
+}
+
+/* --quick fills what no flag set explicitly. */
+CHRONO_API void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
+{
+    if (!o->quick) return;
+    if (!(o->chrono__set & CHRONO__SET_SAMPLES)) cfg->samples = 11;
+    if (!(o->chrono__set & CHRONO__SET_WARMUP)) cfg->warmup_ms = 5;
+    if (!(o->chrono__set & CHRONO__SET_MAX)) cfg->max_ms = 300;
+    cfg->min_sample_us = 20;
+}
+
+/* Parse argv[1..argc) into *cfg (only the fields a flag names change) and
+   *opts (reset first).  extra: the program's own flags (may be NULL when
+   nextra is 0).  0, or CHRONO_EINVAL with opts->error set. */
+CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int argc, char **argv,
+                                   const chrono_cli_flag *extra, size_t nextra)
+{
+    int i, rc;
+    if (!opts) return CHRONO_EINVAL;
+    memset(opts, 0, sizeof *opts);
+    opts->format = CHRONO_FORMAT_TEXT;
+    opts->prog = argc > 0 && argv && argv[0] ? argv[0] : "program";
+    opts->chrono__extra = extra;
+    opts->chrono__nextra = nextra;
+    if (!cfg || argc < 0 || (argc > 0 && !argv))
+        return chrono__cli_bad(opts, "chrono_cli_parse", NULL, "called with a NULL config or argv");
+    if ((rc = chrono__cli_check_extra(opts, extra, nextra)) < 0) return rc;
+    for (i = 1; i < argc; i++) {
+        if (!argv[i]) break;
+        if ((rc = chrono__cli_arg(cfg, opts, argc, argv, &i, extra, nextra)) < 0) return rc;
+    }
+    if ((opts->chrono__set & CHRONO__SET_CPU) && (opts->chrono__set & CHRONO__SET_NOPIN)) {
+        char what[64];
+        (void)snprintf(what, sizeof what, "conflicts with --cpu=%d (choose one)", cfg->cpu);
+        return chrono__cli_bad(opts, "--no-pin", NULL, what);
+    }
+    chrono__cli_quick(cfg, opts);
+    return 0;
+}
+
+/* The common flags only. */
+CHRONO_API int chrono_cli_parse(chrono_config *cfg, chrono_cli *opts, int argc, char **argv)
+{
+    return chrono_cli_parse_ex(cfg, opts, argc, argv, NULL, 0);
+}
+
+/* ---- for programs: messages ------------------------------------------------------------ */
+CHRONO_API const char *chrono__cli_prog(const chrono_cli *o, const char *prog)
+{
+    if (prog && *prog) return prog;
+    return o && o->prog ? o->prog : "program";
+}
+
+/* The usage: every common flag, then the program's. */
+CHRONO_API void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra, size_t nextra)
+{
+    static const char *const kinds[] = { "N", "X", NULL, "TEXT" };
+    char left[96];
+    size_t i;
+    fprintf(f, "usage: %s [flags]\n", prog ? prog : "program");
+    for (i = 0; i < CHRONO__F_COUNT; i++) {
+        const chrono__cli_builtin *b = &chrono__cli_builtins[i];
+        (void)snprintf(left, sizeof left, "%s%s%s", b->name, b->arg ? "=" : "", b->arg ? b->arg : "");
+        fprintf(f, "  %-18s %s\n", left, b->help);
+    }
+    if (nextra && extra) fputs("program flags:\n", f);
+    for (i = 0; extra && i < nextra; i++) {
+        const chrono_cli_flag *x = &extra[i];
+        const char *arg = x->kind >= CHRONO_CLI_INT && x->kind <= CHRONO_CLI_STRING ? kinds[x->kind] : NULL;
+        char range[128] = "";
+        if ((x->kind == CHRONO_CLI_INT || x->kind == CHRONO_CLI_DOUBLE) && x->min < x->max) {
+            char a[40], b[40];
+            (void)snprintf(range, sizeof range, " (%s..%s)", chrono__num(a, sizeof a, "%.15g", x->min),
+                           chrono__num(b, sizeof b, "%.15g", x->max));
+        }
+        (void)snprintf(left, sizeof left, "%s%s%s", x->name ? x->name : "?", arg ? "=" : "", arg ? arg : "");
+        fprintf(f, "  %-18s %s%s\n", left, x->help ? x->help : "", range);
+    }
+    fputs("Both --flag=value and --flag value are accepted.\n", f);
+}
+
+/* Write the usage of the common flags to f. */
+CHRONO_API void chrono_cli_usage(FILE *f, const char *prog)
+{
+    if (f) chrono__cli_usage_ex(f, prog, NULL, 0);
+}
+
+/* Print .error and a usage hint on stderr; returns 2, the exit status for bad input. */
+CHRONO_API int chrono_cli_fail(const chrono_cli *o, const char *prog)
+{
+    const char *p = chrono__cli_prog(o, prog);
+    fprintf(stderr, "%s: %s\n", p, o && o->error[0] ? o->error : "invalid arguments");
+    fprintf(stderr, "usage: %s [flags]; try '%s --help' for the list\n", p, p);
+    return 2;
+}
+
+/* --help: the usage on stdout; --version: "PROG (chronoscope X.Y.Z)".
+   Returns 1 when it printed (the program then exits 0), else 0. */
+CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog)
+{
+    const char *p = chrono__cli_prog(o, prog);
+    if (!o) return 0;
+    if (o->help) {
+        chrono__cli_usage_ex(stdout, p, o->chrono__extra, o->chrono__nextra);
+        fflush(stdout);
+        return 1;
+    }
+    if (o->version) {
+        printf("%s (chronoscope %s)\n", p, CHRONO__VERSION);
+        fflush(stdout);
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 when the benchmark called `name` should run: its name contains --filter
+   (or there is none).  With --list (and for --help / --version) it runs
+   nothing: a wanted name is printed on stdout (--list) and the answer is 0. */
+CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name)
+{
+    if (!o || !name) return 0;
+    if (o->filter && !strstr(name, o->filter)) return 0;
+    if (o->help || o->version) return 0;
+    if (o->list) { printf("%s\n", name); return 0; }
+    return 1;
+}
+
+/* The report stream: --out opened for writing (once), else stdout.  NULL
+   with .error set when the file cannot be opened. */
+CHRONO_API FILE *chrono_cli_output(chrono_cli *o)
+{
+    if (!o) return NULL;
+    if (o->out) return o->out;
+    if (!o->out_path || !strcmp(o->out_path, "-")) return o->out = stdout;
+    o->out = fopen(o->out_path, "wb");
+    if (!o->out) {
+        int e = errno;
+        char what[160];
+        (void)snprintf(what, sizeof what, "cannot be opened for writing: %s", strerror(e));
+        (void)chrono__cli_bad(o, "--out", o->out_path, what);
+    }
+    return o->out;
+}
+
+/* Write the session's report in --format to --out (not with --list, --help
+   or --version), close the file.  0, CHRONO_EIO (cannot open, write or
+   close; .error says which) or chrono_report's error. */
+CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
+{
+    chrono_report_options ro;
+    FILE *f;
+    int rc;
+    if (!o) return CHRONO_EINVAL;
+    if (o->list || o->help || o->version) {
+        if (o->out && o->out != stdout) fclose(o->out);
+        o->out = NULL;
+        return fflush(stdout) == 0 ? 0 : CHRONO_EIO;
+    }
+    if (!(f = chrono_cli_output(o))) return CHRONO_EIO;
+    memset(&ro, 0, sizeof ro);
+    ro.executable = o->prog;
+    rc = chrono_report_ex(s, f, o->format, &ro);
+    if (f != stdout) {
+        if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;
+    } else if (fflush(f) != 0 && rc == 0) {
+        rc = CHRONO_EIO;
+    }
+    o->out = NULL;
+    if (rc == CHRONO_EIO) (void)chrono__cli_bad(o, "--out", o->out_path ? o->out_path : "-", "could not be written");
+    return rc;
+}
+
+#endif /* CHRONOSCOPE_CLI_H */

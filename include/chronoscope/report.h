@@ -1,0 +1,1387 @@
+/* chronoscope/report.h — reports of a session: an aligned text table for the
+   terminal, markdown for pull requests, CSV for spreadsheets and JSON in
+   Google Benchmark's schema for the tools that already read it (compare.py,
+   CI dashboards).
+
+   Usage:
+
+       chrono_session s;                      // opened, benchmarks run (bench.h)
+       ...
+       if (chrono_report(&s, stdout, CHRONO_FORMAT_TEXT) < 0) return 1;
+
+       // streaming: one row/entry as each result arrives
+       chrono_report_writer w;
+       chrono_result r;
+       chrono_report_begin(&w, &s, stdout, CHRONO_FORMAT_JSON, NULL);
+       if (chrono_run(&s, "sum", sum, NULL, &r) == 0) chrono_report_result(&w, &r);
+       chrono_report_end(&w);                 // comparisons, sweeps, closing brackets
+
+   Formats:
+     CHRONO_FORMAT_TEXT      environment header (CPU, pinned CPU, clock and its
+                             frequency, core clock, VM, compiler, optimisation,
+                             every warning), then one aligned row per result:
+                             name, median, its CI, min, MAD, ~cycles (estimated
+                             core cycles per iteration), iterations x samples,
+                             outliers and a sparkline of the samples
+                             (▁▂▃▄▅▆▇█ over chrono_result.hist).  Durations
+                             scale per value: ns, µs, ms, s.  Then one line per
+                             comparison ("a vs b: 3.001x [2.999, 3.003] — b is
+                             3.00x faster") and per sweep (per-unit and fixed
+                             cost, R²).  Colour only when `out` is a terminal
+                             and NO_COLOR is not set (chrono_report_options
+                             can force it on or off).
+     CHRONO_FORMAT_MARKDOWN  the same content: a list for the environment, a
+                             GitHub table for the results.
+     CHRONO_FORMAT_CSV       a header row and one row per result (comparison
+                             sides and sweep points included), RFC 4180
+                             quoting, CRLF line ends; an unknown value is an
+                             empty field.
+     CHRONO_FORMAT_JSON      Google Benchmark's layout: "context" (date,
+                             host_name, executable, num_cpus, mhz_per_cpu,
+                             cpu_scaling_enabled, caches, load_avg,
+                             library_build_type, then ours: cpu_brand,
+                             pinned_cpu, clock, clock_hz, warnings, ...) and
+                             "benchmarks" (name, family_index,
+                             per_family_instance_index, run_name, run_type
+                             "iteration", repetitions, repetition_index,
+                             threads, iterations, real_time, cpu_time,
+                             time_unit "ns", then ours: median_ns, ci_low_ns,
+                             ci_high_ns, mad_ns, cv, cycles_per_iteration,
+                             samples, outliers, ...).  real_time is the median
+                             ns per iteration; cpu_time repeats it (one pinned
+                             thread: CPU time is not measured separately);
+                             iterations is iterations per sample x samples.
+                             Top-level "comparisons" and "sweeps" arrays
+                             follow.  NaN and infinities are written as null.
+
+   Functions:
+     chrono_report(s, out, fmt)          the whole session
+     chrono_report_ex(s, out, fmt, opt)  the same with options (colour, executable)
+     chrono_report_begin(w, s, out, fmt, opt)   streaming: header
+     chrono_report_result(w, r)          streaming: one result
+     chrono_report_comparison(w, c)      streaming: both sides of a comparison
+     chrono_report_end(w)                streaming: comparisons, sweeps, footer
+     chrono_report_duration(buf, n, ns)  "1.50 µs": the unit scaling of the text
+     chrono_json_escape(out, str)        str as the inside of a JSON string
+     chrono_csv_field(out, str)          str as one RFC 4180 field
+     chrono_format_name(fmt) / chrono_format_parse(name, &fmt)
+
+   Strings: names pass through as UTF-8.  JSON escapes '"', '\\' and control
+   characters (\n, \t, \u00XX); CSV quotes fields holding ',', '"', CR or LF
+   and doubles quotes; text and markdown show control characters as \n, \t,
+   \xNN so a row stays one line (markdown also escapes its own punctuation).
+   Invalid UTF-8 becomes U+FFFD everywhere.  Numbers are written with '.'
+   whatever the C locale.
+
+   The library never prints on its own: these functions write only to `out`.
+   Every function returning int returns 0, CHRONO_EINVAL (NULL, closed
+   session, unknown format) or CHRONO_EIO (the stream reported an error). */
+#ifndef CHRONOSCOPE_REPORT_H
+#define CHRONOSCOPE_REPORT_H
+
+#include "bench.h"
+#include <stdlib.h>
+#include <time.h>
+#include <locale.h>
+
+/* Is a FILE a terminal?  Only for the colour decision: where the platform
+   cannot say, the answer is "no" and the report has no colour. */
+#if defined(_WIN32)
+#  include <io.h>
+#  define CHRONO__ISATTY(f) (_isatty(_fileno(f)) != 0)
+#elif defined(__unix__) || defined(__unix) || defined(__APPLE__)
+#  include <unistd.h>
+#  define CHRONO__ISATTY(f) (isatty(fileno(f)) != 0)
+#else
+#  define CHRONO__ISATTY(f) 0
+#endif
+
+#ifdef CHRONO_VERSION_STRING
+#  define CHRONO__VERSION CHRONO_VERSION_STRING
+#else
+#  define CHRONO__VERSION "unknown"
+#endif
+
+/* ---- types ---------------------------------------------------------------- */
+typedef enum chrono_format {
+    CHRONO_FORMAT_TEXT = 0,
+    CHRONO_FORMAT_MARKDOWN,
+    CHRONO_FORMAT_CSV,
+    CHRONO_FORMAT_JSON
+} chrono_format;
+
+enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
+
+/* Zero-initialised means defaults. */
+typedef struct chrono_report_options {
+    int color;               /* CHRONO_COLOR_AUTO: a terminal and NO_COLOR unset (text only) */
+    const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS says */
+} chrono_report_options;
+
+/* Streaming state; fill it with chrono_report_begin. */
+typedef struct chrono_report_writer {
+    const chrono_session *session;
+    FILE *out;
+    chrono_format fmt;
+    int color;               /* escape sequences in the text format */
+    int name_width;          /* text/markdown name column, in characters */
+    size_t written;          /* rows / entries written */
+    size_t families;         /* next JSON family_index */
+    int any_truncated;       /* a result hit max_ms: the text footer says so */
+    size_t rejected[4];      /* samples rejected: migrated, clock backwards, reference chains, preempted */
+    const char *executable;
+} chrono_report_writer;
+
+/* ---- small helpers ---------------------------------------------------------- */
+#define CHRONO__CELL 640     /* one sanitised name: 127 bytes, each up to 4 on output */
+
+CHRONO_API int chrono__finite(double v) { return v == v && v - v == 0; }
+
+CHRONO_API int chrono__io(FILE *out) { return ferror(out) ? CHRONO_EIO : 0; }
+
+/* Decimal digits of v into buf (at least 21 bytes). */
+CHRONO_API const char *chrono__u64(char *buf, uint64_t v)
+{
+    char tmp[24];
+    size_t n = 0, i;
+    do { tmp[n++] = (char)('0' + (int)(v % 10)); v /= 10; } while (v);
+    for (i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return buf;
+}
+
+/* snprintf of one double with '.' as the decimal point whatever LC_NUMERIC says. */
+CHRONO_API const char *chrono__num(char *buf, size_t n, const char *fmt, double v)
+{
+    const char *dp = localeconv()->decimal_point;
+    char *p;
+    if (snprintf(buf, n, fmt, v) < 0 && n) buf[0] = '\0';
+    if (dp && dp[0] && dp[0] != '.' && !dp[1])
+        for (p = buf; *p; p++)
+            if (*p == dp[0]) *p = '.';
+    return buf;
+}
+
+/* Length of the UTF-8 sequence at p (at least 1).  *valid is 1 for a
+   well-formed sequence (no overlong forms, surrogates or code points above
+   U+10FFFF); otherwise the length is the maximal subpart to replace by one
+   U+FFFD, as Unicode recommends. */
+CHRONO_API size_t chrono__utf8_seq(const unsigned char *p, int *valid)
+{
+    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
+    size_t need, i;
+    *valid = 1;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) need = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { need = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { need = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else { *valid = 0; return 1; }
+    for (i = 1; i <= need; i++) {
+        if (p[i] < lo || p[i] > hi) { *valid = 0; return i; }
+        lo = 0x80; hi = 0xBF;
+    }
+    return need + 1;
+}
+
+#define CHRONO__REPLACEMENT "\xEF\xBF\xBD"   /* U+FFFD in UTF-8 */
+
+CHRONO_API int chrono__is_alnum(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* Markdown punctuation that could start markup inside a table cell. */
+CHRONO_API int chrono__md_special(const unsigned char *s, size_t i)
+{
+    unsigned char c = s[i];
+    if (c == '_') return !(i > 0 && chrono__is_alnum(s[i - 1]) && chrono__is_alnum(s[i + 1]));
+    return c && strchr("\\|`*<>[]~&", c) != NULL;
+}
+
+enum { CHRONO__PLAIN = 0, CHRONO__MD = 1 };
+
+/* One line of display text from src: valid UTF-8 kept, invalid bytes as
+   U+FFFD, control characters as \n \t \r \xNN, and in markdown mode its
+   punctuation backslash-escaped.  Always terminated; truncated whole. */
+CHRONO_API const char *chrono__sanitize(char *dst, size_t n, const char *src, int mode)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t i = 0, w = 0;
+    char tmp[8];
+    if (n == 0) return dst;
+    while (src && s[i]) {
+        int valid;
+        size_t len = chrono__utf8_seq(s + i, &valid);
+        const char *piece = tmp;
+        size_t plen;
+        if (!valid) piece = CHRONO__REPLACEMENT;
+        else if (s[i] < 0x20 || s[i] == 0x7F) {
+            if (s[i] == '\n') piece = "\\n";
+            else if (s[i] == '\t') piece = "\\t";
+            else if (s[i] == '\r') piece = "\\r";
+            else (void)snprintf(tmp, sizeof tmp, "\\x%02X", (unsigned)s[i]);
+        } else if (mode == CHRONO__MD && chrono__md_special(s, i)) {
+            tmp[0] = '\\'; tmp[1] = (char)s[i]; tmp[2] = '\0';
+        } else {
+            memcpy(tmp, s + i, len);
+            tmp[len] = '\0';
+        }
+        plen = strlen(piece);
+        if (w + plen >= n) break;
+        memcpy(dst + w, piece, plen);
+        w += plen;
+        i += len;
+    }
+    dst[w] = '\0';
+    return dst;
+}
+
+/* Terminal columns of one code point: 2 for East Asian wide and fullwidth
+   forms and emoji, 0 for combining marks, else 1. */
+CHRONO_API int chrono__cp_width(uint32_t c)
+{
+    if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
+    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF) ||
+        (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
+        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
+        (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+        (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
+        return 2;
+    return 1;
+}
+
+/* Terminal columns of UTF-8 text (invalid bytes count one each). */
+CHRONO_API size_t chrono__width(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t n = 0;
+    while (*s) {
+        int valid;
+        size_t len = chrono__utf8_seq(s, &valid), i;
+        uint32_t c = len == 1 ? s[0] : (uint32_t)(s[0] & (0x7F >> len));
+        for (i = 1; i < len; i++) c = (c << 6) | (uint32_t)(s[i] & 0x3F);
+        n += valid ? (size_t)chrono__cp_width(c) : 1;
+        s += len;
+    }
+    return n;
+}
+
+/* s padded with spaces to `width` characters, left or right aligned. */
+CHRONO_API void chrono__pad(FILE *out, const char *s, size_t width, int right)
+{
+    size_t w = chrono__width(s);
+    if (right) for (; w < width; w++) fputc(' ', out);
+    fputs(s, out);
+    if (!right) for (; w < width; w++) fputc(' ', out);
+}
+
+/* x in a unit already chosen: 3 significant figures, at most 2 decimals. */
+CHRONO_API const char *chrono__fmt3(char *buf, size_t n, double x)
+{
+    double a = fabs(x);
+    const char *fmt = a < 9.995 ? "%.2f" : a < 99.95 ? "%.1f" : "%.0f";
+    return chrono__num(buf, n, fmt, x);
+}
+
+/* Unit for a duration of ns nanoseconds: index into ns, µs, ms, s. */
+CHRONO_API int chrono__unit(double ns)
+{
+    double a = fabs(ns);
+    if (a < 999.5) return 0;
+    if (a < 999.5e3) return 1;
+    if (a < 999.5e6) return 2;
+    return 3;
+}
+
+CHRONO_API double chrono__unit_div(int u) { return u == 0 ? 1.0 : u == 1 ? 1e3 : u == 2 ? 1e6 : 1e9; }
+CHRONO_API const char *chrono__unit_name(int u) { return u == 0 ? "ns" : u == 1 ? "\xC2\xB5s" : u == 2 ? "ms" : "s"; }
+
+/* "1.50 µs" for 1500: the unit scales with the value (ns, µs, ms, s), three
+   significant figures ("0.285 ns" below one nanosecond); "-" for NaN. */
+CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns)
+{
+    char num[32];
+    int u;
+    if (!buf || n == 0) return buf;
+    if (!chrono__finite(ns)) { (void)snprintf(buf, n, "-"); return buf; }
+    u = chrono__unit(ns);
+    if (u == 0 && fabs(ns) < 0.9995 && ns != 0) chrono__num(num, sizeof num, "%.3g", ns);
+    else chrono__fmt3(num, sizeof num, ns / chrono__unit_div(u));
+    (void)snprintf(buf, n, "%s %s", num, chrono__unit_name(u));
+    return buf;
+}
+
+/* A plain number for the text table: "-" when NaN. */
+CHRONO_API const char *chrono__plain(char *buf, size_t n, double v)
+{
+    if (!chrono__finite(v)) { (void)snprintf(buf, n, "-"); return buf; }
+    return chrono__fmt3(buf, n, v);
+}
+
+/* ---- strings for JSON and CSV ------------------------------------------------ */
+/* Write s as the inside of a JSON string (no surrounding quotes): valid UTF-8
+   passes through, '"' '\\' and control characters are escaped, invalid bytes
+   become \ufffd.  0, CHRONO_EINVAL (NULL) or CHRONO_EIO. */
+CHRONO_API int chrono_json_escape(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (!out || !s) return CHRONO_EINVAL;
+    while (*p) {
+        int valid;
+        size_t len = chrono__utf8_seq(p, &valid);
+        if (!valid) fputs("\\ufffd", out);
+        else if (*p == '"') fputs("\\\"", out);
+        else if (*p == '\\') fputs("\\\\", out);
+        else if (*p == '\n') fputs("\\n", out);
+        else if (*p == '\t') fputs("\\t", out);
+        else if (*p == '\r') fputs("\\r", out);
+        else if (*p == '\b') fputs("\\b", out);
+        else if (*p == '\f') fputs("\\f", out);
+        else if (*p < 0x20 || *p == 0x7F) fprintf(out, "\\u%04x", (unsigned)*p);
+        else fwrite(p, 1, len, out);
+        p += len;
+    }
+    return chrono__io(out);
+}
+
+CHRONO_API void chrono__json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    (void)chrono_json_escape(out, s ? s : "");
+    fputc('"', out);
+}
+
+/* Write s as one CSV field (RFC 4180): quoted when it holds ',', '"', CR or
+   LF, quotes doubled; invalid UTF-8 as U+FFFD.  0, CHRONO_EINVAL or CHRONO_EIO. */
+CHRONO_API int chrono_csv_field(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    int quote;
+    if (!out || !s) return CHRONO_EINVAL;
+    quote = strpbrk(s, ",\"\r\n") != NULL;
+    if (quote) fputc('"', out);
+    while (*p) {
+        int valid;
+        size_t len = chrono__utf8_seq(p, &valid);
+        if (!valid) fputs(CHRONO__REPLACEMENT, out);
+        else if (*p == '"') fputs("\"\"", out);
+        else fwrite(p, 1, len, out);
+        p += len;
+    }
+    if (quote) fputc('"', out);
+    return chrono__io(out);
+}
+
+/* ---- formats by name ----------------------------------------------------------- */
+CHRONO_API const char *chrono_format_name(chrono_format fmt)
+{
+    switch (fmt) {
+    case CHRONO_FORMAT_TEXT:     return "text";
+    case CHRONO_FORMAT_MARKDOWN: return "md";
+    case CHRONO_FORMAT_CSV:      return "csv";
+    case CHRONO_FORMAT_JSON:     return "json";
+    default:                     return "unknown";
+    }
+}
+
+/* "text", "md" (or "markdown"), "csv", "json" into *fmt; CHRONO_EINVAL otherwise. */
+CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
+{
+    if (!name || !fmt) return CHRONO_EINVAL;
+    if (!strcmp(name, "text")) *fmt = CHRONO_FORMAT_TEXT;
+    else if (!strcmp(name, "md") || !strcmp(name, "markdown")) *fmt = CHRONO_FORMAT_MARKDOWN;
+    else if (!strcmp(name, "csv")) *fmt = CHRONO_FORMAT_CSV;
+    else if (!strcmp(name, "json")) *fmt = CHRONO_FORMAT_JSON;
+    else return CHRONO_EINVAL;
+    return 0;
+}
+
+/* ---- facts shared by the formats ------------------------------------------------- */
+/* "2025-06-01T12:00:00+00:00" (UTC) from time(NULL), without localtime's
+   static buffer: days since the epoch to a civil date. */
+CHRONO_API void chrono__date(char *buf, size_t n)
+{
+    long long t = (long long)time(NULL), days, secs, z, era, doe, yoe, y, doy, mp, d, m;
+    if (t < 0) t = 0;
+    days = t / 86400; secs = t % 86400;
+    z = days + 719468;
+    era = z / 146097;
+    doe = z - era * 146097;
+    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    y = yoe + era * 400;
+    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    mp = (5 * doy + 2) / 153;
+    d = doy - (153 * mp + 2) / 5 + 1;
+    m = mp < 10 ? mp + 3 : mp - 9;
+    if (m <= 2) y++;
+    (void)snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d+00:00", (int)y, (int)m, (int)d,
+                   (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
+/* Path of the running program where the OS says, else "". */
+CHRONO_API void chrono__executable(char *buf, size_t n)
+{
+    buf[0] = '\0';
+#if defined(__linux__)
+    {
+        ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+        buf[len > 0 ? (size_t)len : 0] = '\0';
+    }
+#elif defined(_WIN32)
+    {
+        DWORD len = GetModuleFileNameA(NULL, buf, (DWORD)n);
+        if (len == 0 || len >= (DWORD)n) buf[0] = '\0';
+    }
+#endif
+}
+
+CHRONO_API int chrono__want_color(FILE *out, int mode)
+{
+    if (mode == CHRONO_COLOR_ALWAYS) return 1;
+    if (mode != CHRONO_COLOR_AUTO) return 0;
+    return getenv("NO_COLOR") == NULL && CHRONO__ISATTY(out);
+}
+
+/* "2.995 GHz" / "24.000 MHz" / "1000000000 Hz". */
+CHRONO_API const char *chrono__hz(char *buf, size_t n, double hz)
+{
+    char num[48];
+    if (!chrono__finite(hz) || hz <= 0) { (void)snprintf(buf, n, "unknown"); return buf; }
+    if (hz >= 1e9) (void)snprintf(buf, n, "%s GHz", chrono__num(num, sizeof num, "%.3f", hz / 1e9));
+    else if (hz >= 1e6) (void)snprintf(buf, n, "%s MHz", chrono__num(num, sizeof num, "%.3f", hz / 1e6));
+    else (void)snprintf(buf, n, "%s Hz", chrono__num(num, sizeof num, "%.0f", hz));
+    return buf;
+}
+
+CHRONO_API const char *chrono__tri(int v, const char *yes, const char *no)
+{
+    return v > 0 ? yes : v == 0 ? no : "unknown";
+}
+
+CHRONO_API const char *chrono__or(const char *s, const char *dflt) { return s && s[0] ? s : dflt; }
+
+/* The environment as labelled lines, for the text and markdown headers. */
+typedef struct chrono__env_line { const char *label; char text[256]; } chrono__env_line;
+#define CHRONO__ENV_LINES 7
+
+CHRONO_API void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_env *e = &s->env;
+    char cpus[24];
+    if (e->online_cpus >= 1) (void)snprintf(cpus, sizeof cpus, "%d", e->online_cpus);
+    else (void)snprintf(cpus, sizeof cpus, "unknown");
+    (void)snprintf(buf, n, "%s%s%s%s, %s online CPUs, SMT %s", chrono__or(e->cpu_brand, "unknown CPU"),
+                   e->cpu_vendor[0] ? " (" : "", e->cpu_vendor, e->cpu_vendor[0] ? ")" : "", cpus,
+                   chrono__tri(e->smt, "on", "off"));
+}
+
+CHRONO_API void chrono__env_pin(const chrono_session *s, char *buf, size_t n)
+{
+    if (s->pin.pinned)
+        (void)snprintf(buf, n, "cpu %d%s%s", s->pin.cpu, s->pin.topology[0] ? ", " : "", s->pin.topology);
+    else
+        (void)snprintf(buf, n, "no: the scheduler may move the thread");
+}
+
+CHRONO_API void chrono__env_clock(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_clock *c = &s->clock;
+    char hz[48], ovh[48], spread[64], num[48];
+    double ovh_ns = c->hz > 0 ? (double)c->overhead_ticks * 1e9 / c->hz : NAN;
+    chrono_report_duration(ovh, sizeof ovh, ovh_ns);
+    spread[0] = '\0';
+    if (c->hz_calibrated > 0)
+        (void)snprintf(spread, sizeof spread, ", calibration spread %s%%",
+                       chrono__num(num, sizeof num, "%.3f", 100.0 * c->calib_spread));
+    (void)snprintf(buf, n, "%s at %s (%s%s), overhead %s%s", chrono__or(c->name, "unknown clock"),
+                   chrono__hz(hz, sizeof hz, c->hz), chrono_clock_hz_method_name(c->hz_method), spread, ovh,
+                   c->source == CHRONO_CLOCK_TSC ? (c->invariant_tsc ? ", invariant TSC" : ", TSC not invariant") : "");
+}
+
+CHRONO_API void chrono__env_core(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_env *e = &s->env;
+    char ghz[48];
+    if (chrono__finite(s->core_ghz) && s->core_ghz > 0)
+        (void)snprintf(buf, n, "%s GHz measured by reference chains; governor %s, boost %s",
+                       chrono__num(ghz, sizeof ghz, "%.3f", s->core_ghz), chrono__or(e->governor, "unknown"),
+                       chrono__tri(e->boost, "on", "off"));
+    else
+        (void)snprintf(buf, n, "unknown (no cycle estimates); governor %s, boost %s",
+                       chrono__or(e->governor, "unknown"), chrono__tri(e->boost, "on", "off"));
+}
+
+CHRONO_API void chrono__env_machine(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_env *e = &s->env;
+    char load[48];
+    if (e->loadavg1 >= 0) chrono__num(load, sizeof load, "%.2f", e->loadavg1);
+    else (void)snprintf(load, sizeof load, "unknown");
+    (void)snprintf(buf, n, "%s, %s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
+                   e->in_vm == 1 ? "virtual machine" : "bare metal", e->hypervisor[0] ? " " : "", e->hypervisor,
+                   load, chrono__or(e->hostname, "unknown"));
+}
+
+CHRONO_API void chrono__env_build(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_env *e = &s->env;
+    (void)snprintf(buf, n, "%s, %s, assertions %s", chrono__or(e->compiler, "unknown compiler"),
+                   e->optimized > 0 ? "optimised" : e->optimized == 0 ? "NOT optimised" : "optimisation unknown",
+                   e->asserts ? "on" : "off");
+}
+
+CHRONO_API void chrono__env_run(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_config *c = &s->cfg;
+    char w[48], m[48], conf[48], samples[24];
+    (void)snprintf(buf, n, "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
+                   chrono__u64(samples, (uint64_t)(c->samples > 0 ? c->samples : 0)),
+                   chrono_report_duration(w, sizeof w, c->warmup_ms * 1e6),
+                   chrono_report_duration(m, sizeof m, c->max_ms * 1e6),
+                   chrono__num(conf, sizeof conf, "%.0f", 100.0 * c->confidence));
+}
+
+CHRONO_API void chrono__env_lines(const chrono_session *s, chrono__env_line *l)
+{
+    l[0].label = "cpu";     chrono__env_cpu(s, l[0].text, sizeof l[0].text);
+    l[1].label = "pinned";  chrono__env_pin(s, l[1].text, sizeof l[1].text);
+    l[2].label = "clock";   chrono__env_clock(s, l[2].text, sizeof l[2].text);
+    l[3].label = "core";    chrono__env_core(s, l[3].text, sizeof l[3].text);
+    l[4].label = "machine"; chrono__env_machine(s, l[4].text, sizeof l[4].text);
+    l[5].label = "build";   chrono__env_build(s, l[5].text, sizeof l[5].text);
+    l[6].label = "run";     chrono__env_run(s, l[6].text, sizeof l[6].text);
+}
+
+/* Next CHRONO_WARN_* bit set in w after `bit` (0 to start); 0 when none is left. */
+CHRONO_API unsigned chrono__next_warning(unsigned w, unsigned bit)
+{
+    unsigned b = bit ? bit << 1 : 1u;
+    for (; b; b <<= 1)
+        if (w & b) return b;
+    return 0;
+}
+
+/* ---- the table's cells ----------------------------------------------------------- */
+#define CHRONO__COLS 9
+typedef struct chrono__row { char cell[CHRONO__COLS][CHRONO__CELL]; } chrono__row;
+
+static const char *const chrono__col_title[CHRONO__COLS] = {
+    "name", "median", "CI", "min", "MAD", "~cycles", "iters \xC3\x97 samples", "outliers", "distribution"
+};
+static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 8, 16, 9, 16 };
+
+/* A sparkline of the histogram: one block character per bin (▁ to █), `zero`
+   for an empty bin, "-" when there is no sample. */
+CHRONO_API const char *chrono__sparkline(char *buf, size_t n, const unsigned *hist, size_t bins, const char *zero)
+{
+    static const char *const blocks[8] = {
+        "\xE2\x96\x81", "\xE2\x96\x82", "\xE2\x96\x83", "\xE2\x96\x84",
+        "\xE2\x96\x85", "\xE2\x96\x86", "\xE2\x96\x87", "\xE2\x96\x88"
+    };
+    unsigned max = 0;
+    size_t i, w = 0;
+    for (i = 0; i < bins; i++) if (hist[i] > max) max = hist[i];
+    if (max == 0) { (void)snprintf(buf, n, "-"); return buf; }
+    buf[0] = '\0';
+    for (i = 0; i < bins; i++) {
+        const char *piece = zero;
+        size_t plen;
+        if (hist[i]) {
+            int level = (int)(7.0 * (double)hist[i] / (double)max);
+            piece = blocks[level < 0 ? 0 : level > 7 ? 7 : level];
+        }
+        plen = strlen(piece);
+        if (w + plen >= n) break;
+        memcpy(buf + w, piece, plen + 1);
+        w += plen;
+    }
+    return buf;
+}
+
+/* x with the decimals of chrono__fmt3 plus `extra`. */
+CHRONO_API const char *chrono__fmt_extra(char *buf, size_t n, double x, int extra)
+{
+    double a = fabs(x);
+    int d = (a < 9.995 ? 2 : a < 99.95 ? 1 : 0) + extra;
+    char fmt[16];
+    (void)snprintf(fmt, sizeof fmt, "%%.%df", d);
+    return chrono__num(buf, n, fmt, x);
+}
+
+/* The CI "[1.497, 1.503] µs" in the unit of the median, with as many more
+   decimals (up to 3) as it takes to tell its two ends apart. */
+CHRONO_API void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
+{
+    char lo[48], hi[48];
+    int u = chrono__unit(st->median), extra = 0;
+    double div = chrono__unit_div(u);
+    if (!chrono__finite(st->ci_low) || !chrono__finite(st->ci_high) || !chrono__finite(st->median)) {
+        (void)snprintf(buf, n, "-");
+        return;
+    }
+    do {
+        if (u == 0 && fabs(st->median) < 0.9995) {
+            char fmt[16];
+            (void)snprintf(fmt, sizeof fmt, "%%.%dg", 3 + extra);
+            chrono__num(lo, sizeof lo, fmt, st->ci_low);
+            chrono__num(hi, sizeof hi, fmt, st->ci_high);
+        } else {
+            chrono__fmt_extra(lo, sizeof lo, st->ci_low / div, extra);
+            chrono__fmt_extra(hi, sizeof hi, st->ci_high / div, extra);
+        }
+    } while (!strcmp(lo, hi) && st->ci_low != st->ci_high && ++extra <= 3);
+    (void)snprintf(buf, n, "[%s, %s] %s", lo, hi, chrono__unit_name(u));
+}
+
+/* Estimated cycles: plain up to 99999, then 875k, 8.75M, 42.0G; "-" when unknown. */
+CHRONO_API const char *chrono__cycles_cell(char *buf, size_t n, double c)
+{
+    char num[48];
+    static const char *const suffix[] = { "k", "M", "G", "T" };
+    int i = -1;
+    if (!chrono__finite(c)) { (void)snprintf(buf, n, "-"); return buf; }
+    if (fabs(c) < 99999.5) return chrono__fmt3(buf, n, c);
+    while (fabs(c) >= 999.5 && i < 3) { c /= 1000; i++; }
+    (void)snprintf(buf, n, "%s%s", chrono__fmt3(num, sizeof num, c), suffix[i]);
+    return buf;
+}
+
+CHRONO_API void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode)
+{
+    char a[24], b[24];
+    size_t out = r->ns.outliers_low + r->ns.outliers_high;
+    chrono__sanitize(row->cell[0], CHRONO__CELL, r->name, mode);
+    chrono_report_duration(row->cell[1], CHRONO__CELL, r->ns.median);
+    chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns);
+    chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
+    chrono_report_duration(row->cell[4], CHRONO__CELL, r->ns.mad);
+    chrono__cycles_cell(row->cell[5], CHRONO__CELL, r->has_cycles ? r->cycles.median : NAN);
+    (void)snprintf(row->cell[6], CHRONO__CELL, "%s \xC3\x97 %s%s", chrono__u64(a, r->iters_per_sample),
+                   chrono__u64(b, (uint64_t)r->samples), r->truncated ? "*" : "");
+    if (r->ns.outliers_severe)
+        (void)snprintf(row->cell[7], CHRONO__CELL, "%s (%s far)", chrono__u64(a, (uint64_t)out),
+                       chrono__u64(b, (uint64_t)r->ns.outliers_severe));
+    else
+        (void)snprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
+    /* markdown collapses runs of spaces: an empty bin is a figure space there */
+    chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO__MD ? "\xE2\x80\x87" : " ");
+}
+
+CHRONO_API void chrono__row_title(chrono__row *row, const chrono_session *s)
+{
+    int i;
+    for (i = 0; i < CHRONO__COLS; i++) (void)snprintf(row->cell[i], CHRONO__CELL, "%s", chrono__col_title[i]);
+    if (chrono__finite(s->cfg.confidence) && s->cfg.confidence > 0) {
+        char pct[32];
+        (void)snprintf(row->cell[2], CHRONO__CELL, "%s%% CI", chrono__num(pct, sizeof pct, "%.0f", 100.0 * s->cfg.confidence));
+    }
+}
+
+#define CHRONO__BOLD "\033[1m"
+#define CHRONO__DIM "\033[2m"
+#define CHRONO__YELLOW "\033[33m"
+#define CHRONO__GREEN "\033[32m"
+#define CHRONO__RESET "\033[0m"
+
+CHRONO_API void chrono__color(const chrono_report_writer *w, const char *code)
+{
+    if (w->color) fputs(code, w->out);
+}
+
+/* ---- comparisons and sweeps in words ------------------------------------------------ */
+/* "3.001x [2.999, 3.003] — add1000 is 3.00x faster (~cycles 3.000x)".
+   Returns 1 when one side is faster with the stated confidence. */
+CHRONO_API int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, int mode)
+{
+    char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24];
+    double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
+    int a_faster = c->ratio < 1, clear = c->ci_high < 1 || c->ci_low > 1;
+    if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)snprintf(buf, n, "-"); return 0; }
+    chrono__num(r, sizeof r, "%.3f", c->ratio);
+    chrono__num(lo, sizeof lo, "%.3f", c->ci_low);
+    chrono__num(hi, sizeof hi, "%.3f", c->ci_high);
+    chrono__num(f, sizeof f, "%.2f", a_faster ? 1.0 / c->ratio : c->ratio);
+    chrono__num(level, sizeof level, "%.0f", 100.0 * conf);
+    cr[0] = '\0';
+    if (chrono__finite(c->cycles_ratio)) {
+        char num[48];
+        (void)snprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
+    }
+    chrono__sanitize(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
+    if (clear)
+        (void)snprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi, name, f, cr);
+    else
+        (void)snprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 no clear difference: the %s%% interval includes 1%s", r, lo,
+                       hi, level, cr);
+    return clear;
+}
+
+CHRONO_API void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_result *sw)
+{
+    char pu[48], fx[48], r2[48], pc[48], fc[48], r2c[48], pts[24];
+    const char *sign = sw->fixed_ns < 0 ? "-" : "+", *csign = sw->fixed_cycles < 0 ? "-" : "+";
+    chrono_report_duration(pu, sizeof pu, sw->per_unit_ns);
+    chrono_report_duration(fx, sizeof fx, fabs(sw->fixed_ns));
+    chrono__num(r2, sizeof r2, "%.4f", sw->r2);
+    chrono__u64(pts, (uint64_t)sw->points);
+    if (chrono__finite(sw->per_unit_cycles))
+        (void)snprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s); %s cycles per unit %s %s cycles fixed (R\xC2\xB2 %s)",
+                       pts, pu, sign, fx, r2, chrono__plain(pc, sizeof pc, sw->per_unit_cycles), csign,
+                       chrono__plain(fc, sizeof fc, fabs(sw->fixed_cycles)), chrono__num(r2c, sizeof r2c, "%.4f", sw->r2_cycles));
+    else
+        (void)snprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s)", pts, pu, sign, fx, r2);
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+CHRONO_API void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
+{
+    int i;
+    for (i = 0; i < CHRONO__COLS; i++) {
+        size_t width = i == 0 ? (size_t)w->name_width : chrono__col_width[i];
+        int right = i > 0 && i < CHRONO__COLS - 1;
+        if (i > 0) fputs("  ", w->out);
+        if (i == 1 && !title) chrono__color(w, CHRONO__BOLD);
+        if (i == CHRONO__COLS - 1) fputs(row->cell[i], w->out);   /* no trailing blanks */
+        else chrono__pad(w->out, row->cell[i], width, right);
+        if (i == 1 && !title) chrono__color(w, CHRONO__RESET);
+    }
+    fputc('\n', w->out);
+}
+
+CHRONO_API void chrono__text_begin(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    chrono__env_line lines[CHRONO__ENV_LINES];
+    chrono__row title;
+    char date[48], line[CHRONO__CELL];
+    unsigned bit = 0;
+    int i;
+    chrono__date(date, sizeof date);
+    chrono__env_lines(s, lines);
+    chrono__color(w, CHRONO__BOLD);
+    fprintf(w->out, "chronoscope %s", CHRONO__VERSION);
+    chrono__color(w, CHRONO__RESET);
+    fprintf(w->out, "  %s\n", date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++)
+        fprintf(w->out, "%-8s %s\n", lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__PLAIN));
+    while ((bit = chrono__next_warning(s->warnings, bit)) != 0) {
+        chrono__color(w, CHRONO__YELLOW);
+        fprintf(w->out, "warning  %s", chrono_env_warning(bit));
+        chrono__color(w, CHRONO__RESET);
+        fputc('\n', w->out);
+    }
+    fputc('\n', w->out);
+    chrono__row_title(&title, s);
+    chrono__color(w, CHRONO__BOLD);
+    chrono__text_row(w, &title, 1);
+    chrono__color(w, CHRONO__RESET);
+}
+
+CHRONO_API void chrono__text_end(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL], n0[24], n1[24], n2[24], n3[24];
+    size_t i;
+    if (w->any_truncated)
+        fputs("* the run reached its time budget (max_ms) before taking every sample\n", w->out);
+    if (w->rejected[0] + w->rejected[1] + w->rejected[2] + w->rejected[3])
+        fprintf(w->out, "rejected and replaced samples: %s migrated, %s preempted, %s clock went backwards, "
+                "%s reference chains disagreed\n", chrono__u64(n0, (uint64_t)w->rejected[0]),
+                chrono__u64(n3, (uint64_t)w->rejected[3]), chrono__u64(n1, (uint64_t)w->rejected[1]),
+                chrono__u64(n2, (uint64_t)w->rejected[2]));
+    if (s->ncomparisons) fputc('\n', w->out);
+    for (i = 0; i < s->ncomparisons; i++) {
+        const chrono_comparison *c = &s->comparisons[i];
+        int clear = chrono__verdict(words, sizeof words, c, CHRONO__PLAIN);
+        fprintf(w->out, "%s vs %s: ", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__PLAIN),
+                chrono__sanitize(b, sizeof b, c->b.name, CHRONO__PLAIN));
+        chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
+        fputs(words, w->out);
+        chrono__color(w, CHRONO__RESET);
+        fputc('\n', w->out);
+    }
+    if (s->nsweeps) fputc('\n', w->out);
+    for (i = 0; i < s->nsweeps; i++) {
+        chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
+        fprintf(w->out, "sweep %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__PLAIN), words);
+    }
+}
+
+/* ---- markdown -------------------------------------------------------------------- */
+CHRONO_API void chrono__md_row(chrono_report_writer *w, const chrono__row *row)
+{
+    int i;
+    fputc('|', w->out);
+    for (i = 0; i < CHRONO__COLS; i++) {
+        fputc(' ', w->out);
+        chrono__pad(w->out, row->cell[i], i == 0 ? (size_t)w->name_width : 0, 0);
+        fputs(" |", w->out);
+    }
+    fputc('\n', w->out);
+}
+
+CHRONO_API void chrono__md_begin(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    chrono__env_line lines[CHRONO__ENV_LINES];
+    chrono__row title;
+    char date[48], line[CHRONO__CELL];
+    unsigned bit = 0;
+    int i;
+    chrono__date(date, sizeof date);
+    chrono__env_lines(s, lines);
+    fprintf(w->out, "#### chronoscope %s, %s\n\n", CHRONO__VERSION, date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++)
+        fprintf(w->out, "- **%s**: %s\n", lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__MD));
+    while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
+        fprintf(w->out, "- **warning**: %s\n", chrono__sanitize(line, sizeof line, chrono_env_warning(bit), CHRONO__MD));
+    fputc('\n', w->out);
+    chrono__row_title(&title, s);
+    chrono__md_row(w, &title);
+    fputc('|', w->out);
+    for (i = 0; i < CHRONO__COLS; i++)
+        fputs(i == 0 || i == CHRONO__COLS - 1 ? " :--- |" : " ---: |", w->out);
+    fputc('\n', w->out);
+}
+
+CHRONO_API void chrono__md_end(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
+    size_t i;
+    if (w->any_truncated) fputs("\n\\* the run reached its time budget before taking every sample\n", w->out);
+    if (s->ncomparisons) fputs("\n**Comparisons**\n\n", w->out);
+    for (i = 0; i < s->ncomparisons; i++) {
+        const chrono_comparison *c = &s->comparisons[i];
+        (void)chrono__verdict(words, sizeof words, c, CHRONO__MD);
+        fprintf(w->out, "- %s vs %s: %s\n", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__MD),
+                chrono__sanitize(b, sizeof b, c->b.name, CHRONO__MD), words);
+    }
+    if (s->nsweeps) fputs("\n**Sweeps**\n\n", w->out);
+    for (i = 0; i < s->nsweeps; i++) {
+        chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
+        fprintf(w->out, "- %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__MD), words);
+    }
+}
+
+/* ---- CSV -------------------------------------------------------------------------- */
+static const char *const chrono__csv_cols[] = {
+    "name", "kind", "group", "vs", "ratio", "ratio_ci_low", "ratio_ci_high",
+    "median_ns", "ci_low_ns", "ci_high_ns", "ci_level", "mean_ns", "min_ns", "max_ns", "stddev_ns", "mad_ns", "cv",
+    "q1_ns", "q3_ns", "cycles_median", "cycles_ci_low", "cycles_ci_high", "cycles_min", "core_ghz",
+    "iters_per_sample", "samples", "samples_taken", "outliers_low", "outliers_high", "outliers_severe",
+    "rejected_migrated", "rejected_backwards", "rejected_reference", "rejected_preempted", "truncated", "cpu", "wall_ms", "warmup_ms"
+};
+
+CHRONO_API void chrono__csv_num(FILE *out, double v)
+{
+    char buf[48];
+    fputc(',', out);
+    if (chrono__finite(v)) fputs(chrono__num(buf, sizeof buf, "%.10g", v), out);
+}
+
+CHRONO_API void chrono__csv_u64(FILE *out, uint64_t v)
+{
+    char buf[24];
+    fputc(',', out);
+    fputs(chrono__u64(buf, v), out);
+}
+
+CHRONO_API void chrono__csv_begin(chrono_report_writer *w)
+{
+    size_t i;
+    for (i = 0; i < sizeof chrono__csv_cols / sizeof chrono__csv_cols[0]; i++) {
+        if (i) fputc(',', w->out);
+        fputs(chrono__csv_cols[i], w->out);
+    }
+    fputs("\r\n", w->out);
+}
+
+/* How a row relates to the rest of the session. */
+typedef struct chrono__row_ctx {
+    const char *kind;        /* "run", "sweep", "compare" */
+    const char *group;       /* sweep name, or "a vs b" */
+    const char *vs;          /* the other side of a comparison */
+    double ratio, ratio_lo, ratio_hi;   /* this side / the other */
+    size_t family, instance; /* JSON family_index, per_family_instance_index */
+} chrono__row_ctx;
+
+CHRONO_API void chrono__csv_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+{
+    FILE *o = w->out;
+    const chrono_stats *st = &r->ns, *cy = &r->cycles;
+    int cyc = r->has_cycles;
+    (void)chrono_csv_field(o, r->name);
+    fputc(',', o); (void)chrono_csv_field(o, x->kind);
+    fputc(',', o); (void)chrono_csv_field(o, x->group);
+    fputc(',', o); (void)chrono_csv_field(o, x->vs);
+    chrono__csv_num(o, x->ratio); chrono__csv_num(o, x->ratio_lo); chrono__csv_num(o, x->ratio_hi);
+    chrono__csv_num(o, st->median); chrono__csv_num(o, st->ci_low); chrono__csv_num(o, st->ci_high);
+    chrono__csv_num(o, st->ci_level); chrono__csv_num(o, st->mean); chrono__csv_num(o, st->min);
+    chrono__csv_num(o, st->max); chrono__csv_num(o, st->stddev); chrono__csv_num(o, st->mad);
+    chrono__csv_num(o, st->cv); chrono__csv_num(o, st->q1); chrono__csv_num(o, st->q3);
+    chrono__csv_num(o, cyc ? cy->median : NAN); chrono__csv_num(o, cyc ? cy->ci_low : NAN);
+    chrono__csv_num(o, cyc ? cy->ci_high : NAN); chrono__csv_num(o, cyc ? cy->min : NAN);
+    chrono__csv_num(o, r->core_ghz);
+    chrono__csv_u64(o, r->iters_per_sample); chrono__csv_u64(o, (uint64_t)r->samples);
+    chrono__csv_u64(o, (uint64_t)r->samples_taken); chrono__csv_u64(o, (uint64_t)st->outliers_low);
+    chrono__csv_u64(o, (uint64_t)st->outliers_high); chrono__csv_u64(o, (uint64_t)st->outliers_severe);
+    chrono__csv_u64(o, (uint64_t)r->migrated); chrono__csv_u64(o, (uint64_t)r->backwards);
+    chrono__csv_u64(o, (uint64_t)r->ref_rejected); chrono__csv_u64(o, (uint64_t)r->preempted);
+    chrono__csv_u64(o, (uint64_t)(r->truncated != 0));
+    fputc(',', o);
+    if (r->cpu >= 0) fprintf(o, "%d", r->cpu);
+    chrono__csv_num(o, r->wall_ms); chrono__csv_num(o, r->warmup_ms);
+    fputs("\r\n", o);
+}
+
+/* ---- JSON ------------------------------------------------------------------------- */
+/* Members of one object, Google Benchmark's layout: one per line, indented. */
+typedef struct chrono__jobj { FILE *f; int n, indent; } chrono__jobj;
+
+CHRONO_API chrono__jobj chrono__jopen(FILE *f, int indent)
+{
+    chrono__jobj o;
+    o.f = f; o.n = 0; o.indent = indent;
+    fputs("{\n", f);
+    return o;
+}
+
+CHRONO_API void chrono__jclose(chrono__jobj *o)
+{
+    fprintf(o->f, "\n%*s}", o->indent - 2, "");
+}
+
+CHRONO_API void chrono__jkey(chrono__jobj *o, const char *key)
+{
+    if (o->n++) fputs(",\n", o->f);
+    fprintf(o->f, "%*s\"%s\": ", o->indent, "", key);
+}
+
+CHRONO_API void chrono__jstr(chrono__jobj *o, const char *key, const char *v)
+{
+    chrono__jkey(o, key);
+    chrono__json_str(o->f, v);
+}
+
+/* The shortest %.Ng (N = 15, 16, 17) that reads back as v exactly, with '.'. */
+CHRONO_API const char *chrono__num_exact(char *buf, size_t n, double v)
+{
+    const char *dp = localeconv()->decimal_point;
+    char *p;
+    int prec;
+    for (prec = 15; prec <= 17; prec++) {
+        if (snprintf(buf, n, "%.*g", prec, v) < 0 && n) buf[0] = '\0';
+        if (strtod(buf, NULL) == v) break;
+    }
+    if (dp && dp[0] && dp[0] != '.' && !dp[1])
+        for (p = buf; *p; p++)
+            if (*p == dp[0]) *p = '.';
+    return buf;
+}
+
+CHRONO_API void chrono__jnum_value(FILE *f, double v)
+{
+    char buf[48];
+    fputs(chrono__finite(v) ? chrono__num_exact(buf, sizeof buf, v) : "null", f);
+}
+
+CHRONO_API void chrono__jnum(chrono__jobj *o, const char *key, double v)
+{
+    chrono__jkey(o, key);
+    chrono__jnum_value(o->f, v);
+}
+
+CHRONO_API void chrono__jint(chrono__jobj *o, const char *key, long long v)
+{
+    char buf[24];
+    chrono__jkey(o, key);
+    if (v < 0) { fputc('-', o->f); v = -v; }
+    fputs(chrono__u64(buf, (uint64_t)v), o->f);
+}
+
+CHRONO_API void chrono__jbool(chrono__jobj *o, const char *key, int v)
+{
+    chrono__jkey(o, key);
+    fputs(v > 0 ? "true" : v == 0 ? "false" : "null", o->f);
+}
+
+CHRONO_API void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
+{
+    int i;
+    chrono__jkey(o, "caches");
+    fputc('[', o->f);
+    for (i = 0; i < e->ncaches && i < 8; i++) {
+        chrono__jobj c;
+        fprintf(o->f, "%s\n%*s", i ? "," : "", o->indent + 2, "");
+        c = chrono__jopen(o->f, o->indent + 4);
+        chrono__jstr(&c, "type", e->caches[i].type);
+        chrono__jint(&c, "level", e->caches[i].level);
+        chrono__jint(&c, "size", e->caches[i].size);
+        chrono__jint(&c, "num_sharing", e->caches[i].num_sharing);
+        chrono__jclose(&c);
+    }
+    if (i) fprintf(o->f, "\n%*s", o->indent, "");
+    fputc(']', o->f);
+}
+
+CHRONO_API void chrono__json_warnings(chrono__jobj *o, unsigned warnings)
+{
+    unsigned bit = 0;
+    int n = 0;
+    chrono__jkey(o, "warnings");
+    fputc('[', o->f);
+    while ((bit = chrono__next_warning(warnings, bit)) != 0) {
+        fputs(n++ ? ", " : "", o->f);
+        chrono__json_str(o->f, chrono_env_warning(bit));
+    }
+    fputc(']', o->f);
+}
+
+/* Google Benchmark's context members, then ours. */
+CHRONO_API void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
+{
+    const chrono_session *s = w->session;
+    const chrono_env *e = &s->env;
+    const chrono_clock *c = &s->clock;
+    char buf[512];
+    double mhz = chrono__finite(s->core_ghz) && s->core_ghz > 0 ? s->core_ghz * 1e3
+               : c->source == CHRONO_CLOCK_TSC ? c->hz / 1e6 : 0;
+    chrono__date(buf, sizeof buf);
+    chrono__jstr(o, "date", buf);
+    chrono__jstr(o, "host_name", e->hostname);
+    if (w->executable) chrono__jstr(o, "executable", w->executable);
+    else { chrono__executable(buf, sizeof buf); chrono__jstr(o, "executable", buf); }
+    chrono__jint(o, "num_cpus", e->online_cpus > 0 ? e->online_cpus : 0);
+    chrono__jint(o, "mhz_per_cpu", (long long)(mhz + 0.5));
+    chrono__jbool(o, "cpu_scaling_enabled", (s->warnings & CHRONO_WARN_FREQ_SCALING) != 0);
+    chrono__json_caches(o, e);
+    chrono__jkey(o, "load_avg");
+    fputc('[', o->f);
+    if (e->loadavg1 >= 0) chrono__jnum_value(o->f, e->loadavg1);
+    fputc(']', o->f);
+    chrono__jstr(o, "library_build_type", e->optimized == 0 ? "debug" : "release");
+    chrono__jstr(o, "chronoscope_version", CHRONO__VERSION);
+    chrono__jstr(o, "cpu_brand", e->cpu_brand);
+    chrono__jstr(o, "cpu_vendor", e->cpu_vendor);
+    chrono__jkey(o, "pinned_cpu");
+    if (s->pin.pinned) fprintf(o->f, "%d", s->pin.cpu); else fputs("null", o->f);
+    chrono__jstr(o, "cpu_topology", s->pin.topology);
+    chrono__jbool(o, "smt", e->smt);
+    chrono__jstr(o, "governor", e->governor);
+    chrono__jbool(o, "boost", e->boost);
+    chrono__jbool(o, "vm", e->in_vm == 1);
+    chrono__jstr(o, "hypervisor", e->hypervisor);
+    chrono__jstr(o, "kernel", e->kernel);
+    chrono__jstr(o, "clocksource", e->clocksource);
+    chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
+    chrono__jnum(o, "clock_hz", c->hz);
+    chrono__jstr(o, "clock_hz_method", chrono_clock_hz_method_name(c->hz_method));
+    chrono__jnum(o, "clock_calibration_spread", c->calib_spread);
+    chrono__jnum(o, "clock_overhead_ns", c->hz > 0 ? (double)c->overhead_ticks * 1e9 / c->hz : NAN);
+    chrono__jbool(o, "invariant_tsc", c->source == CHRONO_CLOCK_TSC ? c->invariant_tsc != 0 : -1);
+    chrono__jnum(o, "core_ghz", s->core_ghz);
+    chrono__jbool(o, "has_cycles", s->has_cycles != 0);
+    chrono__jstr(o, "compiler", e->compiler);
+    chrono__jbool(o, "optimized", e->optimized);
+    chrono__jbool(o, "asserts", e->asserts != 0);
+    chrono__jint(o, "samples_per_run", s->cfg.samples);
+    chrono__jnum(o, "warmup_ms", s->cfg.warmup_ms);
+    chrono__jnum(o, "max_ms", s->cfg.max_ms);
+    chrono__jnum(o, "min_sample_us", s->cfg.min_sample_us);
+    chrono__jnum(o, "confidence", s->cfg.confidence);
+    chrono__json_warnings(o, s->warnings);
+}
+
+CHRONO_API void chrono__json_begin(chrono_report_writer *w)
+{
+    chrono__jobj ctx;
+    fputs("{\n  \"context\": ", w->out);
+    ctx = chrono__jopen(w->out, 4);
+    chrono__json_context(w, &ctx);
+    chrono__jclose(&ctx);
+    fputs(",\n  \"benchmarks\": [", w->out);
+}
+
+/* Google Benchmark's run members, then our statistics. */
+CHRONO_API void chrono__json_entry(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+{
+    chrono__jobj o;
+    const chrono_stats *st = &r->ns, *cy = &r->cycles;
+    int ok = chrono__finite(st->median), cyc = r->has_cycles;
+    fputs(w->written ? ",\n    " : "\n    ", w->out);
+    o = chrono__jopen(w->out, 6);
+    chrono__jstr(&o, "name", r->name);
+    chrono__jint(&o, "family_index", (long long)x->family);
+    chrono__jint(&o, "per_family_instance_index", (long long)x->instance);
+    chrono__jstr(&o, "run_name", r->name);
+    chrono__jstr(&o, "run_type", "iteration");
+    chrono__jint(&o, "repetitions", 1);
+    chrono__jint(&o, "repetition_index", 0);
+    chrono__jint(&o, "threads", 1);
+    if (!ok) {
+        chrono__jbool(&o, "error_occurred", 1);
+        chrono__jstr(&o, "error_message", "no accepted samples");
+    }
+    chrono__jkey(&o, "iterations");
+    { char buf[24]; fputs(chrono__u64(buf, r->iters_per_sample * (uint64_t)r->samples), w->out); }
+    chrono__jnum(&o, "real_time", ok ? st->median : 0.0);
+    chrono__jnum(&o, "cpu_time", ok ? st->median : 0.0);
+    chrono__jstr(&o, "time_unit", "ns");
+    chrono__jstr(&o, "kind", x->kind);
+    if (x->group[0]) chrono__jstr(&o, "group", x->group);
+    if (x->vs[0]) { chrono__jstr(&o, "vs", x->vs); chrono__jnum(&o, "ratio", x->ratio);
+                    chrono__jnum(&o, "ratio_ci_low", x->ratio_lo); chrono__jnum(&o, "ratio_ci_high", x->ratio_hi); }
+    chrono__jnum(&o, "median_ns", st->median);
+    chrono__jnum(&o, "ci_low_ns", st->ci_low);
+    chrono__jnum(&o, "ci_high_ns", st->ci_high);
+    chrono__jnum(&o, "ci_level", st->ci_level);
+    chrono__jnum(&o, "mean_ns", st->mean);
+    chrono__jnum(&o, "min_ns", st->min);
+    chrono__jnum(&o, "max_ns", st->max);
+    chrono__jnum(&o, "stddev_ns", st->stddev);
+    chrono__jnum(&o, "mad_ns", st->mad);
+    chrono__jnum(&o, "cv", st->cv);
+    chrono__jnum(&o, "q1_ns", st->q1);
+    chrono__jnum(&o, "q3_ns", st->q3);
+    chrono__jnum(&o, "cycles_per_iteration", cyc ? cy->median : NAN);
+    chrono__jnum(&o, "cycles_ci_low", cyc ? cy->ci_low : NAN);
+    chrono__jnum(&o, "cycles_ci_high", cyc ? cy->ci_high : NAN);
+    chrono__jnum(&o, "cycles_min", cyc ? cy->min : NAN);
+    chrono__jnum(&o, "core_ghz", r->core_ghz);
+    chrono__jint(&o, "iterations_per_sample", (long long)r->iters_per_sample);
+    chrono__jint(&o, "samples", (long long)r->samples);
+    chrono__jint(&o, "samples_taken", (long long)r->samples_taken);
+    chrono__jint(&o, "outliers", (long long)(st->outliers_low + st->outliers_high));
+    chrono__jint(&o, "outliers_low", (long long)st->outliers_low);
+    chrono__jint(&o, "outliers_high", (long long)st->outliers_high);
+    chrono__jint(&o, "outliers_severe", (long long)st->outliers_severe);
+    chrono__jint(&o, "rejected_migrated", (long long)r->migrated);
+    chrono__jint(&o, "rejected_backwards", (long long)r->backwards);
+    chrono__jint(&o, "rejected_reference", (long long)r->ref_rejected);
+    chrono__jint(&o, "rejected_preempted", (long long)r->preempted);
+    chrono__jbool(&o, "truncated", r->truncated != 0);
+    chrono__jint(&o, "cpu", r->cpu);
+    chrono__jnum(&o, "wall_ms", r->wall_ms);
+    chrono__jnum(&o, "warmup_ms", r->warmup_ms);
+    chrono__jclose(&o);
+}
+
+CHRONO_API void chrono__json_end(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    size_t i;
+    fputs("\n  ],\n  \"comparisons\": [", w->out);
+    for (i = 0; i < s->ncomparisons; i++) {
+        const chrono_comparison *c = &s->comparisons[i];
+        int clear = chrono__finite(c->ratio) && (c->ci_high < 1 || c->ci_low > 1);
+        char group[2 * CHRONO_NAME_MAX + 8];
+        chrono__jobj o;
+        (void)snprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
+        fputs(i ? ",\n    " : "\n    ", w->out);
+        o = chrono__jopen(w->out, 6);
+        chrono__jstr(&o, "name", group);
+        chrono__jstr(&o, "a", c->a.name);
+        chrono__jstr(&o, "b", c->b.name);
+        chrono__jnum(&o, "ratio", c->ratio);
+        chrono__jnum(&o, "ci_low", c->ci_low);
+        chrono__jnum(&o, "ci_high", c->ci_high);
+        chrono__jnum(&o, "ci_level", c->ci_level);
+        chrono__jnum(&o, "cycles_ratio", c->cycles_ratio);
+        chrono__jint(&o, "rounds", (long long)c->rounds);
+        chrono__jkey(&o, "faster");
+        if (clear) chrono__json_str(w->out, c->ratio < 1 ? c->a.name : c->b.name);
+        else fputs("null", w->out);
+        chrono__jnum(&o, "speedup", clear ? (c->ratio < 1 ? 1.0 / c->ratio : c->ratio) : NAN);
+        chrono__jclose(&o);
+    }
+    fputs(s->ncomparisons ? "\n  ],\n  \"sweeps\": [" : "],\n  \"sweeps\": [", w->out);
+    for (i = 0; i < s->nsweeps; i++) {
+        const chrono_sweep_result *sw = &s->sweeps[i];
+        chrono__jobj o;
+        fputs(i ? ",\n    " : "\n    ", w->out);
+        o = chrono__jopen(w->out, 6);
+        chrono__jstr(&o, "name", sw->name);
+        chrono__jint(&o, "points", (long long)sw->points);
+        chrono__jnum(&o, "per_unit_ns", sw->per_unit_ns);
+        chrono__jnum(&o, "fixed_ns", sw->fixed_ns);
+        chrono__jnum(&o, "r2", sw->r2);
+        chrono__jnum(&o, "per_unit_cycles", sw->per_unit_cycles);
+        chrono__jnum(&o, "fixed_cycles", sw->fixed_cycles);
+        chrono__jnum(&o, "r2_cycles", sw->r2_cycles);
+        chrono__jint(&o, "first_result", (long long)sw->first_result);
+        chrono__jclose(&o);
+    }
+    fputs(s->nsweeps ? "\n  ]\n}\n" : "]\n}\n", w->out);
+}
+
+/* ---- the writer --------------------------------------------------------------------- */
+CHRONO_API size_t chrono__name_width(const chrono_session *s, int mode)
+{
+    char buf[CHRONO__CELL];
+    size_t w = 4, i, n;
+    for (i = 0; i < s->nresults; i++)
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->results[i].name, mode))) > w) w = n;
+    for (i = 0; i < s->ncomparisons; i++) {
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].a.name, mode))) > w) w = n;
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].b.name, mode))) > w) w = n;
+    }
+    return w;
+}
+
+/* Start a report: the header (text, markdown), the header row (CSV) or the
+   context and the opening of "benchmarks" (JSON).  opt may be NULL. */
+CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out, chrono_format fmt,
+                                   const chrono_report_options *opt)
+{
+    if (!w) return CHRONO_EINVAL;
+    memset(w, 0, sizeof *w);
+    if (!s || !s->is_open || !out) return CHRONO_EINVAL;
+    if ((int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_JSON) return CHRONO_EINVAL;
+    w->session = s;
+    w->out = out;
+    w->fmt = fmt;
+    w->color = fmt == CHRONO_FORMAT_TEXT && chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
+    w->executable = opt ? opt->executable : NULL;
+    w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO__MD : CHRONO__PLAIN);
+    switch (fmt) {
+    case CHRONO_FORMAT_TEXT:     chrono__text_begin(w); break;
+    case CHRONO_FORMAT_MARKDOWN: chrono__md_begin(w); break;
+    case CHRONO_FORMAT_CSV:      chrono__csv_begin(w); break;
+    case CHRONO_FORMAT_JSON:     chrono__json_begin(w); break;
+    }
+    return chrono__io(out);
+}
+
+CHRONO_API int chrono__writer_ok(const chrono_report_writer *w)
+{
+    return w && w->session && w->out ? 0 : CHRONO_EINVAL;
+}
+
+/* One result in its context (kind, group, comparison ratio, JSON family). */
+CHRONO_API int chrono__report_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+{
+    int rc = chrono__writer_ok(w);
+    chrono__row row;
+    if (rc < 0) return rc;
+    if (!r) return CHRONO_EINVAL;
+    if (r->truncated) w->any_truncated = 1;
+    w->rejected[0] += r->migrated;
+    w->rejected[1] += r->backwards;
+    w->rejected[2] += r->ref_rejected;
+    w->rejected[3] += r->preempted;
+    switch (w->fmt) {
+    case CHRONO_FORMAT_TEXT:
+        chrono__row_fill(&row, r, CHRONO__PLAIN);
+        chrono__text_row(w, &row, 0);
+        break;
+    case CHRONO_FORMAT_MARKDOWN:
+        chrono__row_fill(&row, r, CHRONO__MD);
+        chrono__md_row(w, &row);
+        break;
+    case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
+    case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;
+    }
+    w->written++;
+    return chrono__io(w->out);
+}
+
+CHRONO_API chrono__row_ctx chrono__ctx_run(size_t family)
+{
+    chrono__row_ctx x;
+    x.kind = "run"; x.group = ""; x.vs = "";
+    x.ratio = x.ratio_lo = x.ratio_hi = NAN;
+    x.family = family; x.instance = 0;
+    return x;
+}
+
+/* Stream one result (a row, a CSV record, a JSON entry of its own family). */
+CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result *r)
+{
+    chrono__row_ctx x;
+    int rc = chrono__writer_ok(w);
+    if (rc < 0) return rc;
+    x = chrono__ctx_run(w->families++);
+    return chrono__report_row(w, r, &x);
+}
+
+/* Stream both sides of a comparison; its ratio line comes with chrono_report_end
+   (from the session's comparisons). */
+CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_comparison *c)
+{
+    char group[2 * CHRONO_NAME_MAX + 8];
+    chrono__row_ctx x;
+    int rc = chrono__writer_ok(w);
+    if (rc < 0) return rc;
+    if (!c) return CHRONO_EINVAL;
+    (void)snprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
+    x = chrono__ctx_run(w->families++);
+    x.kind = "compare"; x.group = group;
+    x.vs = c->b.name; x.ratio = c->ratio; x.ratio_lo = c->ci_low; x.ratio_hi = c->ci_high;
+    rc = chrono__report_row(w, &c->a, &x);
+    x.vs = c->a.name; x.instance = 1;
+    x.ratio = c->ratio > 0 ? 1.0 / c->ratio : NAN;
+    x.ratio_lo = c->ci_high > 0 ? 1.0 / c->ci_high : NAN;
+    x.ratio_hi = c->ci_low > 0 ? 1.0 / c->ci_low : NAN;
+    if (rc == 0) rc = chrono__report_row(w, &c->b, &x);
+    return rc;
+}
+
+/* Finish: text and markdown get the notes, the comparisons' verdicts and the
+   sweeps' fits; JSON its "comparisons" and "sweeps" arrays and the closing
+   brace.  Flushes `out`. */
+CHRONO_API int chrono_report_end(chrono_report_writer *w)
+{
+    int rc = chrono__writer_ok(w);
+    if (rc < 0) return rc;
+    switch (w->fmt) {
+    case CHRONO_FORMAT_TEXT:     chrono__text_end(w); break;
+    case CHRONO_FORMAT_MARKDOWN: chrono__md_end(w); break;
+    case CHRONO_FORMAT_CSV:      break;
+    case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
+    }
+    if (fflush(w->out) != 0) return CHRONO_EIO;
+    return chrono__io(w->out);
+}
+
+/* The sweep holding result i, or NULL. */
+CHRONO_API const chrono_sweep_result *chrono__sweep_of(const chrono_session *s, size_t i)
+{
+    size_t k;
+    for (k = 0; k < s->nsweeps; k++)
+        if (i >= s->sweeps[k].first_result && i - s->sweeps[k].first_result < s->sweeps[k].points)
+            return &s->sweeps[k];
+    return NULL;
+}
+
+/* The whole session: results in order (a sweep's points share a JSON family),
+   then both sides of each comparison, then the footer. */
+CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt)
+{
+    chrono_report_writer w;
+    size_t i;
+    int rc = chrono_report_begin(&w, s, out, fmt, opt);
+    for (i = 0; rc == 0 && i < s->nresults; i++) {
+        const chrono_sweep_result *sw = chrono__sweep_of(s, i);
+        chrono__row_ctx x = chrono__ctx_run(w.families);
+        if (sw) {
+            x.kind = "sweep"; x.group = sw->name;
+            x.instance = i - sw->first_result;
+            if (x.instance + 1 == sw->points || i + 1 == s->nresults) w.families++;
+        } else {
+            w.families++;
+        }
+        rc = chrono__report_row(&w, &s->results[i], &x);
+    }
+    for (i = 0; rc == 0 && i < s->ncomparisons; i++) rc = chrono_report_comparison(&w, &s->comparisons[i]);
+    if (rc == 0) rc = chrono_report_end(&w);
+    return rc;
+}
+
+/* The whole session in one format, colour decided automatically. */
+CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt)
+{
+    return chrono_report_ex(s, out, fmt, NULL);
+}
+
+#endif /* CHRONOSCOPE_REPORT_H */

@@ -1,0 +1,366 @@
+/* test_cli — chrono_cli_parse and friends: every bad input is refused with a
+   message naming the flag and the value; good input sets the configuration
+   exactly; --quick yields to explicit flags in any order; --list / --filter;
+   the program's own flags; --out.  Exit statuses and the printed help are
+   checked by check_cli.py, which runs report_fixture. */
+#include <chronoscope.h>
+#include <chronoscope/cli.h>
+#define CHRONO_FIXTURE_NO_MAIN
+#include "report_fixture.c"
+#include "tap.h"
+
+#define ARGS(...) { "prog", __VA_ARGS__, NULL }
+#define COUNT(a) ((int)(sizeof a / sizeof a[0]) - 1)
+
+static int parse(chrono_config *cfg, chrono_cli *o, int argc, const char **argv)
+{
+    *cfg = chrono_config_default();
+    return chrono_cli_parse(cfg, o, argc, (char **)argv);
+}
+
+static int same_config(const chrono_config *a, const chrono_config *b)
+{
+    return a->samples == b->samples && a->warmup_ms == b->warmup_ms && a->min_sample_us == b->min_sample_us &&
+           a->max_ms == b->max_ms && a->cpu == b->cpu && a->pin == b->pin && a->confidence == b->confidence &&
+           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance;
+}
+
+/* A CPU this thread may pin to, or -1. */
+static int usable_cpu(void)
+{
+    int n = chrono_cpu_count(), i;
+    for (i = 0; i < n; i++)
+        if (chrono_cpu_allowed(i) == 1) return i;
+    return -1;
+}
+
+static void test_defaults(void)
+{
+    const char *argv[] = { "prog", NULL };
+    chrono_config cfg, d = chrono_config_default();
+    chrono_cli o;
+    int rc = parse(&cfg, &o, 1, argv);
+    tap_ok(rc == 0 && same_config(&cfg, &d), "no flags: 0, configuration untouched");
+    tap_ok(o.format == CHRONO_FORMAT_TEXT && !o.out_path && !o.filter && !o.list && !o.help && !o.version && !o.quick &&
+           !o.error[0] && !strcmp(o.prog, "prog"), "no flags: text to stdout, no filter, no error");
+    tap_ok(chrono_cli_parse(&cfg, &o, 0, NULL) == 0 && !strcmp(o.prog, "program"), "argc 0 is fine");
+    tap_ok(chrono_cli_parse(NULL, &o, 1, (char **)argv) == CHRONO_EINVAL && o.error[0], "NULL config: CHRONO_EINVAL");
+    tap_ok(chrono_cli_parse(&cfg, NULL, 1, (char **)argv) == CHRONO_EINVAL, "NULL options: CHRONO_EINVAL");
+}
+
+static void test_good(void)
+{
+    const char *a1[] = ARGS("--format=json", "--out=report.json", "--samples=7", "--warmup-ms=2.5", "--max-ms", "100",
+                            "--filter=sum", "--no-pin");
+    const char *a2[] = ARGS("--format", "csv", "--out", "-", "--samples", "7", "--warmup-ms", "2.5e0", "--max-ms=1e2",
+                            "--filter", "sum", "--no-pin");
+    const char *fmts[][2] = { { "--format=text", "text" }, { "--format=md", "md" }, { "--format=markdown", "md" },
+                              { "--format=csv", "csv" }, { "--format=json", "json" } };
+    chrono_config cfg, want = chrono_config_default(), cfg2;
+    chrono_cli o, o2;
+    char cpuarg[32];
+    int rc, cpu, i;
+    want.samples = 7; want.warmup_ms = 2.5; want.max_ms = 100; want.pin = CHRONO_PIN_OFF;
+    rc = parse(&cfg, &o, COUNT(a1), a1);
+    tap_ok(rc == 0 && same_config(&cfg, &want), "--flag=value: samples 7, warmup 2.5, max 100, no pin; nothing else changed");
+    tap_ok(o.format == CHRONO_FORMAT_JSON && o.out_path && !strcmp(o.out_path, "report.json") && o.filter &&
+           !strcmp(o.filter, "sum"), "--format=json --out --filter recorded");
+    rc = parse(&cfg2, &o2, COUNT(a2), a2);
+    tap_ok(rc == 0 && same_config(&cfg2, &want) && o2.format == CHRONO_FORMAT_CSV && !strcmp(o2.out_path, "-") &&
+           !strcmp(o2.filter, "sum"), "--flag value form gives the same");
+    for (i = 0; i < 5; i++) {
+        const char *a[] = { "prog", fmts[i][0], NULL };
+        rc = parse(&cfg, &o, 2, a);
+        tap_ok(rc == 0 && !strcmp(chrono_format_name(o.format), fmts[i][1]), "%s", fmts[i][0]);
+    }
+    cpu = usable_cpu();
+    if (cpu >= 0) {
+        const char *a[] = { "prog", cpuarg, NULL };
+        (void)snprintf(cpuarg, sizeof cpuarg, "--cpu=%d", cpu);
+        rc = parse(&cfg, &o, 2, a);
+        tap_ok(rc == 0 && cfg.pin == CHRONO_PIN_CPU && cfg.cpu == cpu, "%s: pin CHRONO_PIN_CPU to cpu %d", cpuarg, cpu);
+    } else {
+        const char *a[] = ARGS("--cpu=0");
+        rc = parse(&cfg, &o, COUNT(a), a);
+        tap_ok(rc == CHRONO_EINVAL && strstr(o.error, "--cpu") && strstr(o.error, "'0'"),
+               "--cpu=0 where pinning is impossible: refused, naming flag and value (%s)", o.error);
+    }
+    {
+        const char *a[] = ARGS("--list", "--help", "-h", "--version");
+        rc = parse(&cfg, &o, COUNT(a), a);
+        tap_ok(rc == 0 && o.list && o.help && o.version && !o.quick, "--list --help -h --version set their flags");
+    }
+    {
+        const char *a[] = ARGS("--samples=1", "--samples=1000000", "--warmup-ms=0.001", "--max-ms=86400000");
+        rc = parse(&cfg, &o, COUNT(a), a);
+        tap_ok(rc == 0 && cfg.samples == 1000000 && cfg.warmup_ms == 0.001 && cfg.max_ms == 86400000,
+               "range limits are inclusive; the last of a repeated flag wins");
+    }
+    {
+        const char *a[] = ARGS("--samples=+12", "--warmup-ms=.5", "--max-ms=7.");
+        rc = parse(&cfg, &o, COUNT(a), a);
+        tap_ok(rc == 0 && cfg.samples == 12 && cfg.warmup_ms == 0.5 && cfg.max_ms == 7, "+12, .5 and 7. are numbers");
+    }
+}
+
+static void test_quick(void)
+{
+    const char *q[] = ARGS("--quick");
+    const char *q1[] = ARGS("--quick", "--samples=50", "--max-ms=1000");
+    const char *q2[] = ARGS("--samples=50", "--max-ms", "1000", "--quick");
+    const char *q3[] = ARGS("--warmup-ms=1", "--quick");
+    chrono_config cfg;
+    chrono_cli o;
+    int rc = parse(&cfg, &o, COUNT(q), q);
+    tap_ok(rc == 0 && o.quick && cfg.samples == 11 && cfg.warmup_ms == 5 && cfg.max_ms == 300 && cfg.min_sample_us == 20,
+           "--quick: 11 samples, warmup 5 ms, budget 300 ms, min sample 20 us");
+    rc = parse(&cfg, &o, COUNT(q1), q1);
+    tap_ok(rc == 0 && cfg.samples == 50 && cfg.max_ms == 1000 && cfg.warmup_ms == 5 && cfg.min_sample_us == 20,
+           "--quick first: explicit --samples and --max-ms win");
+    rc = parse(&cfg, &o, COUNT(q2), q2);
+    tap_ok(rc == 0 && cfg.samples == 50 && cfg.max_ms == 1000 && cfg.warmup_ms == 5 && cfg.min_sample_us == 20,
+           "--quick last: explicit --samples and --max-ms win");
+    rc = parse(&cfg, &o, COUNT(q3), q3);
+    tap_ok(rc == 0 && cfg.warmup_ms == 1 && cfg.samples == 11, "--warmup-ms before --quick wins");
+}
+
+/* s with control characters as '?', for a one-line test description. */
+static const char *printable(char *buf, size_t n, const char *s)
+{
+    size_t i;
+    for (i = 0; s[i] && i + 1 < n; i++) buf[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+    buf[i] = '\0';
+    return buf;
+}
+
+/* Each bad input: CHRONO_EINVAL, one line naming the flag and the value (or what is missing). */
+static void test_bad(void)
+{
+    static const char *const cases[][4] = {
+        /* argv[1], argv[2] or NULL, two strings the message must hold */
+        { "--samples=0", NULL, "--samples", "'0'" },
+        { "--cpu=99999", NULL, "--cpu", "'99999'" },
+        { "--warmup-ms=-5", NULL, "--warmup-ms", "'-5'" },
+        { "--format=xml", NULL, "--format", "'xml'" },
+        { "--bogus", NULL, "--bogus", "unknown flag" },
+        { "--bogus=3", NULL, "--bogus", "'3'" },
+        { "--samples", NULL, "--samples", "missing value" },
+        { "--samples=", NULL, "--samples", "missing value" },
+        { "--samples", "--quick", "--samples", "missing value" },
+        { "--samples=abc", NULL, "--samples", "'abc' is not an integer" },
+        { "--samples=12x", NULL, "--samples", "'12x'" },
+        { "--samples= 5", NULL, "--samples", "' 5'" },
+        { "--samples=1.5", NULL, "--samples", "'1.5'" },
+        { "--samples=-", NULL, "--samples", "'-'" },
+        { "--samples=1000001", NULL, "--samples", "out of range (1..1000000)" },
+        { "--samples=99999999999999999999999", NULL, "--samples", "out of range" },
+        { "--samples=-99999999999999999999999", NULL, "--samples", "out of range" },
+        { "--samples", "-3", "--samples", "'-3' is out of range" },
+        { "--warmup-ms=nan", NULL, "--warmup-ms", "'nan' is not a number" },
+        { "--warmup-ms=inf", NULL, "--warmup-ms", "'inf'" },
+        { "--warmup-ms=-inf", NULL, "--warmup-ms", "'-inf'" },
+        { "--warmup-ms=1e999", NULL, "--warmup-ms", "out of range" },
+        { "--warmup-ms=0", NULL, "--warmup-ms", "'0' is out of range" },
+        { "--warmup-ms=1,5", NULL, "--warmup-ms", "'1,5'" },
+        { "--warmup-ms=0x10", NULL, "--warmup-ms", "'0x10'" },
+        { "--warmup-ms=1e", NULL, "--warmup-ms", "'1e'" },
+        { "--warmup-ms=.", NULL, "--warmup-ms", "'.'" },
+        { "--max-ms=0.5", NULL, "--max-ms", "out of range (1..86400000)" },
+        { "--max-ms=1.5.2", NULL, "--max-ms", "'1.5.2'" },
+        { "--cpu=-1", NULL, "--cpu", "'-1'" },
+        { "--cpu=one", NULL, "--cpu", "'one'" },
+        { "--cpu", NULL, "--cpu", "missing value" },
+        { "--format", NULL, "--format", "missing value" },
+        { "--format=JSON", NULL, "--format", "'JSON'" },
+        { "--out=", NULL, "--out", "missing value" },
+        { "--filter=", NULL, "--filter", "missing value" },
+        { "--no-pin=1", NULL, "--no-pin", "'1'" },
+        { "--quick=yes", NULL, "--quick", "'yes'" },
+        { "--help=1", NULL, "--help", "'1'" },
+        { "extra", NULL, "extra", "unexpected argument" },
+        { "-x", NULL, "-x", "unexpected argument" },
+        { "--", NULL, "--", "unexpected argument" },
+        { "--samples=\x01\n", NULL, "--samples", "'?" "?'" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[4] = { "prog", cases[i][0], cases[i][1], NULL };
+        int argc = cases[i][1] ? 3 : 2, rc;
+        chrono_config cfg, d = chrono_config_default();
+        chrono_cli o;
+        char shown[64];
+        rc = parse(&cfg, &o, argc, argv);
+        tap_ok(rc == CHRONO_EINVAL && strstr(o.error, cases[i][2]) && strstr(o.error, cases[i][3]) && !strchr(o.error, '\n') &&
+               same_config(&cfg, &d), "bad input %s%s%s -> %s", printable(shown, sizeof shown, cases[i][0]),
+               cases[i][1] ? " " : "", cases[i][1] ? cases[i][1] : "", o.error);
+    }
+    {
+        int cpu = usable_cpu();
+        char arg[32];
+        const char *argv[] = { "prog", "--no-pin", arg, NULL };
+        (void)snprintf(arg, sizeof arg, "--cpu=%d", cpu >= 0 ? cpu : 0);
+        if (cpu >= 0) {
+            chrono_config cfg;
+            chrono_cli o;
+            int rc = parse(&cfg, &o, 3, argv);
+            tap_ok(rc == CHRONO_EINVAL && strstr(o.error, "--no-pin") && strstr(o.error, arg), "--no-pin with %s: conflict (%s)",
+                   arg, o.error);
+        } else {
+            tap_skip("no CPU to pin to");
+        }
+    }
+    {
+        char long_flag[200];
+        const char *argv[] = { "prog", long_flag, NULL };
+        chrono_config cfg;
+        chrono_cli o;
+        memset(long_flag, 'a', sizeof long_flag - 1);
+        long_flag[0] = long_flag[1] = '-';
+        long_flag[sizeof long_flag - 1] = '\0';
+        tap_ok(parse(&cfg, &o, 2, argv) == CHRONO_EINVAL && strstr(o.error, "unknown flag") && strstr(o.error, "...") &&
+               strlen(o.error) < sizeof o.error - 1, "a 200-byte unknown flag: refused, quoted shortened (%s)", o.error);
+    }
+}
+
+static void test_extra(void)
+{
+    int reads = -1, verbose = -1;
+    double ratio = -1;
+    const char *label = NULL;
+    chrono_cli_flag flags[4];
+    chrono_config cfg;
+    chrono_cli o;
+    int rc;
+    memset(flags, 0, sizeof flags);
+    flags[0].name = "--reads"; flags[0].kind = CHRONO_CLI_INT; flags[0].value = &reads; flags[0].min = 1; flags[0].max = 100;
+    flags[0].help = "reads per call";
+    flags[1].name = "--ratio"; flags[1].kind = CHRONO_CLI_DOUBLE; flags[1].value = &ratio; flags[1].min = 0; flags[1].max = 1;
+    flags[2].name = "--verbose"; flags[2].kind = CHRONO_CLI_BOOL; flags[2].value = &verbose;
+    flags[3].name = "--label"; flags[3].kind = CHRONO_CLI_STRING; flags[3].value = &label;
+    {
+        const char *a[] = ARGS("--reads=42", "--ratio", "0.25", "--verbose", "--label", "x,y", "--samples=9");
+        cfg = chrono_config_default();
+        rc = chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, flags, 4);
+        tap_ok(rc == 0 && reads == 42 && ratio == 0.25 && verbose == 1 && label && !strcmp(label, "x,y") && cfg.samples == 9,
+               "program flags: int, double, bool, string, with the common ones");
+    }
+    {
+        const char *a[] = ARGS("--verbose=no", "--reads", "7");
+        rc = chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, flags, 4);
+        tap_ok(rc == 0 && verbose == 0 && reads == 7, "--verbose=no, --reads 7");
+    }
+    {
+        static const char *const bad[][3] = {
+            { "--reads=0", "--reads", "'0' is out of range (1..100)" },
+            { "--reads=101", "--reads", "'101'" },
+            { "--reads=x", "--reads", "'x' is not an integer" },
+            { "--reads", "--reads", "missing value" },
+            { "--ratio=1.5", "--ratio", "'1.5' is out of range (0..1)" },
+            { "--ratio=nan", "--ratio", "'nan'" },
+            { "--verbose=maybe", "--verbose", "'maybe'" },
+            { "--verbose=", "--verbose", "missing value" },
+            { "--label=", "--label", "missing value" },
+            { "--labels=x", "--labels", "unknown flag" },
+        };
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            const char *a[] = { "prog", bad[i][0], NULL };
+            rc = chrono_cli_parse_ex(&cfg, &o, 2, (char **)a, flags, 4);
+            tap_ok(rc == CHRONO_EINVAL && strstr(o.error, bad[i][1]) && strstr(o.error, bad[i][2]), "program flag %s -> %s",
+                   bad[i][0], o.error);
+        }
+    }
+    {
+        chrono_cli_flag broken = flags[0];
+        const char *a[] = ARGS("--reads=5");
+        broken.name = "--samples";
+        tap_ok(chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, &broken, 1) == CHRONO_EINVAL && o.error[0],
+               "a program flag may not shadow a common one");
+        broken.name = "reads";
+        tap_ok(chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, &broken, 1) == CHRONO_EINVAL, "program flag names start with --");
+        broken.name = "--reads"; broken.value = NULL;
+        tap_ok(chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, &broken, 1) == CHRONO_EINVAL, "program flag needs a value pointer");
+        broken.value = &reads; broken.kind = 9;
+        tap_ok(chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, &broken, 1) == CHRONO_EINVAL, "program flag needs a known kind");
+        tap_ok(chrono_cli_parse_ex(&cfg, &o, COUNT(a), (char **)a, NULL, 1) == CHRONO_EINVAL, "NULL table with nextra 1");
+    }
+    {
+        FILE *f = tmpfile();
+        char text[4096];
+        size_t n = 0;
+        if (f) {
+            chrono__cli_usage_ex(f, "prog", flags, 4);
+            rewind(f);
+            n = fread(text, 1, sizeof text - 1, f);
+            fclose(f);
+        }
+        text[n] = '\0';
+        tap_ok(strstr(text, "--reads=N") && strstr(text, "reads per call (1..100)") && strstr(text, "--verbose") &&
+               strstr(text, "--quick") && strstr(text, "--format=FMT"), "usage lists the common and the program's flags");
+    }
+}
+
+static void test_want(void)
+{
+    const char *a[] = ARGS("--filter=sum");
+    const char *l[] = ARGS("--list", "--filter", "#");
+    chrono_config cfg;
+    chrono_cli o;
+    (void)parse(&cfg, &o, 1, a);
+    tap_ok(chrono_cli_want(&o, "anything") == 1, "no filter: every name wanted");
+    (void)parse(&cfg, &o, COUNT(a), a);
+    tap_ok(chrono_cli_want(&o, "sum_in_order") == 1 && chrono_cli_want(&o, "a_sum") == 1, "--filter=sum: names containing it");
+    tap_ok(chrono_cli_want(&o, "stride") == 0 && chrono_cli_want(&o, "SUM") == 0, "--filter=sum: others not (case matters)");
+    (void)parse(&cfg, &o, COUNT(l), l);
+    /* the listed name is printed on stdout: make it a TAP comment */
+    tap_ok(chrono_cli_want(&o, "# listed by chrono_cli_want") == 0, "--list: wanted names printed, nothing runs");
+    tap_ok(chrono_cli_want(&o, "not listed") == 0, "--list --filter: other names neither printed nor run");
+    tap_ok(chrono_cli_want(NULL, "x") == 0 && chrono_cli_want(&o, NULL) == 0, "NULL: not wanted");
+}
+
+static void test_output(void)
+{
+    static fixture fx;
+    const char *a[] = ARGS("--format=json", "--out=test_cli_out.json");
+    const char *b[] = ARGS("--out=/nonexistent-dir/x.json");
+    const char *l[] = ARGS("--list", "--out=test_cli_list.json");
+    chrono_config cfg;
+    chrono_cli o;
+    FILE *f;
+    char text[256];
+    size_t n = 0;
+    int rc;
+    fixture_fill(&fx);
+    (void)parse(&cfg, &o, 1, a);
+    tap_ok(chrono_cli_output(&o) == stdout, "no --out: stdout");
+    (void)parse(&cfg, &o, COUNT(a), a);
+    rc = chrono_cli_finish(&o, &fx.s);
+    f = fopen("test_cli_out.json", "rb");
+    if (f) { n = fread(text, 1, sizeof text - 1, f); fclose(f); }
+    text[n] = '\0';
+    tap_ok(rc == 0 && !o.out && !strncmp(text, "{\n  \"context\": {", 16), "--out=FILE --format=json: the report in the file");
+    remove("test_cli_out.json");
+    (void)parse(&cfg, &o, COUNT(b), b);
+    tap_ok(chrono_cli_output(&o) == NULL && strstr(o.error, "--out") && strstr(o.error, "/nonexistent-dir/x.json"),
+           "--out to a missing directory: NULL, error names it (%s)", o.error);
+    tap_ok(chrono_cli_finish(&o, &fx.s) == CHRONO_EIO, "chrono_cli_finish: CHRONO_EIO when --out cannot be opened");
+    (void)parse(&cfg, &o, COUNT(l), l);
+    rc = chrono_cli_finish(&o, &fx.s);
+    f = fopen("test_cli_list.json", "rb");
+    tap_ok(rc == 0 && !f, "--list: no report written, the --out file not even created");
+    if (f) { fclose(f); remove("test_cli_list.json"); }
+    tap_ok(chrono_cli_handle_info(&o, "prog") == 0, "handle_info without --help/--version: 0, prints nothing");
+    tap_ok(chrono_cli_finish(NULL, &fx.s) == CHRONO_EINVAL, "chrono_cli_finish(NULL): CHRONO_EINVAL");
+}
+
+int main(void)
+{
+    test_defaults();
+    test_good();
+    test_quick();
+    test_bad();
+    test_extra();
+    test_want();
+    test_output();
+    return tap_done();
+}

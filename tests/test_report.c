@@ -1,0 +1,433 @@
+/* test_report — the report writers on a hand-filled session (report_fixture.c):
+   unit scaling, string escaping (JSON, CSV, text, markdown), NaN handling,
+   table shape and alignment, colour choice, streaming, errors.  The
+   independent parsers (python json and csv) run in check_report.py. */
+#include <chronoscope.h>
+#include <chronoscope/report.h>
+#define CHRONO_FIXTURE_NO_MAIN
+#include "report_fixture.c"
+#include "tap.h"
+
+/* ---- capture a writer's output ------------------------------------------------ */
+typedef struct capture { char *text; size_t len; } capture;
+
+static FILE *scratch(void)
+{
+    FILE *f = tmpfile();
+    if (!f) f = fopen("test_report.tmp", "w+b");
+    return f;
+}
+
+/* Everything written to f so far, NUL-terminated (free with capture_free). */
+static capture capture_read(FILE *f)
+{
+    capture c = { NULL, 0 };
+    long n;
+    fflush(f);
+    n = ftell(f);
+    if (n < 0) return c;
+    c.text = (char *)malloc((size_t)n + 1);
+    if (!c.text) return c;
+    rewind(f);
+    c.len = fread(c.text, 1, (size_t)n, f);
+    c.text[c.len] = '\0';
+    return c;
+}
+
+static void capture_free(capture *c) { free(c->text); c->text = NULL; }
+
+static int g_rc;   /* return code of the last report */
+
+static capture report(const chrono_session *s, chrono_format fmt, int color)
+{
+    chrono_report_options opt;
+    capture c = { NULL, 0 };
+    FILE *f = scratch();
+    memset(&opt, 0, sizeof opt);
+    opt.color = color;
+    opt.executable = "test_report";
+    if (!f) return c;
+    g_rc = chrono_report_ex(s, f, fmt, &opt);
+    c = capture_read(f);
+    fclose(f);
+    return c;
+}
+
+static capture escape_json(const char *in)
+{
+    capture c = { NULL, 0 };
+    FILE *f = scratch();
+    if (!f) return c;
+    g_rc = chrono_json_escape(f, in);
+    c = capture_read(f);
+    fclose(f);
+    return c;
+}
+
+static capture escape_csv(const char *in)
+{
+    capture c = { NULL, 0 };
+    FILE *f = scratch();
+    if (!f) return c;
+    g_rc = chrono_csv_field(f, in);
+    c = capture_read(f);
+    fclose(f);
+    return c;
+}
+
+static int contains(const capture *c, const char *needle) { return c->text && strstr(c->text, needle) != NULL; }
+
+/* ---- units -------------------------------------------------------------------- */
+static void test_units(void)
+{
+    static const struct { double ns; const char *want; } cases[] = {
+        { 1500, "1.50 \xC2\xB5s" }, { 0.285, "0.285 ns" }, { 42, "42.0 ns" }, { 123.4, "123 ns" },
+        { 999.4, "999 ns" }, { 999.6, "1.00 \xC2\xB5s" }, { 2.5e6, "2.50 ms" }, { 12e9, "12.0 s" },
+        { 3600e9, "3600 s" }, { -1500, "-1.50 \xC2\xB5s" }, { 0, "0.00 ns" }, { 9.996, "10.0 ns" },
+    };
+    char buf[64];
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        chrono_report_duration(buf, sizeof buf, cases[i].ns);
+        tap_ok(!strcmp(buf, cases[i].want), "duration %g ns -> '%s' (got '%s')", cases[i].ns, cases[i].want, buf);
+    }
+    tap_ok(!strcmp(chrono_report_duration(buf, sizeof buf, NAN), "-"), "NaN duration -> '-'");
+    tap_ok(!strcmp(chrono_report_duration(buf, sizeof buf, INFINITY), "-"), "infinite duration -> '-'");
+}
+
+/* ---- JSON and CSV strings --------------------------------------------------------- */
+static void test_json_escape(void)
+{
+    static const struct { const char *in, *want; } cases[] = {
+        { "plain", "plain" },
+        { "q\"b\\s", "q\\\"b\\\\s" },
+        { "n\nt\tr\rb\bf\f", "n\\nt\\tr\\rb\\bf\\f" },
+        { "\x01\x1f\x7f", "\\u0001\\u001f\\u007f" },
+        { "\xC3\xBC \xE2\x9C\x93 \xE8\xA8\x88 \xF0\x9F\x98\x80", "\xC3\xBC \xE2\x9C\x93 \xE8\xA8\x88 \xF0\x9F\x98\x80" },
+        { "a\xFF" "b", "a\\ufffdb" },                        /* stray byte */
+        { "a\xE2\x82" "b", "a\\ufffdb" },                    /* truncated: one U+FFFD for the maximal subpart */
+        { "a\xED\xA0\x80" "b", "a\\ufffd\\ufffd\\ufffdb" },  /* surrogate */
+        { "a\xC0\xAF" "b", "a\\ufffd\\ufffdb" },             /* overlong */
+        { "a\xF4\x90\x80\x80" "b", "a\\ufffd\\ufffd\\ufffd\\ufffdb" },   /* above U+10FFFF */
+        { "end\xE2\x82", "end\\ufffd" },
+        { "", "" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        capture c = escape_json(cases[i].in);
+        tap_ok(g_rc == 0 && c.text && !strcmp(c.text, cases[i].want), "json escape case %u -> %s (got %s)",
+               (unsigned)i, cases[i].want, c.text ? c.text : "(null)");
+        capture_free(&c);
+    }
+    tap_ok(chrono_json_escape(NULL, "x") == CHRONO_EINVAL, "json escape: NULL stream is CHRONO_EINVAL");
+    tap_ok(chrono_json_escape(stdout, NULL) == CHRONO_EINVAL, "json escape: NULL string is CHRONO_EINVAL");
+}
+
+static void test_csv_field(void)
+{
+    static const struct { const char *in, *want; } cases[] = {
+        { "plain", "plain" }, { "a,b", "\"a,b\"" }, { "q\"x", "\"q\"\"x\"" }, { "l\nm", "\"l\nm\"" },
+        { "c\rr", "\"c\rr\"" }, { "tab\tx", "tab\tx" }, { "", "" }, { "\"", "\"\"\"\"" },
+        { "bad\xFF", "bad\xEF\xBF\xBD" }, { "\xC3\xBC,", "\"\xC3\xBC,\"" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        capture c = escape_csv(cases[i].in);
+        tap_ok(g_rc == 0 && c.text && !strcmp(c.text, cases[i].want), "csv field case %u", (unsigned)i);
+        capture_free(&c);
+    }
+}
+
+static void test_format_names(void)
+{
+    chrono_format f = CHRONO_FORMAT_TEXT;
+    tap_ok(chrono_format_parse("md", &f) == 0 && f == CHRONO_FORMAT_MARKDOWN, "format 'md'");
+    tap_ok(chrono_format_parse("markdown", &f) == 0 && f == CHRONO_FORMAT_MARKDOWN, "format 'markdown'");
+    tap_ok(chrono_format_parse("json", &f) == 0 && f == CHRONO_FORMAT_JSON, "format 'json'");
+    tap_ok(chrono_format_parse("csv", &f) == 0 && f == CHRONO_FORMAT_CSV, "format 'csv'");
+    tap_ok(chrono_format_parse("text", &f) == 0 && f == CHRONO_FORMAT_TEXT, "format 'text'");
+    tap_ok(chrono_format_parse("xml", &f) == CHRONO_EINVAL && f == CHRONO_FORMAT_TEXT, "format 'xml' refused, *fmt untouched");
+    tap_ok(chrono_format_parse("JSON", &f) == CHRONO_EINVAL, "format names are case-sensitive");
+    tap_ok(!strcmp(chrono_format_name(CHRONO_FORMAT_MARKDOWN), "md"), "format name of markdown is 'md'");
+}
+
+/* ---- text ------------------------------------------------------------------------ */
+/* The line holding `needle`, copied into buf. */
+static const char *line_with(const capture *c, const char *needle, char *buf, size_t n)
+{
+    const char *p = c->text ? strstr(c->text, needle) : NULL, *b, *e;
+    if (!p) return NULL;
+    for (b = p; b > c->text && b[-1] != '\n'; b--) {}
+    e = strchr(p, '\n');
+    if (!e) e = p + strlen(p);
+    if ((size_t)(e - b) >= n) return NULL;
+    memcpy(buf, b, (size_t)(e - b));
+    buf[e - b] = '\0';
+    return buf;
+}
+
+/* Byte offset in s where its display width reaches col exactly, or -1. */
+static long col_offset(const char *s, size_t col)
+{
+    size_t w = 0;
+    const char *p = s;
+    while (*p && w < col) {
+        int valid;
+        size_t len = chrono__utf8_seq((const unsigned char *)p, &valid);
+        char one[8];
+        memcpy(one, p, len);
+        one[len] = '\0';
+        w += chrono__width(one);
+        p += len;
+    }
+    return w == col ? (long)(p - s) : -1;
+}
+
+static void test_text(const chrono_session *s)
+{
+    capture c = report(s, CHRONO_FORMAT_TEXT, CHRONO_COLOR_NEVER);
+    char line[2048], title[2048];
+    const char *rows[] = { "quote\"back\\slash", "tab\\there, new\\nline", "\xE8\xA8\x88\xE6\x99\x82", "copy/4", "no_samples", "add1000" };
+    long at;
+    size_t i, col;
+    tap_ok(g_rc == 0, "text report returns 0");
+    tap_ok(contains(&c, "1.50 \xC2\xB5s"), "text: median 1500 ns prints 1.50 \xC2\xB5s");
+    tap_ok(contains(&c, "0.285 ns"), "text: 0.285 ns stays in ns");
+    tap_ok(contains(&c, "2.50 ms") && contains(&c, "12.0 s"), "text: ms and s");
+    tap_ok(contains(&c, "[1.498, 1.502] \xC2\xB5s"), "text: the CI in the median's unit, decimals enough to tell its ends apart");
+    tap_ok(contains(&c, "imul1000 vs add1000: 3.001x [2.999, 3.003] \xE2\x80\x94 add1000 is 3.00x faster (~cycles 3.001x)"),
+           "text: comparison ratio, CI, which side is faster, cycles ratio");
+    tap_ok(contains(&c, "same_a vs same_b: 1.001x [0.998, 1.004] \xE2\x80\x94 no clear difference"),
+           "text: a CI that includes 1 names no winner");
+    tap_ok(contains(&c, "sweep copy (3 points): 10.0 ns per unit + 0.00 ns fixed (R\xC2\xB2 1.0000); 35.0 cycles per unit"),
+           "text: sweep per-unit and fixed cost with R\xC2\xB2");
+    tap_ok(contains(&c, chrono_env_warning(CHRONO_WARN_VM)) && contains(&c, chrono_env_warning(CHRONO_WARN_MIGRATED)),
+           "text: every warning bit printed");
+    tap_ok(!contains(&c, chrono_env_warning(CHRONO_WARN_LOAD)), "text: no warning that is not set");
+    tap_ok(contains(&c, "Test CPU @ 3.00GHz") && contains(&c, "cpu 2, core 2 (PUs 2,6)") && contains(&c, "tsc at 3.000 GHz") &&
+           contains(&c, "virtual machine") && contains(&c, "gcc 12.2.0, optimised"),
+           "text: environment header (CPU, pinned CPU, clock and frequency, VM, compiler and optimisation)");
+    tap_ok(contains(&c, "~cycles") && contains(&c, "iters \xC3\x97 samples") && contains(&c, "95% CI"), "text: column titles");
+    tap_ok(contains(&c, "1000 \xC3\x97 57*") && contains(&c, "time budget"), "text: truncated run marked and explained");
+    tap_ok(contains(&c, "4 (1 far)"), "text: outliers with the severe ones");
+    tap_ok(contains(&c, "rejected and replaced samples: 24 migrated, 12 preempted, 0 clock went backwards"),
+           "text: rejected samples summed by cause");
+    tap_ok(contains(&c, "\xE2\x96\x82\xE2\x96\x83\xE2\x96\x84\xE2\x96\x85\xE2\x96\x86\xE2\x96\x87\xE2\x96\x88"),
+           "text: sparkline of the histogram");
+    tap_ok(contains(&c, "bad\xEF\xBF\xBD|\xEF\xBF\xBD|"), "text: invalid UTF-8 shown as U+FFFD");
+    tap_ok(!contains(&c, "\033["), "text: no colour when asked for none");
+    tap_ok(line_with(&c, "no_samples", line, sizeof line) && strstr(line, " -  ") && !strstr(line, "nan"),
+           "text: NaN shown as '-'");
+    tap_ok(line_with(&c, "tab\\there", line, sizeof line) && strstr(line, "0.285 ns") && strstr(line, "  -  "),
+           "text: control characters escaped, row on one line, unknown cycles '-'");
+    /* alignment: the distribution column starts at the same display column on every row */
+    if (line_with(&c, "distribution", title, sizeof title)) {
+        const char *d = strstr(title, "distribution");
+        char pre[2048];
+        memcpy(pre, title, (size_t)(d - title));
+        pre[d - title] = '\0';
+        col = chrono__width(pre);
+        for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            int ok = line_with(&c, rows[i], line, sizeof line) != NULL;
+            at = ok ? col_offset(line, col) : -1;
+            /* the right-aligned outliers cell ends two columns before */
+            tap_ok(ok && at > 3 && line[at - 1] == ' ' && line[at - 2] == ' ' && line[at - 3] != ' ',
+                   "text: row %u aligned (distribution at column %u)", (unsigned)i, (unsigned)col);
+        }
+    } else {
+        tap_ok(0, "text: header row found");
+    }
+    capture_free(&c);
+
+    c = report(s, CHRONO_FORMAT_TEXT, CHRONO_COLOR_ALWAYS);
+    tap_ok(g_rc == 0 && contains(&c, "\033[1m") && contains(&c, "\033[0m") && contains(&c, "\033[33m"),
+           "text: colour when forced (bold, warning yellow)");
+    capture_free(&c);
+    c = report(s, CHRONO_FORMAT_TEXT, CHRONO_COLOR_AUTO);
+    tap_ok(g_rc == 0 && !contains(&c, "\033["), "text: no colour by default when the output is a file");
+    capture_free(&c);
+    c = report(s, CHRONO_FORMAT_JSON, CHRONO_COLOR_ALWAYS);
+    tap_ok(g_rc == 0 && !contains(&c, "\033["), "json: never colour");
+    capture_free(&c);
+}
+
+/* ---- markdown ---------------------------------------------------------------------- */
+/* Cells of a markdown table line: '|' not escaped by a backslash. */
+static int md_pipes(const char *line)
+{
+    int n = 0;
+    const char *p;
+    for (p = line; *p && *p != '\n'; p++) {
+        if (*p == '\\' && p[1]) { p++; continue; }
+        if (*p == '|') n++;
+    }
+    return n;
+}
+
+static void test_markdown(const chrono_session *s)
+{
+    capture c = report(s, CHRONO_FORMAT_MARKDOWN, CHRONO_COLOR_ALWAYS);
+    const char *p;
+    int rows = 0, first = -1, same = 1, sep = 0, lineno = 0;
+    tap_ok(g_rc == 0, "markdown report returns 0");
+    for (p = c.text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p), lineno++) {
+        if (*p != '|') continue;
+        if (first < 0) first = md_pipes(p);
+        else if (md_pipes(p) != first) same = 0;
+        if (!strncmp(p, "| :--- | ---: |", 15)) sep = rows;
+        rows++;
+    }
+    tap_ok(first == CHRONO__COLS + 1 && same, "markdown: every table line has %d cells (%d pipes)", CHRONO__COLS, first);
+    tap_ok(sep == 1, "markdown: separator row follows the title row");
+    tap_ok(rows == 2 + FIXTURE_RESULTS + 2 * FIXTURE_COMPARISONS, "markdown: one row per result and comparison side (%d)", rows);
+    tap_ok(contains(&c, "| quote\"back\\\\slash "), "markdown: backslash escaped");
+    tap_ok(contains(&c, "bad\xEF\xBF\xBD\\|"), "markdown: '|' in a name escaped");
+    tap_ok(contains(&c, "| 1.50 \xC2\xB5s |"), "markdown: units scale");
+    tap_ok(contains(&c, "- imul1000 vs add1000: 3.001x [2.999, 3.003] \xE2\x80\x94 add1000 is 3.00x faster"), "markdown: comparison");
+    tap_ok(!contains(&c, "\033["), "markdown: never colour");
+    capture_free(&c);
+}
+
+/* ---- CSV and JSON shape (values are parsed back in check_report.py) ------------------ */
+static void test_csv(const chrono_session *s)
+{
+    capture c = report(s, CHRONO_FORMAT_CSV, CHRONO_COLOR_AUTO);
+    const char *p;
+    size_t records = 0;
+    int quoted = 0;
+    tap_ok(g_rc == 0, "csv report returns 0");
+    tap_ok(c.text && !strncmp(c.text, "name,kind,group,vs,ratio,", 25), "csv: header row first");
+    /* count records: CRLF outside quotes */
+    for (p = c.text; p && *p; p++) {
+        if (*p == '"') quoted = !quoted;
+        else if (!quoted && p[0] == '\r' && p[1] == '\n') records++;
+    }
+    tap_ok(records == 1 + FIXTURE_RESULTS + 2 * FIXTURE_COMPARISONS, "csv: header + one record per result (%u)", (unsigned)records);
+    tap_ok(contains(&c, "\"quote\"\"back\\slash\",run,"), "csv: quotes doubled, field quoted");
+    tap_ok(contains(&c, "\"tab\there, new\nline\",run,"), "csv: comma, tab and newline kept inside quotes");
+    tap_ok(contains(&c, "copy/2,sweep,copy,"), "csv: sweep points marked");
+    tap_ok(contains(&c, "imul1000,compare,imul1000 vs add1000,add1000,3.001,2.999,3.003,"), "csv: comparison side with its ratio");
+    tap_ok(contains(&c, "no_samples,run,,,,,,,,,"), "csv: NaN is an empty field");
+    tap_ok(!contains(&c, "nan") && !contains(&c, "inf"), "csv: no nan/inf tokens");
+    capture_free(&c);
+}
+
+static void test_json(const chrono_session *s)
+{
+    capture c = report(s, CHRONO_FORMAT_JSON, CHRONO_COLOR_AUTO);
+    tap_ok(g_rc == 0, "json report returns 0");
+    tap_ok(contains(&c, "\"context\": {") && contains(&c, "\"benchmarks\": [") && contains(&c, "\"comparisons\": [") &&
+           contains(&c, "\"sweeps\": ["), "json: context, benchmarks, comparisons, sweeps");
+    tap_ok(contains(&c, "\"name\": \"quote\\\"back\\\\slash\""), "json: name escaped");
+    tap_ok(contains(&c, "\"name\": \"bad\\ufffd|\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd|\xF0\x9F\x98\x80|\\r\""),
+           "json: invalid UTF-8 replaced, valid passed through, CR escaped");
+    tap_ok(contains(&c, "\"real_time\": 1500,") && contains(&c, "\"time_unit\": \"ns\""), "json: real_time in ns");
+    tap_ok(contains(&c, "\"executable\": \"test_report\""), "json: executable from the options");
+    tap_ok(contains(&c, "\"cycles_per_iteration\": null") && contains(&c, "\"error_occurred\": true"),
+           "json: NaN is null, a result without samples is an error run");
+    tap_ok(!contains(&c, "nan") && !contains(&c, "NaN") && !contains(&c, "inf"), "json: no NaN/Infinity tokens");
+    tap_ok(contains(&c, "\"faster\": \"add1000\"") && contains(&c, "\"faster\": null"), "json: comparison winner or null");
+    capture_free(&c);
+}
+
+/* ---- streaming -------------------------------------------------------------------------- */
+static void test_streaming(const fixture *fx)
+{
+    chrono_session s = fx->s;
+    chrono_report_writer w;
+    capture whole, streamed;
+    FILE *f = scratch();
+    size_t i;
+    int rc;
+    s.nsweeps = 0;   /* the whole report marks sweep points; streamed results are plain runs */
+    whole = report(&s, CHRONO_FORMAT_CSV, CHRONO_COLOR_NEVER);
+    rc = chrono_report_begin(&w, &s, f, CHRONO_FORMAT_CSV, NULL);
+    for (i = 0; rc == 0 && i < s.nresults; i++) rc = chrono_report_result(&w, &s.results[i]);
+    for (i = 0; rc == 0 && i < s.ncomparisons; i++) rc = chrono_report_comparison(&w, &s.comparisons[i]);
+    if (rc == 0) rc = chrono_report_end(&w);
+    streamed = capture_read(f);
+    fclose(f);
+    tap_ok(rc == 0 && whole.text && streamed.text && !strcmp(whole.text, streamed.text),
+           "streaming begin/result/comparison/end writes what chrono_report writes");
+    capture_free(&whole);
+    capture_free(&streamed);
+
+    f = scratch();
+    rc = chrono_report_begin(&w, &s, f, CHRONO_FORMAT_JSON, NULL);
+    if (rc == 0) rc = chrono_report_result(&w, &s.results[0]);
+    if (rc == 0) rc = chrono_report_result(&w, &s.results[4]);
+    if (rc == 0) rc = chrono_report_end(&w);
+    streamed = capture_read(f);
+    fclose(f);
+    tap_ok(rc == 0 && contains(&streamed, "\"family_index\": 1") && contains(&streamed, "\"name\": \"copy/1\""),
+           "streaming JSON: each result its own family");
+    capture_free(&streamed);
+}
+
+/* ---- errors ----------------------------------------------------------------------------- */
+static void test_errors(const fixture *fx)
+{
+    chrono_session closed = fx->s;
+    chrono_report_writer w;
+    FILE *ro;
+    int f;
+    closed.is_open = 0;
+    tap_ok(chrono_report(NULL, stdout, CHRONO_FORMAT_TEXT) == CHRONO_EINVAL, "NULL session: CHRONO_EINVAL");
+    tap_ok(chrono_report(&fx->s, NULL, CHRONO_FORMAT_TEXT) == CHRONO_EINVAL, "NULL stream: CHRONO_EINVAL");
+    tap_ok(chrono_report(&fx->s, stdout, (chrono_format)7) == CHRONO_EINVAL, "unknown format: CHRONO_EINVAL");
+    tap_ok(chrono_report(&closed, stdout, CHRONO_FORMAT_TEXT) == CHRONO_EINVAL, "closed session: CHRONO_EINVAL");
+    tap_ok(chrono_report_begin(NULL, &fx->s, stdout, CHRONO_FORMAT_TEXT, NULL) == CHRONO_EINVAL, "NULL writer: CHRONO_EINVAL");
+    memset(&w, 0, sizeof w);
+    tap_ok(chrono_report_result(&w, &fx->results[0]) == CHRONO_EINVAL, "writer not begun: CHRONO_EINVAL");
+    /* a stream that refuses writes */
+    ro = fopen("test_report_ro.tmp", "w");
+    if (ro) fclose(ro);
+    for (f = CHRONO_FORMAT_TEXT; f <= CHRONO_FORMAT_JSON; f++) {
+        ro = fopen("test_report_ro.tmp", "r");
+        if (!ro) { tap_skip("cannot open a read-only stream"); continue; }
+        tap_ok(chrono_report(&fx->s, ro, (chrono_format)f) == CHRONO_EIO, "write error in %s: CHRONO_EIO",
+               chrono_format_name((chrono_format)f));
+        fclose(ro);
+    }
+    remove("test_report_ro.tmp");
+}
+
+/* ---- locale ------------------------------------------------------------------------------ */
+static void test_locale(const chrono_session *s)
+{
+    static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "German_Germany.1252", NULL };
+    const char *got = NULL;
+    int i;
+    capture c;
+    for (i = 0; names[i] && !got; i++) got = setlocale(LC_NUMERIC, names[i]);
+    if (!got || localeconv()->decimal_point[0] == '.') {
+        setlocale(LC_NUMERIC, "C");
+        tap_skip("no locale with a decimal comma installed");
+        return;
+    }
+    c = report(s, CHRONO_FORMAT_JSON, CHRONO_COLOR_NEVER);
+    tap_ok(contains(&c, "\"ci_low_ns\": 1497.5,"), "json numbers keep '.' under a decimal-comma locale");
+    capture_free(&c);
+    c = report(s, CHRONO_FORMAT_CSV, CHRONO_COLOR_NEVER);
+    tap_ok(contains(&c, ",1500,1497.5,1502.5,0.95,"), "csv numbers keep '.' under a decimal-comma locale");
+    capture_free(&c);
+    setlocale(LC_NUMERIC, "C");
+}
+
+int main(void)
+{
+    static fixture fx;
+    fixture_fill(&fx);
+    test_units();
+    test_json_escape();
+    test_csv_field();
+    test_format_names();
+    test_text(&fx.s);
+    test_markdown(&fx.s);
+    test_csv(&fx.s);
+    test_json(&fx.s);
+    test_streaming(&fx);
+    test_errors(&fx);
+    test_locale(&fx.s);
+    return tap_done();
+}
