@@ -215,18 +215,20 @@ CHRONO_API uint64_t chrono__read(const chrono_clock *c)
     }
 }
 
-/* Serialized read before a region. */
+/* Serialized read before a region.  c must be an opened clock (NULL reads 0). */
 CHRONO_API uint64_t chrono_clock_start(const chrono_clock *c)
 {
+    if (!c) return 0;
 #if defined(CHRONO__X86)
     if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono__tsc_fenced();
 #endif
     return chrono__read(c);
 }
 
-/* Serialized read after a region. */
+/* Serialized read after a region.  c must be an opened clock (NULL reads 0). */
 CHRONO_API uint64_t chrono_clock_stop(const chrono_clock *c)
 {
+    if (!c) return 0;
 #if defined(CHRONO__X86)
     if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono__tscp_stop();
     if (c->chrono__kind == CHRONO__KIND_TSC) return chrono__tsc_fenced();
@@ -234,9 +236,10 @@ CHRONO_API uint64_t chrono_clock_stop(const chrono_clock *c)
     return chrono__read(c);
 }
 
-/* Ticks to nanoseconds, as a double (exact to 53 bits). */
+/* Ticks to nanoseconds, as a double (exact to 53 bits); NAN without a clock. */
 CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks)
 {
+    if (!c) return NAN;
     return (double)ticks * c->ns_per_tick;
 }
 
@@ -244,7 +247,8 @@ CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks)
    result fits in 64 bits: q = t / hz, r = t % hz, ns = q·1e9 + r·1e9 / hz. */
 CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks)
 {
-    uint64_t hz = c->chrono__hz_int ? c->chrono__hz_int : 1u;
+    uint64_t hz = c && c->chrono__hz_int ? c->chrono__hz_int : 0u;
+    if (!hz) return 0;   /* no (opened) clock */
     uint64_t q = ticks / hz, r = ticks % hz;
     return q * 1000000000u + (r * 1000000000u) / hz;
 }
