@@ -24,13 +24,15 @@
     }
 #elif defined(CHRONO__ARM64) && (defined(__GNUC__) || defined(__clang__))
 #  define HAVE_CHAINS 1
+#  define STR_(x) #x
+#  define STR(x) STR_(x)   /* expands op first: imul -> mul */
 #  define CHAIN(op, n)                                                                      \
     static void op##n(void *ctx, uint64_t iters)                                           \
     {                                                                                       \
         uintptr_t x = 1, one = 1;                                                           \
         (void)ctx;                                                                          \
         for (uint64_t i = 0; i < iters; i++)                                                \
-            __asm__ __volatile__(".rept " #n "\n\t" #op " %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one)); \
+            __asm__ __volatile__(".rept " #n "\n\t" STR(op) " %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one)); \
     }
 #  define imul mul
 #else

@@ -22,6 +22,8 @@
      CHRONO_API                 storage of every function      default: static inline
      CHRONO_MALLOC(n) / CHRONO_FREE(p)   both or neither       default: malloc / free
      CHRONO_USE_HWLOC           choose CPUs through hwloc (link -lhwloc)  default: off
+     CHRONO_NO_RDTSCP           stop with lfence;rdtsc even where CPUID offers RDTSCP
+                                (valgrind 3.19 offers it on CPUs that lack it)  default: off
 
    3. ERRORS ----------------------------------------------------------------------
    Every function returning int returns 0 or a negative CHRONO_E... code;

@@ -93,7 +93,7 @@ static void test_good(void)
     {
         const char *a[] = ARGS("--samples=1", "--samples=1000000", "--warmup-ms=0.001", "--max-ms=86400000");
         rc = parse(&cfg, &o, COUNT(a), a);
-        tap_ok(rc == 0 && cfg.samples == 1000000 && cfg.warmup_ms == 0.001 && cfg.max_ms == 86400000,
+        tap_ok(rc == 0 && cfg.samples == 1000000 && cfg.warmup_ms == (double)0.001 && cfg.max_ms == 86400000,
                "range limits are inclusive; the last of a repeated flag wins");
     }
     {

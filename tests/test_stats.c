@@ -268,8 +268,8 @@ static void test_compute_doc_example(void)
     double ns[] = { 12.1, 11.9, 12.4, 12.0, 30.5, 12.2, 11.8 };
     chrono_stats s;
     int rc = chrono_stats_compute(ns, 7, 0.95, NULL, &s);
-    tap_ok(rc == 0 && s.median == 12.1 && same("q1", s.q1, 11.95, REL) && same("q3", s.q3, 12.3, REL) &&
-           s.outliers_high == 1 && s.outliers_severe == 1 && s.outliers_low == 0 && s.ci_low == 11.8 &&
+    tap_ok(rc == 0 && s.median == (double)12.1 && same("q1", s.q1, 11.95, REL) && same("q3", s.q3, 12.3, REL) &&
+           s.outliers_high == 1 && s.outliers_severe == 1 && s.outliers_low == 0 && s.ci_low == (double)11.8 &&
            s.ci_high == 30.5 && s.ci_level == 0.984375,
            "compute: the header's usage example");
 }
@@ -290,7 +290,7 @@ static void test_compute_n1_n2(void)
            "compute: n = 1 (stddev and cv NAN, mad 0, CI [x, x] at 0)");
     rc = chrono_stats_compute(two, 2, 0.95, NULL, &s);
     tap_ok(rc == 0 && s.mean == 2 && same("stddev", s.stddev, sqrt(2.0), REL) && s.median == 2 && s.q1 == 1.5 &&
-           s.q3 == 2.5 && s.mad == 1.4826 && s.ci_low == 1 && s.ci_high == 3 && s.ci_level == 0.5,
+           s.q3 == 2.5 && s.mad == (double)1.4826 && s.ci_low == 1 && s.ci_high == 3 && s.ci_level == 0.5,
            "compute: n = 2 by hand");
 }
 
@@ -302,8 +302,8 @@ static void test_compute_constant(void)
     int rc;
     for (i = 0; i < COUNT(x); i++) x[i] = 0.1;   /* 0.1 * 8 is not exactly 0.8: the mean must still be 0.1 */
     rc = chrono_stats_compute(x, COUNT(x), 0.95, NULL, &s);
-    tap_ok(rc == 0 && s.mean == 0.1 && s.stddev == 0 && s.cv == 0 && s.mad == 0 && s.median == 0.1 && s.q1 == 0.1 &&
-           s.q3 == 0.1 && s.outliers_low + s.outliers_high + s.outliers_severe == 0,
+    tap_ok(rc == 0 && s.mean == (double)0.1 && s.stddev == 0 && s.cv == 0 && s.mad == 0 && s.median == (double)0.1 &&
+           s.q1 == (double)0.1 && s.q3 == (double)0.1 && s.outliers_low + s.outliers_high + s.outliers_severe == 0,
            "compute: all equal -> mean exact, stddev 0, cv 0, mad 0, no outliers");
 }
 

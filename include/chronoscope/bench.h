@@ -300,6 +300,9 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     if (!s) return CHRONO_EINVAL;
     memset(s, 0, sizeof *s);
     s->pin.cpu = -1;
+    if (cfg && cfg->custom_clock && !(cfg->custom_clock->hz > 0 && cfg->custom_clock->hz < 1e12 &&
+                                      cfg->custom_clock->ns_per_tick > 0 && !isinf(cfg->custom_clock->ns_per_tick)))
+        return CHRONO_EINVAL;   /* not an opened clock: rate out of range or never set */
     rc = chrono__config_resolve(cfg, &s->cfg);
     if (rc < 0) return rc;
     rc = chrono__pin(s);
@@ -738,6 +741,8 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
     }
     if (rc < 0) return rc;
     if (!fn || !params || nparams < 2 || nparams > 10000) return CHRONO_EINVAL;
+    for (i = 1; i < nparams && (double)params[i] == (double)params[0]; i++) {}
+    if (i == nparams) return CHRONO_EINVAL;   /* every param the same (as a double): no line to fit */
     if ((rc = chrono__check_name(name)) < 0) return rc;
     if (strlen(name) + 22 >= CHRONO_NAME_MAX) return CHRONO_ERANGE;
     memset(&sw, 0, sizeof sw);

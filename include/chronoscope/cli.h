@@ -134,11 +134,13 @@ CHRONO_API const char *chrono__cli_quote(char *buf, size_t n, const char *v)
 /* .error = "FLAG: 'VALUE' WHAT"; returns CHRONO_EINVAL. */
 CHRONO_API int chrono__cli_bad(chrono_cli *o, const char *flag, const char *value, const char *what)
 {
-    char q[64];
+    char q[64], *p;
     if (value)
         (void)snprintf(o->error, sizeof o->error, "%s: '%s' %s", flag, chrono__cli_quote(q, sizeof q, value), what);
     else
         (void)snprintf(o->error, sizeof o->error, "%s: %s", flag, what);
+    for (p = o->error; *p; p++)   /* one printable line, whatever argv held */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
     return CHRONO_EINVAL;
 }
 
@@ -420,6 +422,7 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
                                    const chrono_cli_flag *extra, size_t nextra)
 {
     int i, rc;
+    size_t k;
     if (!opts) return CHRONO_EINVAL;
     memset(opts, 0, sizeof *opts);
     opts->format = CHRONO_FORMAT_TEXT;
@@ -428,7 +431,13 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
     opts->chrono__nextra = nextra;
     if (!cfg || argc < 0 || (argc > 0 && !argv))
         return chrono__cli_bad(opts, "chrono_cli_parse", NULL, "called with a NULL config or argv");
+    if (nextra > (size_t)-1 / sizeof *extra)
+        return chrono__cli_bad(opts, "program flags", NULL, "table larger than memory (nextra too large)");
     if ((rc = chrono__cli_check_extra(opts, extra, nextra)) < 0) return rc;
+    for (k = 0; k < nextra; k++)   /* INT bounds that no int meets would be cast out of range */
+        if (extra[k].kind == CHRONO_CLI_INT && extra[k].min < extra[k].max &&
+            (extra[k].min > (double)INT_MAX || extra[k].max < (double)INT_MIN))
+            return chrono__cli_bad(opts, extra[k].name, NULL, "invalid entry in the program's flag table (INT bounds outside int)");
     for (i = 1; i < argc; i++) {
         if (!argv[i]) break;
         if ((rc = chrono__cli_arg(cfg, opts, argc, argv, &i, extra, nextra)) < 0) return rc;

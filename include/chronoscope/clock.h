@@ -240,6 +240,7 @@ CHRONO_API uint64_t chrono_clock_stop(const chrono_clock *c)
 CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks)
 {
     if (!c) return NAN;
+    if (!(c->ns_per_tick > 0)) return NAN;   /* never opened (zeroed) */
     return (double)ticks * c->ns_per_tick;
 }
 
@@ -371,6 +372,7 @@ CHRONO_API int chrono_clock_calibrate(const chrono_clock *c, int windows, uint64
     double v[16];
     int refid = chrono__reference_clockid(), i;
     if (!c || !hz || windows < 1 || windows > 16 || window_ns < 1000) return CHRONO_EINVAL;
+    if (window_ns > UINT64_C(10000000000)) return CHRONO_EINVAL;   /* over 10 s a window: would spin for ages */
     for (i = 0; i < windows; i++) {
         uint64_t t0, n0, t1, n1;
         chrono__calib_point(c, refid, &t0, &n0);
@@ -444,6 +446,9 @@ CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
         chrono__x86_facts f;
         chrono__x86_read(&f);
         if (!f.tsc) return CHRONO_ENOTSUP;
+#if defined(CHRONO_NO_RDTSCP)
+        f.rdtscp = 0;   /* e.g. valgrind 3.19 advertises RDTSCP it cannot run on CPUs without it */
+#endif
         c->chrono__kind = f.rdtscp ? CHRONO__KIND_TSCP : CHRONO__KIND_TSC;
         if (f.hz15 > 0) return chrono__settle_hz(c, f.hz15, CHRONO_HZ_CPUID_15);
         return chrono__settle_hz(c, f.hz_hv, CHRONO_HZ_HYPERVISOR);
@@ -557,6 +562,7 @@ CHRONO_API int chrono_clock_open_custom(chrono_clock *c, const char *name,
                                         chrono_clock_read_fn read, void *ctx, double hz)
 {
     if (!c || !read || !(hz > 0 && hz < 1e12)) return CHRONO_EINVAL;
+    if (isinf(1e9 / hz)) return CHRONO_EINVAL;   /* so slow that ns per tick overflows a double */
     memset(c, 0, sizeof *c);
     chrono__fill_x86_flags(c);
     c->source = CHRONO_CLOCK_CUSTOM;

@@ -154,6 +154,7 @@ CHRONO_API void chrono_stats_sort(double *x, size_t n)
     unsigned depth = 0;
     size_t m;
     if (!x) return;
+    if (n > (size_t)-1 / sizeof(double)) return;   /* more doubles than memory holds */
     for (m = n; m > 1; m /= 2) depth += 2;
     chrono__intro_sort(x, n, depth);
 }
@@ -165,6 +166,7 @@ CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p
     double h, frac;
     size_t i;
     if (!sorted || n == 0 || !(p >= 0.0 && p <= 1.0)) return NAN;
+    if (n > (size_t)-1 / sizeof(double)) return NAN;   /* more doubles than memory holds */
     h = (double)(n - 1) * p;
     i = (size_t)h;
     if (i >= n - 1) return sorted[n - 1];
@@ -355,6 +357,7 @@ CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence
     chrono_stats s;
     double *work = scratch;
     int rc;
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
     if (!x || !out || n == 0 || !chrono__confidence_valid(confidence) || !chrono__all_finite(x, n))
         return CHRONO_EINVAL;
     if (!work && !(work = chrono__alloc_doubles(n))) return CHRONO_ENOMEM;
@@ -379,12 +382,16 @@ CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, do
 {
     chrono_ratio r;
     double *logs = scratch;
-    size_t i, lo, hi;
+    size_t i, lo = 0, hi = 0;
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
     if (!a || !b || !out || n == 0 || !chrono__confidence_valid(confidence) ||
         !chrono__all_positive_finite(a, n) || !chrono__all_positive_finite(b, n))
         return CHRONO_EINVAL;
     if (!logs && !(logs = chrono__alloc_doubles(n))) return CHRONO_ENOMEM;
-    for (i = 0; i < n; i++) logs[i] = log(a[i]) - log(b[i]);
+    /* log(a/b), not log a - log b: equal pairs must give exactly 0 even where
+       log returns excess precision (x87); a/b cannot overflow for finite positive
+       inputs of a timing ratio in practice, and overflow is caught below. */
+    for (i = 0; i < n; i++) logs[i] = log(a[i] / b[i]);
     chrono_stats_sort(logs, n);
     chrono_stats_median_ci(n, confidence, &lo, &hi, &r.ci_level);
     r.n = n;
@@ -404,6 +411,7 @@ CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chro
     chrono_fit f;
     double mx, my, sxx = 0.0, sxy = 0.0, syy = 0.0;
     size_t i;
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
     if (!x || !y || !out || n < 2 || !chrono__all_finite(x, n) || !chrono__all_finite(y, n)) return CHRONO_EINVAL;
     mx = chrono__mean(x, n);
     my = chrono__mean(y, n);
@@ -441,6 +449,8 @@ CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, dou
 {
     size_t i;
     if (!bins || nbins == 0) return;
+    if (nbins > (size_t)-1 / sizeof(unsigned)) return;   /* more bins than memory holds */
+    if (n > (size_t)-1 / sizeof(double)) n = 0;          /* no array is that long: count nothing */
     for (i = 0; i < nbins; i++) bins[i] = 0;
     if (!x) return;
     for (i = 0; i < n; i++)
