@@ -265,7 +265,9 @@ CHRONO_API void chrono__x86_read(chrono__x86_facts *f)
         f->tsc = (int)((r[3] >> 4) & 1u);
         f->hypervisor = (int)((r[2] >> 31) & 1u);
     }
+#if !defined(CHRONO_NO_RDTSCP)   /* valgrind 3.19 offers RDTSCP it cannot run on CPUs without it */
     if (chrono__cpuid(0x80000001u, 0, r) == 0) f->rdtscp = (int)((r[3] >> 27) & 1u);
+#endif
     if (chrono__cpuid(0x80000007u, 0, r) == 0) f->invariant = (int)((r[3] >> 8) & 1u);
     /* CPUID 0x15: TSC = crystal (ECX Hz) × EBX / EAX. */
     if (chrono__cpuid(0x15, 0, r) == 0 && r[0] && r[1] && r[2])
@@ -446,9 +448,6 @@ CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
         chrono__x86_facts f;
         chrono__x86_read(&f);
         if (!f.tsc) return CHRONO_ENOTSUP;
-#if defined(CHRONO_NO_RDTSCP)
-        f.rdtscp = 0;   /* e.g. valgrind 3.19 advertises RDTSCP it cannot run on CPUs without it */
-#endif
         c->chrono__kind = f.rdtscp ? CHRONO__KIND_TSCP : CHRONO__KIND_TSC;
         if (f.hz15 > 0) return chrono__settle_hz(c, f.hz15, CHRONO_HZ_CPUID_15);
         return chrono__settle_hz(c, f.hz_hv, CHRONO_HZ_HYPERVISOR);
