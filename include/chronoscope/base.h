@@ -27,6 +27,7 @@
 #  endif
 #endif
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,22 @@
 #else
 #  define CHRONO__NOINLINE
 #endif
+
+/* snprintf for text the library truncates on purpose (names in fixed cells):
+   through va_list, so gcc's -Wformat-truncation (at -O1) does not flag the
+   truncation it is meant to do. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+CHRONO_API int chrono__bprintf(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return r;
+}
 
 /* ---- architecture ------------------------------------------------------ */
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)

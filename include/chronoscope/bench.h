@@ -752,7 +752,7 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
     for (i = 0; i < nparams; i++) {
         char point[CHRONO_NAME_MAX];
         pt.param = params[i];
-        snprintf(point, sizeof point, "%s/%llu", name, (unsigned long long)params[i]);
+        chrono__bprintf(point, sizeof point, "%s/%llu", name, (unsigned long long)params[i]);
         if ((rc = chrono_run(s, point, chrono__sweep_trampoline, &pt, NULL)) < 0) return rc;
     }
     x = (double *)CHRONO_MALLOC(3 * nparams * sizeof(double));

@@ -136,9 +136,9 @@ CHRONO_API int chrono__cli_bad(chrono_cli *o, const char *flag, const char *valu
 {
     char q[64], *p;
     if (value)
-        (void)snprintf(o->error, sizeof o->error, "%s: '%s' %s", flag, chrono__cli_quote(q, sizeof q, value), what);
+        (void)chrono__bprintf(o->error, sizeof o->error, "%s: '%s' %s", flag, chrono__cli_quote(q, sizeof q, value), what);
     else
-        (void)snprintf(o->error, sizeof o->error, "%s: %s", flag, what);
+        (void)chrono__bprintf(o->error, sizeof o->error, "%s: %s", flag, what);
     for (p = o->error; *p; p++)   /* one printable line, whatever argv held */
         if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
     return CHRONO_EINVAL;
@@ -148,7 +148,7 @@ CHRONO_API int chrono__cli_bad(chrono_cli *o, const char *flag, const char *valu
 CHRONO_API const char *chrono__cli_range(char *buf, size_t n, double lo, double hi)
 {
     char a[40], b[40];
-    (void)snprintf(buf, n, "is out of range (%s..%s)", chrono__num(a, sizeof a, "%.15g", lo),
+    (void)chrono__bprintf(buf, n, "is out of range (%s..%s)", chrono__num(a, sizeof a, "%.15g", lo),
                    chrono__num(b, sizeof b, "%.15g", hi));
     return buf;
 }
@@ -399,7 +399,7 @@ CHRONO_API int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char
     }
     if (eq) {
         char what[96], q[64];
-        (void)snprintf(what, sizeof what, "unknown flag (with value '%s')", chrono__cli_quote(q, sizeof q, eq));
+        (void)chrono__bprintf(what, sizeof what, "unknown flag (with value '%s')", chrono__cli_quote(q, sizeof q, eq));
         return chrono__cli_bad(o, name, NULL, what);
     }
     return chrono__cli_bad(o, name, NULL, "unknown flag");
@@ -444,7 +444,7 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
     }
     if ((opts->chrono__set & CHRONO__SET_CPU) && (opts->chrono__set & CHRONO__SET_NOPIN)) {
         char what[64];
-        (void)snprintf(what, sizeof what, "conflicts with --cpu=%d (choose one)", cfg->cpu);
+        (void)chrono__bprintf(what, sizeof what, "conflicts with --cpu=%d (choose one)", cfg->cpu);
         return chrono__cli_bad(opts, "--no-pin", NULL, what);
     }
     chrono__cli_quick(cfg, opts);
@@ -473,7 +473,7 @@ CHRONO_API void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli
     fprintf(f, "usage: %s [flags]\n", prog ? prog : "program");
     for (i = 0; i < CHRONO__F_COUNT; i++) {
         const chrono__cli_builtin *b = &chrono__cli_builtins[i];
-        (void)snprintf(left, sizeof left, "%s%s%s", b->name, b->arg ? "=" : "", b->arg ? b->arg : "");
+        (void)chrono__bprintf(left, sizeof left, "%s%s%s", b->name, b->arg ? "=" : "", b->arg ? b->arg : "");
         fprintf(f, "  %-18s %s\n", left, b->help);
     }
     if (nextra && extra) fputs("program flags:\n", f);
@@ -483,10 +483,10 @@ CHRONO_API void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli
         char range[128] = "";
         if ((x->kind == CHRONO_CLI_INT || x->kind == CHRONO_CLI_DOUBLE) && x->min < x->max) {
             char a[40], b[40];
-            (void)snprintf(range, sizeof range, " (%s..%s)", chrono__num(a, sizeof a, "%.15g", x->min),
+            (void)chrono__bprintf(range, sizeof range, " (%s..%s)", chrono__num(a, sizeof a, "%.15g", x->min),
                            chrono__num(b, sizeof b, "%.15g", x->max));
         }
-        (void)snprintf(left, sizeof left, "%s%s%s", x->name ? x->name : "?", arg ? "=" : "", arg ? arg : "");
+        (void)chrono__bprintf(left, sizeof left, "%s%s%s", x->name ? x->name : "?", arg ? "=" : "", arg ? arg : "");
         fprintf(f, "  %-18s %s%s\n", left, x->help ? x->help : "", range);
     }
     fputs("Both --flag=value and --flag value are accepted.\n", f);
@@ -549,7 +549,7 @@ CHRONO_API FILE *chrono_cli_output(chrono_cli *o)
     if (!o->out) {
         int e = errno;
         char what[160];
-        (void)snprintf(what, sizeof what, "cannot be opened for writing: %s", strerror(e));
+        (void)chrono__bprintf(what, sizeof what, "cannot be opened for writing: %s", strerror(e));
         (void)chrono__cli_bad(o, "--out", o->out_path, what);
     }
     return o->out;

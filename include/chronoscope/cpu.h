@@ -217,9 +217,9 @@ CHRONO_API void chrono__mask_list(char *out, size_t n, unsigned long long m)
         int j = i;
         if (!((m >> i) & 1u)) continue;
         while (j + 1 < 64 && ((m >> (j + 1)) & 1u)) j++;
-        if (j > i + 1) (void)snprintf(item, sizeof item, "%s%d-%d", first ? "" : ",", i, j);
-        else if (j == i + 1) { (void)snprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j); }
-        else (void)snprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
+        if (j > i + 1) (void)chrono__bprintf(item, sizeof item, "%s%d-%d", first ? "" : ",", i, j);
+        else if (j == i + 1) { (void)chrono__bprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j); }
+        else (void)chrono__bprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
         if (len + strlen(item) + 1 > n) break;
         memcpy(out + len, item, strlen(item) + 1);
         len += strlen(item);
@@ -303,18 +303,18 @@ CHRONO_API void chrono__linux_describe(chrono_pin *p, int cpu)
     char path[96], list[48];
     long core = -1, pkg = -1;
     int n;
-    (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+    (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
     if (chrono__file_line(path, list, sizeof list) != 0) return;
     n = chrono__cpulist_count(list);
     if (n < 1) return;
     p->smt_siblings = n - 1;
-    (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+    (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
     (void)chrono__file_long(path, &core);
-    (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+    (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
     (void)chrono__file_long(path, &pkg);
     /* core_id counts within a package: name the package when there are several */
-    n = pkg > 0 ? snprintf(p->topology, sizeof p->topology, "package %ld core %ld (PUs %s)", pkg, core, list)
-                : snprintf(p->topology, sizeof p->topology, "core %ld (PUs %s)", core, list);
+    n = pkg > 0 ? chrono__bprintf(p->topology, sizeof p->topology, "package %ld core %ld (PUs %s)", pkg, core, list)
+                : chrono__bprintf(p->topology, sizeof p->topology, "core %ld (PUs %s)", core, list);
     if (n < 0) p->topology[0] = '\0';
 }
 #endif
@@ -355,7 +355,7 @@ CHRONO_API void chrono__win_describe(chrono_pin *p, int cpu)
         if ((m >> cpu) & 1u) {
             chrono__mask_list(list, sizeof list, m);
             p->smt_siblings = chrono__popcount(m) - 1;
-            if (snprintf(p->topology, sizeof p->topology, "core %d (PUs %s)", core, list) < 0)
+            if (chrono__bprintf(p->topology, sizeof p->topology, "core %d (PUs %s)", core, list) < 0)
                 p->topology[0] = '\0';
             return;
         }
@@ -390,11 +390,11 @@ CHRONO_API int chrono__hwloc_describe(chrono_pin *p, int *cpu)
     if (core && core->cpuset) {
         (void)hwloc_bitmap_list_snprintf(list, sizeof list, core->cpuset);
         p->smt_siblings = hwloc_bitmap_weight(core->cpuset) - 1;
-        if (snprintf(p->topology, sizeof p->topology, "core %u (PUs %s)", core->logical_index, list) < 0)
+        if (chrono__bprintf(p->topology, sizeof p->topology, "core %u (PUs %s)", core->logical_index, list) < 0)
             p->topology[0] = '\0';
     } else {
         p->smt_siblings = 0;
-        if (snprintf(p->topology, sizeof p->topology, "PU %d (no core level)", c) < 0)
+        if (chrono__bprintf(p->topology, sizeof p->topology, "PU %d (no core level)", c) < 0)
             p->topology[0] = '\0';
     }
     *cpu = c;
@@ -560,15 +560,15 @@ CHRONO_API void chrono__env_compiler(chrono_env *e)
     char *s = e->compiler;
     size_t n = sizeof e->compiler;
 #if defined(__INTEL_LLVM_COMPILER)
-    (void)snprintf(s, n, "icx %d", (int)__INTEL_LLVM_COMPILER);
+    (void)chrono__bprintf(s, n, "icx %d", (int)__INTEL_LLVM_COMPILER);
 #elif defined(__clang__) && defined(__apple_build_version__)
-    (void)snprintf(s, n, "Apple clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+    (void)chrono__bprintf(s, n, "Apple clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
 #elif defined(__clang__)
-    (void)snprintf(s, n, "clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+    (void)chrono__bprintf(s, n, "clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
 #elif defined(__GNUC__)
-    (void)snprintf(s, n, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+    (void)chrono__bprintf(s, n, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
 #elif defined(_MSC_VER)
-    (void)snprintf(s, n, "MSVC %d", (int)_MSC_VER);
+    (void)chrono__bprintf(s, n, "MSVC %d", (int)_MSC_VER);
 #else
     chrono__str_copy(s, n, "unknown compiler");
 #endif
@@ -704,18 +704,18 @@ CHRONO_API void chrono__env_linux(chrono_env *e)
         long level, size;
         int t, sharing = -1;
         char *end;
-        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
         if (chrono__file_long(path, &level) != 0) break;
-        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
         if (chrono__file_line(path, buf, sizeof buf) != 0) continue;
         for (t = 0; t < 3 && strcmp(buf, types[t]) != 0; t++) {}
-        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
         if (chrono__file_line(path, buf, sizeof buf) != 0) continue;
         size = strtol(buf, &end, 10);
         if (*end == 'K') size *= 1024L;
         else if (*end == 'M') size *= 1024L * 1024L;
         else if (*end == 'G') size *= 1024L * 1024L * 1024L;
-        (void)snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
         if (chrono__file_line(path, buf, sizeof buf) == 0) sharing = chrono__cpulist_count(buf);
         chrono__env_add_cache(e, (int)level, t + 1, size, sharing);
     }

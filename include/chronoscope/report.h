@@ -155,7 +155,7 @@ CHRONO_API const char *chrono__num(char *buf, size_t n, const char *fmt, double 
 {
     const char *dp = localeconv()->decimal_point;
     char *p;
-    if (snprintf(buf, n, fmt, v) < 0 && n) buf[0] = '\0';
+    if (chrono__bprintf(buf, n, fmt, v) < 0 && n) buf[0] = '\0';
     if (dp && dp[0] && dp[0] != '.' && !dp[1])
         for (p = buf; *p; p++)
             if (*p == dp[0]) *p = '.';
@@ -219,7 +219,7 @@ CHRONO_API const char *chrono__sanitize(char *dst, size_t n, const char *src, in
             if (s[i] == '\n') piece = "\\n";
             else if (s[i] == '\t') piece = "\\t";
             else if (s[i] == '\r') piece = "\\r";
-            else (void)snprintf(tmp, sizeof tmp, "\\x%02X", (unsigned)s[i]);
+            else (void)chrono__bprintf(tmp, sizeof tmp, "\\x%02X", (unsigned)s[i]);
         } else if (mode == CHRONO__MD && chrono__md_special(s, i)) {
             tmp[0] = '\\'; tmp[1] = (char)s[i]; tmp[2] = '\0';
         } else {
@@ -303,18 +303,18 @@ CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns)
     char num[32];
     int u;
     if (!buf || n == 0) return buf;
-    if (!chrono__finite(ns)) { (void)snprintf(buf, n, "-"); return buf; }
+    if (!chrono__finite(ns)) { (void)chrono__bprintf(buf, n, "-"); return buf; }
     u = chrono__unit(ns);
     if (u == 0 && fabs(ns) < 0.9995 && ns != 0) chrono__num(num, sizeof num, "%.3g", ns);
     else chrono__fmt3(num, sizeof num, ns / chrono__unit_div(u));
-    (void)snprintf(buf, n, "%s %s", num, chrono__unit_name(u));
+    (void)chrono__bprintf(buf, n, "%s %s", num, chrono__unit_name(u));
     return buf;
 }
 
 /* A plain number for the text table: "-" when NaN. */
 CHRONO_API const char *chrono__plain(char *buf, size_t n, double v)
 {
-    if (!chrono__finite(v)) { (void)snprintf(buf, n, "-"); return buf; }
+    if (!chrono__finite(v)) { (void)chrono__bprintf(buf, n, "-"); return buf; }
     return chrono__fmt3(buf, n, v);
 }
 
@@ -414,7 +414,7 @@ CHRONO_API void chrono__date(char *buf, size_t n)
     d = doy - (153 * mp + 2) / 5 + 1;
     m = mp < 10 ? mp + 3 : mp - 9;
     if (m <= 2) y++;
-    (void)snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d+00:00", (int)y, (int)m, (int)d,
+    (void)chrono__bprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d+00:00", (int)y, (int)m, (int)d,
                    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
 }
 
@@ -446,10 +446,10 @@ CHRONO_API int chrono__want_color(FILE *out, int mode)
 CHRONO_API const char *chrono__hz(char *buf, size_t n, double hz)
 {
     char num[48];
-    if (!chrono__finite(hz) || hz <= 0) { (void)snprintf(buf, n, "unknown"); return buf; }
-    if (hz >= 1e9) (void)snprintf(buf, n, "%s GHz", chrono__num(num, sizeof num, "%.3f", hz / 1e9));
-    else if (hz >= 1e6) (void)snprintf(buf, n, "%s MHz", chrono__num(num, sizeof num, "%.3f", hz / 1e6));
-    else (void)snprintf(buf, n, "%s Hz", chrono__num(num, sizeof num, "%.0f", hz));
+    if (!chrono__finite(hz) || hz <= 0) { (void)chrono__bprintf(buf, n, "unknown"); return buf; }
+    if (hz >= 1e9) (void)chrono__bprintf(buf, n, "%s GHz", chrono__num(num, sizeof num, "%.3f", hz / 1e9));
+    else if (hz >= 1e6) (void)chrono__bprintf(buf, n, "%s MHz", chrono__num(num, sizeof num, "%.3f", hz / 1e6));
+    else (void)chrono__bprintf(buf, n, "%s Hz", chrono__num(num, sizeof num, "%.0f", hz));
     return buf;
 }
 
@@ -468,9 +468,9 @@ CHRONO_API void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
     char cpus[24];
-    if (e->online_cpus >= 1) (void)snprintf(cpus, sizeof cpus, "%d", e->online_cpus);
-    else (void)snprintf(cpus, sizeof cpus, "unknown");
-    (void)snprintf(buf, n, "%s%s%s%s, %s online CPUs, SMT %s", chrono__or(e->cpu_brand, "unknown CPU"),
+    if (e->online_cpus >= 1) (void)chrono__bprintf(cpus, sizeof cpus, "%d", e->online_cpus);
+    else (void)chrono__bprintf(cpus, sizeof cpus, "unknown");
+    (void)chrono__bprintf(buf, n, "%s%s%s%s, %s online CPUs, SMT %s", chrono__or(e->cpu_brand, "unknown CPU"),
                    e->cpu_vendor[0] ? " (" : "", e->cpu_vendor, e->cpu_vendor[0] ? ")" : "", cpus,
                    chrono__tri(e->smt, "on", "off"));
 }
@@ -478,9 +478,9 @@ CHRONO_API void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
 CHRONO_API void chrono__env_pin(const chrono_session *s, char *buf, size_t n)
 {
     if (s->pin.pinned)
-        (void)snprintf(buf, n, "cpu %d%s%s", s->pin.cpu, s->pin.topology[0] ? ", " : "", s->pin.topology);
+        (void)chrono__bprintf(buf, n, "cpu %d%s%s", s->pin.cpu, s->pin.topology[0] ? ", " : "", s->pin.topology);
     else
-        (void)snprintf(buf, n, "no: the scheduler may move the thread");
+        (void)chrono__bprintf(buf, n, "no: the scheduler may move the thread");
 }
 
 CHRONO_API void chrono__env_clock(const chrono_session *s, char *buf, size_t n)
@@ -491,9 +491,9 @@ CHRONO_API void chrono__env_clock(const chrono_session *s, char *buf, size_t n)
     chrono_report_duration(ovh, sizeof ovh, ovh_ns);
     spread[0] = '\0';
     if (c->hz_calibrated > 0)
-        (void)snprintf(spread, sizeof spread, ", calibration spread %s%%",
+        (void)chrono__bprintf(spread, sizeof spread, ", calibration spread %s%%",
                        chrono__num(num, sizeof num, "%.3f", 100.0 * c->calib_spread));
-    (void)snprintf(buf, n, "%s at %s (%s%s), overhead %s%s", chrono__or(c->name, "unknown clock"),
+    (void)chrono__bprintf(buf, n, "%s at %s (%s%s), overhead %s%s", chrono__or(c->name, "unknown clock"),
                    chrono__hz(hz, sizeof hz, c->hz), chrono_clock_hz_method_name(c->hz_method), spread, ovh,
                    c->source == CHRONO_CLOCK_TSC ? (c->invariant_tsc ? ", invariant TSC" : ", TSC not invariant") : "");
 }
@@ -503,11 +503,11 @@ CHRONO_API void chrono__env_core(const chrono_session *s, char *buf, size_t n)
     const chrono_env *e = &s->env;
     char ghz[48];
     if (chrono__finite(s->core_ghz) && s->core_ghz > 0)
-        (void)snprintf(buf, n, "%s GHz measured by reference chains; governor %s, boost %s",
+        (void)chrono__bprintf(buf, n, "%s GHz measured by reference chains; governor %s, boost %s",
                        chrono__num(ghz, sizeof ghz, "%.3f", s->core_ghz), chrono__or(e->governor, "unknown"),
                        chrono__tri(e->boost, "on", "off"));
     else
-        (void)snprintf(buf, n, "unknown (no cycle estimates); governor %s, boost %s",
+        (void)chrono__bprintf(buf, n, "unknown (no cycle estimates); governor %s, boost %s",
                        chrono__or(e->governor, "unknown"), chrono__tri(e->boost, "on", "off"));
 }
 
@@ -516,8 +516,8 @@ CHRONO_API void chrono__env_machine(const chrono_session *s, char *buf, size_t n
     const chrono_env *e = &s->env;
     char load[48];
     if (e->loadavg1 >= 0) chrono__num(load, sizeof load, "%.2f", e->loadavg1);
-    else (void)snprintf(load, sizeof load, "unknown");
-    (void)snprintf(buf, n, "%s, %s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
+    else (void)chrono__bprintf(load, sizeof load, "unknown");
+    (void)chrono__bprintf(buf, n, "%s, %s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
                    e->in_vm == 1 ? "virtual machine" : "bare metal", e->hypervisor[0] ? " " : "", e->hypervisor,
                    load, chrono__or(e->hostname, "unknown"));
 }
@@ -525,7 +525,7 @@ CHRONO_API void chrono__env_machine(const chrono_session *s, char *buf, size_t n
 CHRONO_API void chrono__env_build(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
-    (void)snprintf(buf, n, "%s, %s, assertions %s", chrono__or(e->compiler, "unknown compiler"),
+    (void)chrono__bprintf(buf, n, "%s, %s, assertions %s", chrono__or(e->compiler, "unknown compiler"),
                    e->optimized > 0 ? "optimised" : e->optimized == 0 ? "NOT optimised" : "optimisation unknown",
                    e->asserts ? "on" : "off");
 }
@@ -534,7 +534,7 @@ CHRONO_API void chrono__env_run(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_config *c = &s->cfg;
     char w[48], m[48], conf[48], samples[24];
-    (void)snprintf(buf, n, "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
+    (void)chrono__bprintf(buf, n, "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
                    chrono__u64(samples, (uint64_t)(c->samples > 0 ? c->samples : 0)),
                    chrono_report_duration(w, sizeof w, c->warmup_ms * 1e6),
                    chrono_report_duration(m, sizeof m, c->max_ms * 1e6),
@@ -581,7 +581,7 @@ CHRONO_API const char *chrono__sparkline(char *buf, size_t n, const unsigned *hi
     unsigned max = 0;
     size_t i, w = 0;
     for (i = 0; i < bins; i++) if (hist[i] > max) max = hist[i];
-    if (max == 0) { (void)snprintf(buf, n, "-"); return buf; }
+    if (max == 0) { (void)chrono__bprintf(buf, n, "-"); return buf; }
     buf[0] = '\0';
     for (i = 0; i < bins; i++) {
         const char *piece = zero;
@@ -604,7 +604,7 @@ CHRONO_API const char *chrono__fmt_extra(char *buf, size_t n, double x, int extr
     double a = fabs(x);
     int d = (a < 9.995 ? 2 : a < 99.95 ? 1 : 0) + extra;
     char fmt[16];
-    (void)snprintf(fmt, sizeof fmt, "%%.%df", d);
+    (void)chrono__bprintf(fmt, sizeof fmt, "%%.%df", d);
     return chrono__num(buf, n, fmt, x);
 }
 
@@ -616,13 +616,13 @@ CHRONO_API void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
     int u = chrono__unit(st->median), extra = 0;
     double div = chrono__unit_div(u);
     if (!chrono__finite(st->ci_low) || !chrono__finite(st->ci_high) || !chrono__finite(st->median)) {
-        (void)snprintf(buf, n, "-");
+        (void)chrono__bprintf(buf, n, "-");
         return;
     }
     do {
         if (u == 0 && fabs(st->median) < 0.9995) {
             char fmt[16];
-            (void)snprintf(fmt, sizeof fmt, "%%.%dg", 3 + extra);
+            (void)chrono__bprintf(fmt, sizeof fmt, "%%.%dg", 3 + extra);
             chrono__num(lo, sizeof lo, fmt, st->ci_low);
             chrono__num(hi, sizeof hi, fmt, st->ci_high);
         } else {
@@ -630,7 +630,7 @@ CHRONO_API void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
             chrono__fmt_extra(hi, sizeof hi, st->ci_high / div, extra);
         }
     } while (!strcmp(lo, hi) && st->ci_low != st->ci_high && ++extra <= 3);
-    (void)snprintf(buf, n, "[%s, %s] %s", lo, hi, chrono__unit_name(u));
+    (void)chrono__bprintf(buf, n, "[%s, %s] %s", lo, hi, chrono__unit_name(u));
 }
 
 /* Estimated cycles: plain up to 99999, then 875k, 8.75M, 42.0G; "-" when unknown. */
@@ -639,10 +639,10 @@ CHRONO_API const char *chrono__cycles_cell(char *buf, size_t n, double c)
     char num[48];
     static const char *const suffix[] = { "k", "M", "G", "T" };
     int i = -1;
-    if (!chrono__finite(c)) { (void)snprintf(buf, n, "-"); return buf; }
+    if (!chrono__finite(c)) { (void)chrono__bprintf(buf, n, "-"); return buf; }
     if (fabs(c) < 99999.5) return chrono__fmt3(buf, n, c);
     while (fabs(c) >= 999.5 && i < 3) { c /= 1000; i++; }
-    (void)snprintf(buf, n, "%s%s", chrono__fmt3(num, sizeof num, c), suffix[i]);
+    (void)chrono__bprintf(buf, n, "%s%s", chrono__fmt3(num, sizeof num, c), suffix[i]);
     return buf;
 }
 
@@ -656,13 +656,13 @@ CHRONO_API void chrono__row_fill(chrono__row *row, const chrono_result *r, int m
     chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
     chrono_report_duration(row->cell[4], CHRONO__CELL, r->ns.mad);
     chrono__cycles_cell(row->cell[5], CHRONO__CELL, r->has_cycles ? r->cycles.median : NAN);
-    (void)snprintf(row->cell[6], CHRONO__CELL, "%s \xC3\x97 %s%s", chrono__u64(a, r->iters_per_sample),
+    (void)chrono__bprintf(row->cell[6], CHRONO__CELL, "%s \xC3\x97 %s%s", chrono__u64(a, r->iters_per_sample),
                    chrono__u64(b, (uint64_t)r->samples), r->truncated ? "*" : "");
     if (r->ns.outliers_severe)
-        (void)snprintf(row->cell[7], CHRONO__CELL, "%s (%s far)", chrono__u64(a, (uint64_t)out),
+        (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s (%s far)", chrono__u64(a, (uint64_t)out),
                        chrono__u64(b, (uint64_t)r->ns.outliers_severe));
     else
-        (void)snprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
+        (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
     chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO__MD ? "\xE2\x80\x87" : " ");
 }
@@ -670,10 +670,10 @@ CHRONO_API void chrono__row_fill(chrono__row *row, const chrono_result *r, int m
 CHRONO_API void chrono__row_title(chrono__row *row, const chrono_session *s)
 {
     int i;
-    for (i = 0; i < CHRONO__COLS; i++) (void)snprintf(row->cell[i], CHRONO__CELL, "%s", chrono__col_title[i]);
+    for (i = 0; i < CHRONO__COLS; i++) (void)chrono__bprintf(row->cell[i], CHRONO__CELL, "%s", chrono__col_title[i]);
     if (chrono__finite(s->cfg.confidence) && s->cfg.confidence > 0) {
         char pct[32];
-        (void)snprintf(row->cell[2], CHRONO__CELL, "%s%% CI", chrono__num(pct, sizeof pct, "%.0f", 100.0 * s->cfg.confidence));
+        (void)chrono__bprintf(row->cell[2], CHRONO__CELL, "%s%% CI", chrono__num(pct, sizeof pct, "%.0f", 100.0 * s->cfg.confidence));
     }
 }
 
@@ -696,7 +696,7 @@ CHRONO_API int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, 
     char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24];
     double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
     int a_faster = c->ratio < 1, clear = c->ci_high < 1 || c->ci_low > 1;
-    if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)snprintf(buf, n, "-"); return 0; }
+    if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)chrono__bprintf(buf, n, "-"); return 0; }
     chrono__num(r, sizeof r, "%.3f", c->ratio);
     chrono__num(lo, sizeof lo, "%.3f", c->ci_low);
     chrono__num(hi, sizeof hi, "%.3f", c->ci_high);
@@ -705,13 +705,13 @@ CHRONO_API int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, 
     cr[0] = '\0';
     if (chrono__finite(c->cycles_ratio)) {
         char num[48];
-        (void)snprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
+        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
     }
     chrono__sanitize(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
     if (clear)
-        (void)snprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi, name, f, cr);
+        (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi, name, f, cr);
     else
-        (void)snprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 no clear difference: the %s%% interval includes 1%s", r, lo,
+        (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 no clear difference: the %s%% interval includes 1%s", r, lo,
                        hi, level, cr);
     return clear;
 }
@@ -725,11 +725,11 @@ CHRONO_API void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_resu
     chrono__num(r2, sizeof r2, "%.4f", sw->r2);
     chrono__u64(pts, (uint64_t)sw->points);
     if (chrono__finite(sw->per_unit_cycles))
-        (void)snprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s); %s cycles per unit %s %s cycles fixed (R\xC2\xB2 %s)",
+        (void)chrono__bprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s); %s cycles per unit %s %s cycles fixed (R\xC2\xB2 %s)",
                        pts, pu, sign, fx, r2, chrono__plain(pc, sizeof pc, sw->per_unit_cycles), csign,
                        chrono__plain(fc, sizeof fc, fabs(sw->fixed_cycles)), chrono__num(r2c, sizeof r2c, "%.4f", sw->r2_cycles));
     else
-        (void)snprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s)", pts, pu, sign, fx, r2);
+        (void)chrono__bprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s)", pts, pu, sign, fx, r2);
 }
 
 /* ---- text ------------------------------------------------------------------------- */
@@ -971,7 +971,7 @@ CHRONO_API const char *chrono__num_exact(char *buf, size_t n, double v)
     char *p;
     int prec;
     for (prec = 15; prec <= 17; prec++) {
-        if (snprintf(buf, n, "%.*g", prec, v) < 0 && n) buf[0] = '\0';
+        if (chrono__bprintf(buf, n, "%.*g", prec, v) < 0 && n) buf[0] = '\0';
         if (strtod(buf, NULL) == v) break;
     }
     if (dp && dp[0] && dp[0] != '.' && !dp[1])
@@ -1177,7 +1177,7 @@ CHRONO_API void chrono__json_end(chrono_report_writer *w)
         int clear = chrono__finite(c->ratio) && (c->ci_high < 1 || c->ci_low > 1);
         char group[2 * CHRONO_NAME_MAX + 8];
         chrono__jobj o;
-        (void)snprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
+        (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
         fputs(i ? ",\n    " : "\n    ", w->out);
         o = chrono__jopen(w->out, 6);
         chrono__jstr(&o, "name", group);
@@ -1314,7 +1314,7 @@ CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_co
     int rc = chrono__writer_ok(w);
     if (rc < 0) return rc;
     if (!c) return CHRONO_EINVAL;
-    (void)snprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
+    (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
     x = chrono__ctx_run(w->families++);
     x.kind = "compare"; x.group = group;
     x.vs = c->b.name; x.ratio = c->ratio; x.ratio_lo = c->ci_low; x.ratio_hi = c->ci_high;
