@@ -254,7 +254,9 @@ CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *ou
     if ((int)in->cycles < CHRONO_CYCLES_AUTO || (int)in->cycles > CHRONO_CYCLES_OFF) return CHRONO_EINVAL;
     if ((in->pin == CHRONO_PIN_CPU || in->pin == CHRONO_PIN_PREFER) && in->cpu < CHRONO_CPU_CURRENT)
         return CHRONO_EINVAL;
-    if (in->custom_clock && !(in->custom_clock->hz > 0)) return CHRONO_EINVAL;
+    if (in->custom_clock && !(in->custom_clock->hz > 0 && in->custom_clock->hz < 1e12 &&
+                              in->custom_clock->ns_per_tick > 0 && !isinf(in->custom_clock->ns_per_tick)))
+        return CHRONO_EINVAL;   /* not an opened clock: rate out of range or never set */
     if ((int)in->clock < 0 || in->clock >= CHRONO_CLOCK_CUSTOM) return CHRONO_EINVAL;
     if (!in->samples) out->samples = d.samples;
     if (in->warmup_ms == 0) out->warmup_ms = d.warmup_ms;
@@ -300,9 +302,6 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     if (!s) return CHRONO_EINVAL;
     memset(s, 0, sizeof *s);
     s->pin.cpu = -1;
-    if (cfg && cfg->custom_clock && !(cfg->custom_clock->hz > 0 && cfg->custom_clock->hz < 1e12 &&
-                                      cfg->custom_clock->ns_per_tick > 0 && !isinf(cfg->custom_clock->ns_per_tick)))
-        return CHRONO_EINVAL;   /* not an opened clock: rate out of range or never set */
     rc = chrono__config_resolve(cfg, &s->cfg);
     if (rc < 0) return rc;
     rc = chrono__pin(s);
