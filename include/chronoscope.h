@@ -7,7 +7,22 @@
      3. Errors             6. Licence
 
    1. USAGE ---------------------------------------------------------------------
-   Include the header (first, or after defining _GNU_SOURCE) and link -lm:
+   Include the header (first, or after defining _GNU_SOURCE) and link -lm.
+   Time a loop of yours, compare two, report (examples/quickstart.c is whole):
+
+       static void body(void *ctx, uint64_t iters) {        // the loop is yours
+           for (uint64_t i = 0; i < iters; i++) { work(ctx); chrono_clobber(); }
+       }
+       chrono_session s;
+       chrono_result r;
+       chrono_comparison c;
+       if (chrono_session_open(&s, NULL) < 0) return 1;     // pin, calibrate, read the machine
+       chrono_run(&s, "work", body, ctx, &r);               // r.ns.median, r.ns.ci_low, r.cycles.median
+       chrono_compare(&s, "a", body_a, NULL, "b", body_b, NULL, &c);   // c.ratio [c.ci_low, c.ci_high]
+       chrono_report(&s, stdout, CHRONO_FORMAT_TEXT);        // or _MARKDOWN, _CSV, _JSON
+       chrono_session_close(&s);
+
+   Or only the clock:
 
        #include <chronoscope.h>
 
