@@ -650,11 +650,26 @@ CHRONO_API void chrono__env_cpuid_caches(chrono_env *e)
     }
 }
 
+#if defined(CHRONO__CPU_LINUX) || defined(CHRONO__CPU_POSIX)
+/* Kernel ("Linux 6.1.0 x86_64") and host name from uname. */
+CHRONO_API void chrono__env_uname(chrono_env *e)
+{
+    struct utsname u;
+    if (uname(&u) == 0) {
+        chrono__str_copy(e->kernel, sizeof e->kernel, u.sysname);
+        chrono__str_append(e->kernel, sizeof e->kernel, " ");
+        chrono__str_append(e->kernel, sizeof e->kernel, u.release);
+        chrono__str_append(e->kernel, sizeof e->kernel, " ");
+        chrono__str_append(e->kernel, sizeof e->kernel, u.machine);
+        chrono__str_copy(e->hostname, sizeof e->hostname, u.nodename);
+    }
+}
+#endif
+
 #if defined(CHRONO__CPU_LINUX)
 CHRONO_API void chrono__env_linux(chrono_env *e)
 {
     char buf[4096], path[96];
-    struct utsname u;
     long v;
     int i, flags_seen = 0;
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -691,14 +706,7 @@ CHRONO_API void chrono__env_linux(chrono_env *e)
     else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
     if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
     if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
-    if (uname(&u) == 0) {
-        chrono__str_copy(e->kernel, sizeof e->kernel, u.sysname);
-        chrono__str_append(e->kernel, sizeof e->kernel, " ");
-        chrono__str_append(e->kernel, sizeof e->kernel, u.release);
-        chrono__str_append(e->kernel, sizeof e->kernel, " ");
-        chrono__str_append(e->kernel, sizeof e->kernel, u.machine);
-        chrono__str_copy(e->hostname, sizeof e->hostname, u.nodename);
-    }
+    chrono__env_uname(e);
     for (i = 0; i < 32; i++) {
         static const char *const types[] = { "Data", "Instruction", "Unified" };
         long level, size;
@@ -753,15 +761,7 @@ CHRONO_API void chrono__env_windows(chrono_env *e)
 #elif defined(CHRONO__CPU_POSIX)
 CHRONO_API void chrono__env_posix(chrono_env *e)
 {
-    struct utsname u;
-    if (uname(&u) == 0) {
-        chrono__str_copy(e->kernel, sizeof e->kernel, u.sysname);
-        chrono__str_append(e->kernel, sizeof e->kernel, " ");
-        chrono__str_append(e->kernel, sizeof e->kernel, u.release);
-        chrono__str_append(e->kernel, sizeof e->kernel, " ");
-        chrono__str_append(e->kernel, sizeof e->kernel, u.machine);
-        chrono__str_copy(e->hostname, sizeof e->hostname, u.nodename);
-    }
+    chrono__env_uname(e);
 #  if defined(__APPLE__) && (!defined(_POSIX_C_SOURCE) || defined(_DARWIN_C_SOURCE))
     {
         double la[1];
