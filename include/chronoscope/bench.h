@@ -196,7 +196,7 @@ CHRONO_API double chrono__interquartile_mean(double *v, int n)
 {
     double sum = 0;
     int i;
-    chrono__sort_small(v, n);
+    chrono_stats_sort(v, (size_t)n);
     for (i = n / 4; i < n - n / 4; i++) sum += v[i];
     return sum / (n - 2 * (n / 4));
 }
@@ -356,7 +356,6 @@ CHRONO_API int chrono__grow(void **arr, size_t *cap, size_t need, size_t size)
 /* Per-run working storage: one block, carved into columns. */
 typedef struct chrono__columns {
     double *ns, *ticks, *cycles, *ghz, *scratch;
-    size_t cap;
 } chrono__columns;
 
 CHRONO_API int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
@@ -371,7 +370,6 @@ CHRONO_API int chrono__columns_get(chrono_session *s, size_t cap, chrono__column
     }
     c->ns = s->buf; c->ticks = s->buf + cap; c->cycles = s->buf + 2 * cap;
     c->ghz = s->buf + 3 * cap; c->scratch = s->buf + 4 * cap;
-    c->cap = cap;
     return 0;
 }
 
@@ -478,10 +476,11 @@ CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, vo
    until the fastest samples of two successive windows agree within 2%.
    Windows are counted rather than the total time, so a clock that jumps
    back cannot keep it going.  Returns the ms spent. */
-CHRONO_API double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
+CHRONO_API double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+                                 double warmup_ms)
 {
     uint64_t start = chrono__now(s);
-    double window_ms = s->cfg.warmup_ms / 5, prev = 0;
+    double window_ms = warmup_ms / 5, prev = 0;
     int w;
     for (w = 1; w <= 20; w++) {
         uint64_t wstart = chrono__now(s), best = UINT64_MAX;
@@ -606,7 +605,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
 
     start = chrono__now(s);
     iters = chrono__size_batch(s, fn, ctx, 1, start, s->cfg.max_ms / 4);
-    warm = chrono__warmup(s, fn, ctx, iters);
+    warm = chrono__warmup(s, fn, ctx, iters, s->cfg.warmup_ms);
     iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);   /* now that it is warm */
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
@@ -624,14 +623,13 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
 }
 
 /* ---- A/B comparison ---------------------------------------------------------- */
-/* Warm both up, alternating windows, so neither runs on a colder machine. */
+/* Warm both up in alternating halves (A B A B), so neither runs on a colder machine. */
 CHRONO_API double chrono__warmup_pair(const chrono_session *s, chrono_fn a, void *ca, chrono_fn b, void *cb,
                                       uint64_t iters)
 {
-    chrono_session half = *s;
-    half.cfg.warmup_ms = s->cfg.warmup_ms / 2;
-    return chrono__warmup(&half, a, ca, iters) + chrono__warmup(&half, b, cb, iters) +
-           chrono__warmup(&half, a, ca, iters) + chrono__warmup(&half, b, cb, iters);
+    double half = s->cfg.warmup_ms / 2;
+    return chrono__warmup(s, a, ca, iters, half) + chrono__warmup(s, b, cb, iters, half) +
+           chrono__warmup(s, a, ca, iters, half) + chrono__warmup(s, b, cb, iters, half);
 }
 
 /* Interleaved A/B: the same iteration count for both, rounds ordered ABBA,
@@ -646,7 +644,6 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     uint64_t start, iters, ib;
     double warm;
     size_t n = 0, attempts, round;
-    double *pa, *pb;
     int rc = chrono__check_session(s);
     if (out) {   /* defined even on failure */
         memset(out, 0, sizeof *out);
@@ -662,7 +659,6 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     if ((rc = chrono__columns_get(s, 2 * attempts, &ca)) < 0) return rc;
     cb = ca;
     cb.ns += attempts; cb.ticks += attempts; cb.cycles += attempts; cb.ghz += attempts; cb.scratch += attempts;
-    ca.cap = cb.cap = attempts;
 
     start = chrono__now(s);
     iters = chrono__size_batch(s, a, ctx_a, 1, start, s->cfg.max_ms / 8);
@@ -699,8 +695,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     cmp.rounds = n;
     cmp.cycles_ratio = NAN;
     if (rc == 0) {
-        pa = ca.ns; pb = cb.ns;
-        rc = chrono_stats_ratio(pa, pb, n, s->cfg.confidence, ca.scratch, &ratio);
+        rc = chrono_stats_ratio(ca.ns, cb.ns, n, s->cfg.confidence, ca.scratch, &ratio);
     }
     if (rc == 0) {
         cmp.ratio = ratio.ratio; cmp.ci_low = ratio.ci_low; cmp.ci_high = ratio.ci_high; cmp.ci_level = ratio.ci_level;
