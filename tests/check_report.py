@@ -115,7 +115,8 @@ def check_json_fixed():
        q.get("ci_low_ns") == 1497.5 and q.get("ci_high_ns") == 1502.5 and q.get("mad_ns") == 5 and
        q.get("cycles_per_iteration") == 5250 and q.get("iterations") == 101000 and q.get("samples") == 101 and
        q.get("outliers") == 4 and q.get("cv") == 10 / 1515 and q.get("rejected_migrated") == 2 and
-       q.get("rejected_preempted") == 1, "fixed json: statistics of the first result")
+       q.get("rejected_preempted") == 1 and q.get("rejected_contended") == 3,
+       "fixed json: statistics of the first result")
     c = by.get(FIXED_NAMES[1], {})
     ok(c.get("real_time") == 0.285 and c.get("cycles_per_iteration", 1) is None and c.get("core_ghz", 1) is None,
        "fixed json: unknown cycles are null")
@@ -161,7 +162,8 @@ def check_csv_fixed():
     col = {k: i for i, k in enumerate(head)}
     first = body[0]
     ok(float(first[col["median_ns"]]) == 1500 and float(first[col["ci_low_ns"]]) == 1497.5 and
-       first[col["samples"]] == "101" and first[col["kind"]] == "run" and first[col["rejected_preempted"]] == "1",
+       first[col["samples"]] == "101" and first[col["kind"]] == "run" and first[col["rejected_preempted"]] == "1" and
+       first[col["rejected_contended"]] == "3",
        "fixed csv: values of the first result")
     ok(body[1][col["cycles_median"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")

@@ -66,9 +66,10 @@ static void fixture_result(chrono_result *r, const char *name, double median_ns,
     strcpy(r->name, name);
     r->iters_per_sample = 1000;
     r->samples = 101;
-    r->samples_taken = 103;
+    r->samples_taken = 106;
     r->migrated = 2;
     r->preempted = 1;
+    r->contended = 3;
     r->cpu = 2;
     r->wall_ms = 250;
     r->warmup_ms = 50;

@@ -354,7 +354,7 @@ static int pin_cleared(const chrono_pin *p)
 static void test_cpu(void)
 {
     static const int bad_cpu[] = { -2, -100, INT_MIN };
-    static const unsigned bad_bits[] = { 0u, 3u, 1u << 8, 1u << 31, UINT_MAX };
+    static const unsigned bad_bits[] = { 0u, 3u, CHRONO_WARN_LAST << 1, 1u << 31, UINT_MAX };
     const char *unknown = "unknown environment warning";
     int n = chrono_cpu_count(), cur = chrono_cpu_current(), before, rc, ok;
     long sw = chrono_cpu_switches();
@@ -414,9 +414,9 @@ static void test_cpu(void)
     expect(chrono_env_read(NULL), CHRONO_EINVAL, "chrono_env_read(NULL)");
     ok = 1;
     for (i = 0; i < COUNT(bad_bits); i++) ok &= !strcmp(chrono_env_warning(bad_bits[i]), unknown);
-    tap_ok(ok, "chrono_env_warning(0, 3 (two bits), 1<<8, 1<<31, UINT_MAX) -> \"%s\"", unknown);
+    tap_ok(ok, "chrono_env_warning(0, 3 (two bits), WARN_LAST<<1, 1<<31, UINT_MAX) -> \"%s\"", unknown);
     ok = 1;
-    for (b = 1; b <= CHRONO_WARN_ASSERTS; b <<= 1) ok &= strcmp(chrono_env_warning(b), unknown) != 0;
+    for (b = 1; b <= CHRONO_WARN_LAST; b <<= 1) ok &= strcmp(chrono_env_warning(b), unknown) != 0;
     tap_ok(ok, "chrono_env_warning(each CHRONO_WARN_* bit) -> its own text");
 }
 
@@ -665,13 +665,15 @@ static size_t bad_configs(bad_cfg *out, const chrono_clock *zero_clock, const ch
     ADD("samples = INT_MIN", c.samples = INT_MIN);
     ADD("samples = CHRONO_SAMPLES_MAX + 1", c.samples = CHRONO_SAMPLES_MAX + 1);
     ADD("samples = INT_MAX", c.samples = INT_MAX);
-    for (f = 0; f < 4; f++)
+    for (f = 0; f < 5; f++)
         for (i = 0; i < COUNT(bad_d); i++) {
-            static const char *const field[] = { "warmup_ms", "min_sample_us", "max_ms", "ref_tolerance" };
+            static const char *const field[] = { "warmup_ms", "min_sample_us", "max_ms", "ref_tolerance",
+                                                 "contention_tolerance" };
             char *l = labels[f * COUNT(bad_d) + i];
-            (void)snprintf(l, sizeof labels[0], "%s = %s", field[f], dname[i]);
+            (void)snprintf(l, sizeof labels[0], "%s = %s", field[f], f == 4 && bad_d[i] == -1.0 ? "-0.5" : dname[i]);
             ADD(l, (f == 0 ? (void)(c.warmup_ms = bad_d[i]) : f == 1 ? (void)(c.min_sample_us = bad_d[i])
-                    : f == 2 ? (void)(c.max_ms = bad_d[i]) : (void)(c.ref_tolerance = bad_d[i])));
+                    : f == 2 ? (void)(c.max_ms = bad_d[i]) : f == 3 ? (void)(c.ref_tolerance = bad_d[i])
+                    : (void)(c.contention_tolerance = bad_d[i] == -1.0 ? -0.5 : bad_d[i])));
         }
     ADD("confidence = -0.5", c.confidence = -0.5);
     ADD("confidence = 1", c.confidence = 1.0);
@@ -717,7 +719,7 @@ static void test_bench(chrono_session *s, int have_session)
     chrono_clobber();
     tap_ok(d.samples == 101 && d.warmup_ms == 50 && d.min_sample_us == 50 && d.max_ms == 2000 && d.cpu == CHRONO_CPU_CURRENT &&
            d.pin == CHRONO_PIN_AUTO && d.confidence == (double)0.95 && d.clock == CHRONO_CLOCK_AUTO &&
-           d.cycles == CHRONO_CYCLES_AUTO && d.ref_tolerance == (double)0.01 && d.custom_clock == NULL && d.seed != 0,
+           d.cycles == CHRONO_CYCLES_AUTO && d.ref_tolerance == (double)0.01 && d.contention_tolerance == (double)0.05 && d.custom_clock == NULL && d.seed != 0,
            "chrono_config_default() -> the documented defaults (chrono_clobber() returned too)");
 
     memset(&zs, 0, sizeof zs);
@@ -1119,7 +1121,8 @@ static int same_config(const chrono_config *a, const chrono_config *b)
 {
     return a->samples == b->samples && a->warmup_ms == b->warmup_ms && a->min_sample_us == b->min_sample_us &&
            a->max_ms == b->max_ms && a->cpu == b->cpu && a->pin == b->pin && a->confidence == b->confidence &&
-           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance;
+           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance &&
+           a->contention_tolerance == b->contention_tolerance;
 }
 
 static void test_cli_flags(void)

@@ -345,6 +345,127 @@ static void test_real_ratios(void)
     chrono_session_close(&s);
 }
 
+/* ---- contention: the front-end probe's verdicts, on made-up readings ------------ */
+static chrono_session fake_session(int samples)
+{
+    chrono_session s;
+    memset(&s, 0, sizeof s);
+    s.cfg = chrono_config_default();
+    s.cfg.samples = samples;
+    s.fe_check = 1;
+    s.fe_best = INFINITY;
+    return s;
+}
+
+/* Feed readings a row at a time, as the runner does; the quiet count after each. */
+static size_t feed(chrono_session *s, const double *fe_a, const double *fe_b, size_t n, size_t *quiet_after)
+{
+    size_t i, quiet = 0;
+    for (i = 1; i <= n; i++) quiet_after[i - 1] = quiet = chrono__note_fe(s, fe_a, fe_b, i, quiet);
+    return quiet;
+}
+
+static void fill_columns(chrono__columns *c, double *store, size_t cap, const double *fe, size_t n)
+{
+    size_t i;
+    c->ns = store; c->ticks = store + cap; c->cycles = store + 2 * cap; c->ghz = store + 3 * cap;
+    c->fe = store + 4 * cap; c->scratch = store + 5 * cap;
+    for (i = 0; i < n; i++) {
+        c->ns[i] = 100.0 + (double)i;   /* row i carries ns 100+i: shows which rows stayed */
+        c->ticks[i] = c->cycles[i] = c->ghz[i] = 0;
+        c->fe[i] = fe[i];
+    }
+}
+
+static void test_contention_filter(void)
+{
+    /* best 5.0, then a quieter 4.0 turns the 5.x rows contended (tolerance 5%: limit 4.2) */
+    static const double fe[] = { 5.0, 5.1, 4.0, 4.1, 5.5, 4.0, NAN };
+    static const size_t want_quiet[] = { 1, 2, 1, 2, 2, 3, 4 };
+    static const double fa[] = { 4.0, 4.0, 6.0, 4.1, 4.0 }, fb[] = { 4.0, 6.0, 4.0, 4.0, 4.2 };
+    static const double busy[] = { 5.0, 5.0, 5.0, 4.0, 5.0, 5.0, 5.0 };
+    double store[6 * 8], store_b[6 * 8];
+    size_t quiet_after[8], i, n, quiet;
+    chrono__columns ca, cb;
+    chrono_result r, rb;
+    chrono_session s = fake_session(6);
+    int ok = 1;
+
+    quiet = feed(&s, fe, NULL, 7, quiet_after);
+    for (i = 0; i < 7; i++) ok &= quiet_after[i] == want_quiet[i];
+    tap_ok(ok && s.fe_best == 4.0 && chrono__fe_limit(&s) == 4.0 * 1.05,
+           "note_fe: best is the lowest reading; a lower best recounts the quiet rows (1 2 1 2 2 3 4)");
+    fill_columns(&ca, store, 8, fe, 7);
+    memset(&r, 0, sizeof r);
+    n = chrono__drop_contended(&s, &ca, &r, NULL, NULL, 7, quiet);
+    tap_ok(n == 4 && r.contended == 3 && ca.ns[0] == 102 && ca.ns[1] == 103 && ca.ns[2] == 105 && ca.ns[3] == 106 &&
+           ca.fe[2] == 4.0 && !(s.warnings & CHRONO_WARN_CONTENDED),
+           "drop_contended: the three 5.x rows go, the quiet ones (and the one without a reading) stay in order");
+
+    s = fake_session(6);
+    quiet = feed(&s, fa, fb, 5, quiet_after);
+    fill_columns(&ca, store, 8, fa, 5);
+    fill_columns(&cb, store_b, 8, fb, 5);
+    memset(&r, 0, sizeof r);
+    memset(&rb, 0, sizeof rb);
+    n = chrono__drop_contended(&s, &ca, &r, &cb, &rb, 5, quiet);
+    tap_ok(quiet == 3 && n == 3 && r.contended == 1 && rb.contended == 1 && ca.ns[1] == 103 && cb.ns[2] == 104,
+           "pairs: a round goes when either side was contended, counted on that side (%zu rows, %zu/%zu)",
+           n, r.contended, rb.contended);
+
+    s = fake_session(20);   /* 4 quiet rows of 7: fewer than a quarter of 20 wanted */
+    quiet = feed(&s, fe, NULL, 7, quiet_after);
+    fill_columns(&ca, store, 8, fe, 7);
+    memset(&r, 0, sizeof r);
+    n = chrono__drop_contended(&s, &ca, &r, NULL, NULL, 7, quiet);
+    tap_ok(n == 7 && r.contended == 0 && (s.warnings & CHRONO_WARN_CONTENDED) && ca.ns[6] == 106,
+           "contended for most of the run: every row stays and the session warns");
+    s = fake_session(5);   /* 1 quiet row of 7, 5 wanted: the first 5 stay */
+    quiet = feed(&s, busy, NULL, 7, quiet_after);
+    fill_columns(&ca, store, 8, busy, 7);
+    n = chrono__drop_contended(&s, &ca, &r, NULL, NULL, 7, quiet);
+    tap_ok(quiet == 1 && n == 5 && ca.ns[4] == 104 && (s.warnings & CHRONO_WARN_CONTENDED),
+           "and never more rows than .samples");
+
+    s = fake_session(6);
+    s.fe_check = 0;
+    quiet = feed(&s, fe, NULL, 7, quiet_after);
+    fill_columns(&ca, store, 8, fe, 7);
+    memset(&r, 0, sizeof r);
+    tap_ok(quiet == 7 && chrono__drop_contended(&s, &ca, &r, NULL, NULL, 7, quiet) == 7 && r.contended == 0,
+           "probe off: every row is quiet, none dropped");
+}
+
+/* The probe on the real machine: readings plausible, the accounting adds up,
+   and CHRONO_CONTENTION_OFF turns it off.  No time is asserted. */
+static void test_contention_real(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    uint64_t n1 = 1024;
+    int rc, emu = tap_emulated();
+    rc = chrono_session_open(&s, &cfg);
+    if (rc < 0) { tap_ok(0, "session: %s", chrono_strerror(rc)); return; }
+    rc = chrono_run(&s, "adds", add_chain, &n1, &r);
+    tap_ok(rc == 0 && r.samples >= 1 && r.samples <= 21 &&
+           r.samples_taken >= r.samples + r.contended + r.migrated + r.backwards + r.ref_rejected + r.preempted,
+           "run with the probe: %zu samples of %zu taken, %zu contended", r.samples, r.samples_taken, r.contended);
+    if (s.fe_check && !emu)
+        tap_ok(s.fe_best >= 0.5 && s.fe_best < 100, "probe: a call costs %.2f cycles at best", s.fe_best);
+    else
+        tap_skip(s.fe_check ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");
+    chrono_session_close(&s);
+
+    cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
+    rc = chrono_session_open(&s, &cfg);
+    if (rc < 0) { tap_ok(0, "session: %s", chrono_strerror(rc)); return; }
+    rc = chrono_run(&s, "adds", add_chain, &n1, &r);
+    tap_ok(rc == 0 && !s.fe_check && r.contended == 0 && !(s.warnings & CHRONO_WARN_CONTENDED) && r.samples_taken <= 63,
+           "CHRONO_CONTENTION_OFF: no probe, nothing counted as contended, at most 3x the samples taken");
+    chrono_session_close(&s);
+}
+
 static void test_too_fast_body(void)
 {
     chrono_config cfg = quick();
@@ -501,6 +622,8 @@ int main(void)
     test_simulated_max_ms();
     test_simulated_sweep();
     test_real_ratios();
+    test_contention_filter();
+    test_contention_real();
     test_too_fast_body();
 #if defined(__linux__)
     test_pinning();

@@ -26,7 +26,18 @@
         .ref_tolerance (the frequency changed or the host took the CPU), whose
         CPU changed (migration) or whose clock went backwards is rejected and
         counted, and another is taken in its place;
-     4. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
+     4. each sample is also bracketed by a front-end probe, a short loop of
+        calls of an empty function, read in core cycles.  On an SMT core, or a
+        VM whose host runs something on the sibling hardware thread, the
+        front end is shared and call-heavy code slows by 25-60% for tens of
+        milliseconds at a time (measured on a Zen 5 guest: a call loop reads
+        4.0, 5.0, 5.5 or 6.5 cycles a call, in spells).  The adds of the
+        reference chains do not see it.  A sample whose probe reads more than
+        .contention_tolerance above the best reading of the session is
+        counted as contended and replaced, so every figure comes from the
+        quiet machine; when the machine stays contended for most of a run the
+        samples are kept and the run says so (CHRONO_WARN_CONTENDED);
+     5. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
         and cycles per iteration.
    chrono_compare() interleaves A and B sample by sample (ABBA), with the same
    iteration count, and takes the median of the paired log-ratios.
@@ -70,6 +81,7 @@ typedef enum chrono_cycles_mode {
 #define CHRONO_NAME_MAX 128          /* bytes of a benchmark name, with its terminating NUL */
 #define CHRONO_SAMPLES_MAX 1000000
 #define CHRONO_HIST_BINS 16
+#define CHRONO_CONTENTION_OFF (-1.0)   /* .contention_tolerance: no front-end probe */
 
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
@@ -84,6 +96,8 @@ typedef struct chrono_config {
     uint64_t seed;             /* for anything random; default a fixed constant */
     chrono_cycles_mode cycles;
     double ref_tolerance;      /* reference chains may disagree by this much; default 0.01 */
+    double contention_tolerance;  /* the front-end probe may read this much above its best; default
+                                     0.05; CHRONO_CONTENTION_OFF keeps contended samples */
     const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g. chrono_clock_open_custom) */
 } chrono_config;
 
@@ -103,6 +117,7 @@ typedef struct chrono_result {
     size_t backwards;            /* samples rejected: the clock went backwards */
     size_t ref_rejected;         /* samples rejected: the two reference chains disagreed */
     size_t preempted;            /* samples rejected: the scheduler switched the thread out mid-sample */
+    size_t contended;            /* samples rejected: the front-end probe read the core as shared */
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
@@ -137,6 +152,8 @@ typedef struct chrono_session {
     double core_ghz;             /* core clock measured at open, NAN if unknown */
     uint64_t ref_adds;           /* length of one reference chain */
     uint64_t ref_fixed_ticks;    /* what timing a chain costs besides its adds */
+    int fe_check;                /* front-end probe on: cycles known and contention_tolerance >= 0 */
+    double fe_best;              /* lowest probe reading of the session, cycles a call (INFINITY: none) */
     chrono_result *results; size_t nresults, cap_results;
     chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;
     chrono_sweep_result *sweeps; size_t nsweeps, cap_sweeps;
@@ -192,6 +209,51 @@ CHRONO_API uint64_t chrono__ref_ticks(const chrono_session *s)
     return t > s->ref_fixed_ticks ? t - s->ref_fixed_ticks : 0;
 }
 
+/* ---- the front-end probe ------------------------------------------------------- */
+#define CHRONO__FE_CALLS 512u   /* ~2000 cycles on a quiet Zen 5: TSC quantisation ~1% */
+
+/* n calls of an empty function (a call, a return, a loop branch: three taken
+   branches each), the work of call-heavy code.  In asm so that every compiler
+   emits the same loop.  Exists where the reference chain does. */
+CHRONO_API void chrono__fe_loop(uintptr_t n)
+{
+#if CHRONO__HAS_REF_CHAIN && defined(CHRONO__X86)
+    __asm__ __volatile__(
+#  if defined(__x86_64__)
+                         "lea -128(%%rsp), %%rsp\n\t"   /* keep clear of the red zone */
+#  endif
+                         "1:\n\tcall 2f\n\tsub $1, %[n]\n\tjnz 1b\n\tjmp 3f\n"
+                         "2:\n\tret\n"
+                         "3:\n\t"
+#  if defined(__x86_64__)
+                         "lea 128(%%rsp), %%rsp\n\t"
+#  endif
+                         : [n] "+r"(n) : : "cc", "memory");
+#elif CHRONO__HAS_REF_CHAIN
+    __asm__ __volatile__("1:\n\tbl 2f\n\tsubs %[n], %[n], #1\n\tb.ne 1b\n\tb 3f\n"
+                         "2:\n\tret\n"
+                         "3:\n\t"
+                         : [n] "+r"(n) : : "cc", "x30", "memory");
+#else
+    (void)n;
+#endif
+}
+
+/* Ticks of the probe, twice, the faster: the first may pay for caches and
+   predictors the sample evicted.  0 when the clock could not be read. */
+CHRONO_API uint64_t chrono__fe_ticks(const chrono_session *s)
+{
+    uint64_t best = UINT64_MAX;
+    int k;
+    for (k = 0; k < 2; k++) {
+        uint64_t t0 = chrono_clock_start(&s->clock), t1;
+        chrono__fe_loop(CHRONO__FE_CALLS);
+        t1 = chrono_clock_stop(&s->clock);
+        if (t1 > t0 && t1 - t0 < best) best = t1 - t0;
+    }
+    return best == UINT64_MAX ? 0 : best;
+}
+
 CHRONO_API double chrono__interquartile_mean(double *v, int n)
 {
     double sum = 0;
@@ -234,6 +296,7 @@ CHRONO_API chrono_config chrono_config_default(void)
     c.seed = 0x63687230u;   /* "chr0" */
     c.cycles = CHRONO_CYCLES_AUTO;
     c.ref_tolerance = 0.01;
+    c.contention_tolerance = 0.05;
     return c;
 }
 
@@ -248,6 +311,8 @@ CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *ou
     if (in->samples < 0 || in->samples > CHRONO_SAMPLES_MAX) return CHRONO_EINVAL;
     if (!chrono__finite_nonneg(in->warmup_ms) || !chrono__finite_nonneg(in->min_sample_us) ||
         !chrono__finite_nonneg(in->max_ms) || !chrono__finite_nonneg(in->ref_tolerance))
+        return CHRONO_EINVAL;
+    if (!chrono__finite_nonneg(in->contention_tolerance) && in->contention_tolerance != CHRONO_CONTENTION_OFF)
         return CHRONO_EINVAL;
     if (!(in->confidence == 0 || (in->confidence > 0 && in->confidence < 1))) return CHRONO_EINVAL;
     if ((int)in->pin < CHRONO_PIN_AUTO || (int)in->pin > CHRONO_PIN_PREFER) return CHRONO_EINVAL;
@@ -265,6 +330,7 @@ CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *ou
     if (in->confidence == 0) out->confidence = d.confidence;
     if (!in->seed) out->seed = d.seed;
     if (in->ref_tolerance == 0) out->ref_tolerance = d.ref_tolerance;
+    if (in->contention_tolerance == 0) out->contention_tolerance = d.contention_tolerance;
     if (in->pin != CHRONO_PIN_CPU && in->pin != CHRONO_PIN_PREFER) out->cpu = CHRONO_CPU_CURRENT;
     return 0;
 }
@@ -318,6 +384,8 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     if (s->has_cycles) s->ref_fixed_ticks = (uint64_t)(chrono__ref_fixed(s) + 0.5);
     s->core_ghz = s->has_cycles ? chrono__core_ghz(s) : NAN;
     if (!(s->core_ghz > 0)) s->has_cycles = 0;
+    s->fe_check = s->has_cycles && s->cfg.contention_tolerance >= 0;
+    s->fe_best = INFINITY;
     s->is_open = 1;
     return 0;
 }
@@ -355,12 +423,12 @@ CHRONO_API int chrono__grow(void **arr, size_t *cap, size_t need, size_t size)
 /* ---- one run ------------------------------------------------------------------- */
 /* Per-run working storage: one block, carved into columns. */
 typedef struct chrono__columns {
-    double *ns, *ticks, *cycles, *ghz, *scratch;
+    double *ns, *ticks, *cycles, *ghz, *fe, *scratch;
 } chrono__columns;
 
 CHRONO_API int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
 {
-    size_t need = cap * 5;
+    size_t need = cap * 6;
     if (need > s->buf_len) {
         double *p = (double *)CHRONO_MALLOC(need * sizeof(double));
         if (!p) return CHRONO_ENOMEM;
@@ -369,7 +437,7 @@ CHRONO_API int chrono__columns_get(chrono_session *s, size_t cap, chrono__column
         s->buf_len = need;
     }
     c->ns = s->buf; c->ticks = s->buf + cap; c->cycles = s->buf + 2 * cap;
-    c->ghz = s->buf + 3 * cap; c->scratch = s->buf + 4 * cap;
+    c->ghz = s->buf + 3 * cap; c->fe = s->buf + 4 * cap; c->scratch = s->buf + 5 * cap;
     return 0;
 }
 
@@ -378,6 +446,7 @@ typedef struct chrono__sample {
     uint64_t ticks;        /* net of the clock overhead */
     double cycles_per_tick;/* core cycles per tick from the two references, 0 if unknown */
     double ghz;
+    double fe;             /* front-end probe, core cycles a call (the slower side); NAN if off */
     int cpu;
     int status;            /* CHRONO__OK or why it was rejected */
 } chrono__sample;
@@ -387,20 +456,23 @@ enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CH
 CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                     chrono__sample *out)
 {
-    uint64_t r0 = 0, r1 = 0, t0, t1;
+    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, t0, t1;
     long sw0 = chrono_cpu_switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
+    if (s->fe_check) f0 = chrono__fe_ticks(s);
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
     t0 = chrono_clock_start(&s->clock);
     fn(ctx, iters);
     t1 = chrono_clock_stop(&s->clock);
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
+    if (s->fe_check) f1 = chrono__fe_ticks(s);
     cpu1 = chrono_cpu_current();
     sw1 = chrono_cpu_switches();
 
     out->cpu = cpu1;
     out->cycles_per_tick = 0;
     out->ghz = NAN;
+    out->fe = NAN;
     out->ticks = 0;
     if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
     if (sw0 != sw1) { out->status = CHRONO__PREEMPTED; return; }
@@ -412,6 +484,8 @@ CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void 
         if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REF_DISAGREE; return; }
         out->cycles_per_tick = 2.0 * (double)s->ref_adds / (lo + hi);
         out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
+        if (s->fe_check && f0 && f1)
+            out->fe = (double)(f0 > f1 ? f0 : f1) * out->cycles_per_tick / CHRONO__FE_CALLS;
     }
 }
 
@@ -515,6 +589,7 @@ CHRONO_API void chrono__record(const chrono__sample *sm, uint64_t iters, const c
     col->ns[*n] = col->ticks[*n] * clk->ns_per_tick;
     col->cycles[*n] = sm->cycles_per_tick > 0 ? col->ticks[*n] * sm->cycles_per_tick : NAN;
     col->ghz[*n] = sm->ghz;
+    col->fe[*n] = sm->fe;
     r->cpu = sm->cpu;
     (*n)++;
 }
@@ -561,8 +636,91 @@ CHRONO_API int chrono__check_session(const chrono_session *s)
     return s && s->is_open ? 0 : CHRONO_EINVAL;
 }
 
-/* Most samples a run may take: rejected ones are replaced, up to 3x. */
-CHRONO_API size_t chrono__attempts(const chrono_session *s) { return (size_t)s->cfg.samples * 3; }
+/* Most samples a run may take: rejected ones are replaced, up to 2 for each
+   sample wanted, and contended ones many times over (a spell of contention
+   lasts from milliseconds to seconds; time, not this, bounds the wait). */
+CHRONO_API size_t chrono__attempts(const chrono_session *s)
+{
+    size_t want = (size_t)s->cfg.samples, extra = want * 100 < 100000 ? want * 100 : 100000;
+    return want * 3 + (s->fe_check ? extra : 0);
+}
+
+/* Whether a run takes another sample, given how many it took, accepted and
+   found quiet so far.  It stops at .samples quiet ones; after 2 rejected
+   ones for each wanted; at max_ms (truncated); and once .samples are accepted
+   but some were contended, waiting for quiet ones stops at max_ms / 5. */
+CHRONO_API int chrono__more_samples(const chrono_session *s, uint64_t start, size_t taken, size_t accepted,
+                                    size_t quiet, int *truncated)
+{
+    size_t want = (size_t)s->cfg.samples;
+    double ms;
+    if (quiet >= want || taken >= chrono__attempts(s) || taken - accepted >= 2 * want) return 0;
+    if (accepted == 0) return 1;
+    ms = chrono__elapsed_ms(s, start);
+    if (accepted >= want) return ms < s->cfg.max_ms / 5;
+    if (ms >= s->cfg.max_ms) { *truncated = 1; return 0; }
+    return 1;
+}
+
+/* ---- contention: the front-end probe's verdicts ------------------------------------ */
+/* Above this probe reading a sample is contended. */
+CHRONO_API double chrono__fe_limit(const chrono_session *s)
+{
+    return s->fe_check ? s->fe_best * (1.0 + s->cfg.contention_tolerance) : INFINITY;
+}
+
+CHRONO_API int chrono__is_quiet(const chrono_session *s, double fe_a, double fe_b)
+{
+    double lim = chrono__fe_limit(s);
+    return !(fe_a > lim) && !(fe_b > lim);   /* NAN: no reading, not contended */
+}
+
+/* Fold the reading of the last accepted row (index n-1; both sides for a
+   pair) into the session's best, and return how many of the n rows are quiet
+   now.  A lower best turns earlier rows contended: recount then (rarely). */
+CHRONO_API size_t chrono__note_fe(chrono_session *s, const double *fe_a, const double *fe_b, size_t n,
+                                  size_t quiet_before)
+{
+    double lo = fe_a[n - 1];
+    size_t i, quiet = 0;
+    if (fe_b && fe_b[n - 1] < lo) lo = fe_b[n - 1];
+    if (!(lo < s->fe_best)) return quiet_before + (size_t)chrono__is_quiet(s, fe_a[n - 1], fe_b ? fe_b[n - 1] : NAN);
+    s->fe_best = lo;
+    for (i = 0; i < n; i++) quiet += (size_t)chrono__is_quiet(s, fe_a[i], fe_b ? fe_b[i] : NAN);
+    return quiet;
+}
+
+CHRONO_API void chrono__columns_move(chrono__columns *c, size_t to, size_t from)
+{
+    c->ns[to] = c->ns[from]; c->ticks[to] = c->ticks[from]; c->cycles[to] = c->cycles[from];
+    c->ghz[to] = c->ghz[from]; c->fe[to] = c->fe[from];
+}
+
+/* Drop the contended rows of the n accepted ones (a row of a pair goes when
+   either side was contended), count them per side, and return how many stay.
+   When fewer than a quarter of the samples wanted are quiet the host was busy
+   for most of the run: the first .samples rows stay, contended or not, and
+   the session warns instead. */
+CHRONO_API size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, chrono_result *ra,
+                                         chrono__columns *b, chrono_result *rb, size_t n, size_t quiet)
+{
+    size_t i, k = 0, want = (size_t)s->cfg.samples;
+    int most_contended = quiet * 4 < want;
+    if (!s->fe_check || quiet == n) return n;
+    if (most_contended) s->warnings |= CHRONO_WARN_CONTENDED;
+    for (i = 0; i < n; i++) {
+        int qa = chrono__is_quiet(s, a->fe[i], NAN), qb = !b || chrono__is_quiet(s, b->fe[i], NAN);
+        if (most_contended ? k < want : qa && qb) {
+            chrono__columns_move(a, k, i);
+            if (b) chrono__columns_move(b, k, i);
+            k++;
+        } else {
+            ra->contended += (size_t)!qa;
+            if (b) rb->contended += (size_t)!qb;
+        }
+    }
+    return k;
+}
 
 CHRONO_API void chrono__result_init(chrono_result *r, const char *name, uint64_t iters)
 {
@@ -594,7 +752,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     chrono__sample sm;
     uint64_t start, iters;
     double warm;
-    size_t n = 0, attempts;
+    size_t n = 0, quiet = 0, attempts;
     int rc = chrono__check_session(s);
     if (out) chrono__result_init(out, "", 0);   /* defined even on failure */
     if (rc < 0) return rc;
@@ -609,11 +767,13 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);   /* now that it is warm */
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
-    while (n < (size_t)s->cfg.samples && r.samples_taken < attempts) {
-        if (n > 0 && chrono__elapsed_ms(s, start) >= s->cfg.max_ms) { r.truncated = 1; break; }
+    while (chrono__more_samples(s, start, r.samples_taken, n, quiet, &r.truncated)) {
+        size_t before = n;
         chrono__take_sample(s, fn, ctx, iters, &sm);
         chrono__record(&sm, iters, &s->clock, &col, &n, &r);
+        if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, n, quiet);
     }
+    n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
     r.wall_ms = chrono__elapsed_ms(s, start);
     if (r.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
     rc = chrono__summarise(s, &col, n, &r);
@@ -643,7 +803,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     chrono_ratio ratio;
     uint64_t start, iters, ib;
     double warm;
-    size_t n = 0, attempts, round;
+    size_t n = 0, quiet = 0, attempts, round;
     int rc = chrono__check_session(s);
     if (out) {   /* defined even on failure */
         memset(out, 0, sizeof *out);
@@ -658,7 +818,8 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     /* Two runs' columns side by side in one block. */
     if ((rc = chrono__columns_get(s, 2 * attempts, &ca)) < 0) return rc;
     cb = ca;
-    cb.ns += attempts; cb.ticks += attempts; cb.cycles += attempts; cb.ghz += attempts; cb.scratch += attempts;
+    cb.ns += attempts; cb.ticks += attempts; cb.cycles += attempts; cb.ghz += attempts; cb.fe += attempts;
+    cb.scratch += attempts;
 
     start = chrono__now(s);
     iters = chrono__size_batch(s, a, ctx_a, 1, start, s->cfg.max_ms / 8);
@@ -673,9 +834,8 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     chrono__result_init(&cmp.b, name_b, iters);
     cmp.a.warmup_ms = cmp.b.warmup_ms = warm;
 
-    for (round = 0; n < (size_t)s->cfg.samples && round < attempts; round++) {
+    for (round = 0; chrono__more_samples(s, start, round, n, quiet, &cmp.a.truncated); round++) {
         size_t na = n, nb = n;
-        if (n > 0 && chrono__elapsed_ms(s, start) >= s->cfg.max_ms) { cmp.a.truncated = cmp.b.truncated = 1; break; }
         if (round & 1) {   /* ABBA: odd rounds run B first */
             chrono__take_sample(s, b, ctx_b, iters, &sb);
             chrono__take_sample(s, a, ctx_a, iters, &sa);
@@ -685,8 +845,10 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
         }
         chrono__record(&sa, iters, &s->clock, &ca, &na, &cmp.a);
         chrono__record(&sb, iters, &s->clock, &cb, &nb, &cmp.b);
-        if (na > n && nb > n) n++;   /* keep the round only when both samples were accepted */
+        if (na > n && nb > n) quiet = chrono__note_fe(s, ca.fe, cb.fe, ++n, quiet);   /* kept: both accepted */
     }
+    n = chrono__drop_contended(s, &ca, &cmp.a, &cb, &cmp.b, n, quiet);
+    cmp.b.truncated = cmp.a.truncated;
     /* Rejections were counted per side; the statistics use the kept pairs. */
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
     if (cmp.a.migrated || cmp.b.migrated) s->warnings |= CHRONO_WARN_MIGRATED;

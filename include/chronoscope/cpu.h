@@ -15,7 +15,7 @@
        if (chrono_env_read(&env) == 0) {
            unsigned b;
            printf("%s, %s, %s\n", env.cpu_brand, env.kernel, env.compiler);
-           for (b = 1; b != 0 && b <= CHRONO_WARN_ASSERTS; b <<= 1)
+           for (b = 1; b != 0 && b <= CHRONO_WARN_LAST; b <<= 1)
                if (env.warnings & b) printf("warning: %s\n", chrono_env_warning(b));
        }
 
@@ -143,7 +143,9 @@ enum {  /* bits in chrono_env.warnings */
     CHRONO_WARN_LOAD = 1u << 4,             /* 1-minute load above online_cpus/2 */
     CHRONO_WARN_NO_INVARIANT_TSC = 1u << 5, /* (set by the session) */
     CHRONO_WARN_MIGRATED = 1u << 6,         /* (set by the session) samples changed CPU */
-    CHRONO_WARN_ASSERTS = 1u << 7           /* NDEBUG not defined */
+    CHRONO_WARN_ASSERTS = 1u << 7,          /* NDEBUG not defined */
+    CHRONO_WARN_CONTENDED = 1u << 8,        /* (set by the session) the front end was shared for most of a run */
+    CHRONO_WARN_LAST = CHRONO_WARN_CONTENDED
 };
 
 typedef struct chrono_env {
@@ -822,6 +824,9 @@ CHRONO_API const char *chrono_env_warning(unsigned bit)
         return "samples were taken on different CPUs: the thread migrated during the run";
     case CHRONO_WARN_ASSERTS:
         return "assertions enabled (NDEBUG not defined): checks may distort the figures";
+    case CHRONO_WARN_CONTENDED:
+        return "the core's front end was shared (SMT sibling or host) for most of a run: "
+               "call- and branch-heavy code reads slow, and those samples were kept";
     default:
         return "unknown environment warning";
     }

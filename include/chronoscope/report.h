@@ -128,7 +128,8 @@ typedef struct chrono_report_writer {
     size_t written;          /* rows / entries written */
     size_t families;         /* next JSON family_index */
     int any_truncated;       /* a result hit max_ms: the text footer says so */
-    size_t rejected[4];      /* samples rejected: migrated, clock backwards, reference chains, preempted */
+    size_t rejected[5];      /* samples rejected: migrated, clock backwards, reference chains, preempted,
+                                contended */
     const char *executable;
 } chrono_report_writer;
 
@@ -780,15 +781,15 @@ CHRONO_API void chrono__text_begin(chrono_report_writer *w)
 CHRONO_API void chrono__text_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
-    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL], n0[24], n1[24], n2[24], n3[24];
+    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL], n0[24], n1[24], n2[24], n3[24], n4[24];
     size_t i;
     if (w->any_truncated)
         fputs("* the run reached its time budget (max_ms) before taking every sample\n", w->out);
-    if (w->rejected[0] + w->rejected[1] + w->rejected[2] + w->rejected[3])
+    if (w->rejected[0] + w->rejected[1] + w->rejected[2] + w->rejected[3] + w->rejected[4])
         fprintf(w->out, "rejected and replaced samples: %s migrated, %s preempted, %s clock went backwards, "
-                "%s reference chains disagreed\n", chrono__u64(n0, (uint64_t)w->rejected[0]),
+                "%s reference chains disagreed, %s front end contended\n", chrono__u64(n0, (uint64_t)w->rejected[0]),
                 chrono__u64(n3, (uint64_t)w->rejected[3]), chrono__u64(n1, (uint64_t)w->rejected[1]),
-                chrono__u64(n2, (uint64_t)w->rejected[2]));
+                chrono__u64(n2, (uint64_t)w->rejected[2]), chrono__u64(n4, (uint64_t)w->rejected[4]));
     if (s->ncomparisons) fputc('\n', w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
@@ -870,7 +871,7 @@ static const char *const chrono__csv_cols[] = {
     "median_ns", "ci_low_ns", "ci_high_ns", "ci_level", "mean_ns", "min_ns", "max_ns", "stddev_ns", "mad_ns", "cv",
     "q1_ns", "q3_ns", "cycles_median", "cycles_ci_low", "cycles_ci_high", "cycles_min", "core_ghz",
     "iters_per_sample", "samples", "samples_taken", "outliers_low", "outliers_high", "outliers_severe",
-    "rejected_migrated", "rejected_backwards", "rejected_reference", "rejected_preempted", "truncated", "cpu", "wall_ms", "warmup_ms"
+    "rejected_migrated", "rejected_backwards", "rejected_reference", "rejected_preempted", "rejected_contended", "truncated", "cpu", "wall_ms", "warmup_ms"
 };
 
 CHRONO_API void chrono__csv_num(FILE *out, double v)
@@ -928,6 +929,7 @@ CHRONO_API void chrono__csv_row(chrono_report_writer *w, const chrono_result *r,
     chrono__csv_u64(o, (uint64_t)st->outliers_high); chrono__csv_u64(o, (uint64_t)st->outliers_severe);
     chrono__csv_u64(o, (uint64_t)r->migrated); chrono__csv_u64(o, (uint64_t)r->backwards);
     chrono__csv_u64(o, (uint64_t)r->ref_rejected); chrono__csv_u64(o, (uint64_t)r->preempted);
+    chrono__csv_u64(o, (uint64_t)r->contended);
     chrono__csv_u64(o, (uint64_t)(r->truncated != 0));
     fputc(',', o);
     if (r->cpu >= 0) fprintf(o, "%d", r->cpu);
@@ -1160,6 +1162,7 @@ CHRONO_API void chrono__json_entry(chrono_report_writer *w, const chrono_result 
     chrono__jint(&o, "rejected_backwards", (long long)r->backwards);
     chrono__jint(&o, "rejected_reference", (long long)r->ref_rejected);
     chrono__jint(&o, "rejected_preempted", (long long)r->preempted);
+    chrono__jint(&o, "rejected_contended", (long long)r->contended);
     chrono__jbool(&o, "truncated", r->truncated != 0);
     chrono__jint(&o, "cpu", r->cpu);
     chrono__jnum(&o, "wall_ms", r->wall_ms);
@@ -1270,6 +1273,7 @@ CHRONO_API int chrono__report_row(chrono_report_writer *w, const chrono_result *
     w->rejected[1] += r->backwards;
     w->rejected[2] += r->ref_rejected;
     w->rejected[3] += r->preempted;
+    w->rejected[4] += r->contended;
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
         chrono__row_fill(&row, r, CHRONO__PLAIN);
