@@ -53,7 +53,8 @@ for argv, needles in BAD:
 p = run("--help")
 out = p.stdout.decode("utf-8")
 ok(p.returncode == 0 and all(f in out for f in ("--format", "--out", "--cpu", "--no-pin", "--samples", "--warmup-ms",
-                                                  "--max-ms", "--filter", "--quick", "--list", "--help", "--version")),
+                                                  "--max-ms", "--filter", "--quick", "--list", "--help", "--version",
+                                                  "--keep-contended")),
    "--help: every common flag, exit 0")
 ok("--fixed" in out and "program flags" in out, "--help: the program's own flags too")
 p = run("-h", "--samples=5")

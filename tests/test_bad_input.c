@@ -1149,6 +1149,7 @@ static void test_cli_flags(void)
         { "--cpu", "--cpu=", NULL },
         { "--out", "--out=", NULL }, { "--filter", "--filter=", NULL },
         { "--no-pin", "--no-pin=1", NULL }, { "--quick", "--quick=yes", NULL }, { "--list", "--list=", NULL },
+        { "--keep-contended", "--keep-contended=no", NULL },
         { "--bogus", "--bogus", NULL }, { "--bogus", "--bogus=1", NULL }, { "-x", "-x", NULL }, { "positional", "positional", NULL },
         { "--", "--", NULL }, { "-", "-", NULL }, { "", "", NULL }
     };

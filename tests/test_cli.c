@@ -22,7 +22,8 @@ static int same_config(const chrono_config *a, const chrono_config *b)
 {
     return a->samples == b->samples && a->warmup_ms == b->warmup_ms && a->min_sample_us == b->min_sample_us &&
            a->max_ms == b->max_ms && a->cpu == b->cpu && a->pin == b->pin && a->confidence == b->confidence &&
-           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance;
+           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance &&
+           a->contention_tolerance == b->contention_tolerance;
 }
 
 /* A CPU this thread may pin to, or -1. */
@@ -68,6 +69,14 @@ static void test_good(void)
     rc = parse(&cfg2, &o2, COUNT(a2), a2);
     tap_ok(rc == 0 && same_config(&cfg2, &want) && o2.format == CHRONO_FORMAT_CSV && !strcmp(o2.out_path, "-") &&
            !strcmp(o2.filter, "sum"), "--flag value form gives the same");
+    {
+        const char *a3[] = ARGS("--keep-contended", "--samples=7");
+        chrono_config keep = chrono_config_default();
+        keep.samples = 7;
+        keep.contention_tolerance = CHRONO_CONTENTION_OFF;
+        rc = parse(&cfg, &o, COUNT(a3), a3);
+        tap_ok(rc == 0 && same_config(&cfg, &keep), "--keep-contended: contention_tolerance = CHRONO_CONTENTION_OFF");
+    }
     for (i = 0; i < 5; i++) {
         const char *a[] = { "prog", fmts[i][0], NULL };
         rc = parse(&cfg, &o, 2, a);
@@ -176,6 +185,7 @@ static void test_bad(void)
         { "--filter=", NULL, "--filter", "missing value" },
         { "--no-pin=1", NULL, "--no-pin", "'1'" },
         { "--quick=yes", NULL, "--quick", "'yes'" },
+        { "--keep-contended=1", NULL, "--keep-contended", "'1'" },
         { "--help=1", NULL, "--help", "'1'" },
         { "extra", NULL, "extra", "unexpected argument" },
         { "-x", NULL, "-x", "unexpected argument" },

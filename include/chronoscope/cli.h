@@ -33,6 +33,7 @@
      --quick                     samples 11, warmup 5 ms, budget 300 ms, min sample
                                  20 µs; a flag given explicitly wins, in any order
      --list                      chrono_cli_want() prints each wanted name, runs nothing
+     --keep-contended            cfg.contention_tolerance = CHRONO_CONTENTION_OFF
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -100,6 +101,7 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
 /* The built-in flags. */
 enum { CHRONO__F_FORMAT, CHRONO__F_OUT, CHRONO__F_CPU, CHRONO__F_NOPIN, CHRONO__F_SAMPLES, CHRONO__F_WARMUP,
        CHRONO__F_MAX, CHRONO__F_FILTER, CHRONO__F_QUICK, CHRONO__F_LIST, CHRONO__F_HELP, CHRONO__F_VERSION,
+       CHRONO__F_KEEP_CONTENDED,
        CHRONO__F_COUNT };
 
 typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
@@ -116,7 +118,8 @@ static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
     { "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0 },
     { "--list", NULL, "list the benchmarks' names and exit", 0 },
     { "--help", NULL, "show this help and exit", 0 },
-    { "--version", NULL, "show the version and exit", 0 }
+    { "--version", NULL, "show the version and exit", 0 },
+    { "--keep-contended", NULL, "keep samples taken while another thread shared the core (no front-end probe)", 0 }
 };
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -302,6 +305,7 @@ CHRONO_API void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cfg, in
     case CHRONO__F_LIST: o->list = 1; break;
     case CHRONO__F_HELP: o->help = 1; break;
     case CHRONO__F_VERSION: o->version = 1; break;
+    case CHRONO__F_KEEP_CONTENDED: cfg->contention_tolerance = CHRONO_CONTENTION_OFF; break;
     }
 }
 
