@@ -29,14 +29,16 @@
      4. each sample is also bracketed by a front-end probe, a short loop of
         calls of an empty function, read in core cycles.  On an SMT core, or a
         VM whose host runs something on the sibling hardware thread, the
-        front end is shared and call-heavy code slows by 25-60% for tens of
-        milliseconds at a time (measured on a Zen 5 guest: a call loop reads
-        4.0, 5.0, 5.5 or 6.5 cycles a call, in spells).  The adds of the
-        reference chains do not see it.  A sample whose probe reads more than
+        front end is shared and call-heavy code slows by 25-75% in spells of
+        milliseconds to seconds (measured on a Zen 5 guest: a call loop reads
+        4.0 cycles a call alone, 5.4-7 shared).  The adds of the reference
+        chains barely see it.  A sample whose probe reads more than
         .contention_tolerance above the best reading of the session is
-        counted as contended and replaced, so every figure comes from the
-        quiet machine; when the machine stays contended for most of a run the
-        samples are kept and the run says so (CHRONO_WARN_CONTENDED);
+        counted as contended and replaced (for up to max_ms / 8), so a run
+        keeps the samples of the quiet machine.  When fewer than a quarter are
+        quiet the samples are kept and the session warns
+        (CHRONO_WARN_CONTENDED).  The best reading is the session's own: a
+        spell that lasts the whole session looks like the machine's speed;
      5. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
         and cycles per iteration.
    chrono_compare() interleaves A and B sample by sample (ABBA), with the same
@@ -210,7 +212,7 @@ CHRONO_API uint64_t chrono__ref_ticks(const chrono_session *s)
 }
 
 /* ---- the front-end probe ------------------------------------------------------- */
-#define CHRONO__FE_CALLS 512u   /* ~2000 cycles on a quiet Zen 5: TSC quantisation ~1% */
+#define CHRONO__FE_CALLS 512u   /* ~2000 cycles on a quiet Zen 5: TSC quantisation ~2% */
 
 /* n calls of an empty function (a call, a return, a loop branch: three taken
    branches each), the work of call-heavy code.  In asm so that every compiler
@@ -648,7 +650,8 @@ CHRONO_API size_t chrono__attempts(const chrono_session *s)
 /* Whether a run takes another sample, given how many it took, accepted and
    found quiet so far.  It stops at .samples quiet ones; after 2 rejected
    ones for each wanted; at max_ms (truncated); and once .samples are accepted
-   but some were contended, waiting for quiet ones stops at max_ms / 5. */
+   but some were contended, waiting for quiet ones stops at max_ms / 8 (250
+   ms by default: a default run stays under half a second). */
 CHRONO_API int chrono__more_samples(const chrono_session *s, uint64_t start, size_t taken, size_t accepted,
                                     size_t quiet, int *truncated)
 {
@@ -657,7 +660,7 @@ CHRONO_API int chrono__more_samples(const chrono_session *s, uint64_t start, siz
     if (quiet >= want || taken >= chrono__attempts(s) || taken - accepted >= 2 * want) return 0;
     if (accepted == 0) return 1;
     ms = chrono__elapsed_ms(s, start);
-    if (accepted >= want) return ms < s->cfg.max_ms / 5;
+    if (accepted >= want) return ms < s->cfg.max_ms / 8;
     if (ms >= s->cfg.max_ms) { *truncated = 1; return 0; }
     return 1;
 }
