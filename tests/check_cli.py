@@ -5,18 +5,9 @@ and nothing on stdout; --help and --version print and exit 0.  TAP on stdout."""
 import subprocess
 import sys
 
+from tap import done, ok
+
 PROG = sys.argv[1] if len(sys.argv) > 1 else "./report_fixture"
-count = 0
-failed = 0
-
-
-def ok(cond, what):
-    global count, failed
-    count += 1
-    if not cond:
-        failed += 1
-    print("%sok %d - %s" % ("" if cond else "not ", count, what))
-    sys.stdout.flush()
 
 
 def run(*args):
@@ -61,5 +52,4 @@ p = run("-h", "--samples=5")
 ok(p.returncode == 0 and p.stdout.startswith(b"usage:"), "-h works with other flags")
 p = run("--version")
 ok(p.returncode == 0 and b"chronoscope " in p.stdout and p.stdout.count(b"\n") == 1, "--version: one line, exit 0")
-print("1..%d" % count)
-sys.exit(1 if failed else 0)
+done()

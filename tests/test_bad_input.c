@@ -12,6 +12,7 @@
    is test_bad_input.tmp in the working directory, removed at the end. */
 #include <chronoscope.h>
 #include "tap.h"
+#include "same_config.h"
 #include <float.h>
 #include <limits.h>
 #if !defined(_WIN32)
@@ -1115,14 +1116,6 @@ static int parse_args(chrono_config *cfg, chrono_cli *o, const char *a1, const c
     argv[argc] = NULL;
     *cfg = chrono_config_default();
     return chrono_cli_parse(cfg, o, argc, argv);
-}
-
-static int same_config(const chrono_config *a, const chrono_config *b)
-{
-    return a->samples == b->samples && a->warmup_ms == b->warmup_ms && a->min_sample_us == b->min_sample_us &&
-           a->max_ms == b->max_ms && a->cpu == b->cpu && a->pin == b->pin && a->confidence == b->confidence &&
-           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance &&
-           a->contention_tolerance == b->contention_tolerance;
 }
 
 static void test_cli_flags(void)

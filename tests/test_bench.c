@@ -352,7 +352,7 @@ static chrono_session fake_session(int samples)
     memset(&s, 0, sizeof s);
     s.cfg = chrono_config_default();
     s.cfg.samples = samples;
-    s.fe_check = 1;
+    s.has_cycles = 1;
     s.fe_best = INFINITY;
     return s;
 }
@@ -428,7 +428,7 @@ static void test_contention_filter(void)
            "and never more rows than .samples");
 
     s = fake_session(6);
-    s.fe_check = 0;
+    s.cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
     quiet = feed(&s, fe, NULL, 7, quiet_after);
     fill_columns(&ca, store, 8, fe, 7);
     memset(&r, 0, sizeof r);
@@ -451,17 +451,17 @@ static void test_contention_real(void)
     tap_ok(rc == 0 && r.samples >= 1 && r.samples <= 21 &&
            r.samples_taken >= r.samples + r.contended + r.migrated + r.backwards + r.ref_rejected + r.preempted,
            "run with the probe: %zu samples of %zu taken, %zu contended", r.samples, r.samples_taken, r.contended);
-    if (s.fe_check && !emu)
+    if (chrono__fe_on(&s) && !emu)
         tap_ok(s.fe_best >= 0.5 && s.fe_best < 100, "probe: a call costs %.2f cycles at best", s.fe_best);
     else
-        tap_skip(s.fe_check ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");
+        tap_skip(chrono__fe_on(&s) ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");
     chrono_session_close(&s);
 
     cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
     rc = chrono_session_open(&s, &cfg);
     if (rc < 0) { tap_ok(0, "session: %s", chrono_strerror(rc)); return; }
     rc = chrono_run(&s, "adds", add_chain, &n1, &r);
-    tap_ok(rc == 0 && !s.fe_check && r.contended == 0 && !(s.warnings & CHRONO_WARN_CONTENDED) && r.samples_taken <= 63,
+    tap_ok(rc == 0 && !chrono__fe_on(&s) && r.contended == 0 && !(s.warnings & CHRONO_WARN_CONTENDED) && r.samples_taken <= 63,
            "CHRONO_CONTENTION_OFF: no probe, nothing counted as contended, at most 3x the samples taken");
     chrono_session_close(&s);
 }

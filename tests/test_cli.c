@@ -8,6 +8,7 @@
 #define CHRONO_FIXTURE_NO_MAIN
 #include "report_fixture.c"
 #include "tap.h"
+#include "same_config.h"
 
 #define ARGS(...) { "prog", __VA_ARGS__, NULL }
 #define COUNT(a) ((int)(sizeof a / sizeof a[0]) - 1)
@@ -16,14 +17,6 @@ static int parse(chrono_config *cfg, chrono_cli *o, int argc, const char **argv)
 {
     *cfg = chrono_config_default();
     return chrono_cli_parse(cfg, o, argc, (char **)argv);
-}
-
-static int same_config(const chrono_config *a, const chrono_config *b)
-{
-    return a->samples == b->samples && a->warmup_ms == b->warmup_ms && a->min_sample_us == b->min_sample_us &&
-           a->max_ms == b->max_ms && a->cpu == b->cpu && a->pin == b->pin && a->confidence == b->confidence &&
-           a->clock == b->clock && a->seed == b->seed && a->cycles == b->cycles && a->ref_tolerance == b->ref_tolerance &&
-           a->contention_tolerance == b->contention_tolerance;
 }
 
 /* A CPU this thread may pin to, or -1. */

@@ -154,7 +154,6 @@ typedef struct chrono_session {
     double core_ghz;             /* core clock measured at open, NAN if unknown */
     uint64_t ref_adds;           /* length of one reference chain */
     uint64_t ref_fixed_ticks;    /* what timing a chain costs besides its adds */
-    int fe_check;                /* front-end probe on: cycles known and contention_tolerance >= 0 */
     double fe_best;              /* lowest probe reading of the session, cycles a call (INFINITY: none) */
     chrono_result *results; size_t nresults, cap_results;
     chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;
@@ -239,6 +238,12 @@ CHRONO_API void chrono__fe_loop(uintptr_t n)
 #else
     (void)n;
 #endif
+}
+
+/* The probe runs where the reference chains do, unless turned off. */
+CHRONO_API int chrono__fe_on(const chrono_session *s)
+{
+    return s->has_cycles && s->cfg.contention_tolerance >= 0;
 }
 
 /* Ticks of the probe, twice, the faster: the first may pay for caches and
@@ -386,7 +391,6 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     if (s->has_cycles) s->ref_fixed_ticks = (uint64_t)(chrono__ref_fixed(s) + 0.5);
     s->core_ghz = s->has_cycles ? chrono__core_ghz(s) : NAN;
     if (!(s->core_ghz > 0)) s->has_cycles = 0;
-    s->fe_check = s->has_cycles && s->cfg.contention_tolerance >= 0;
     s->fe_best = INFINITY;
     s->is_open = 1;
     return 0;
@@ -461,13 +465,13 @@ CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void 
     uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, t0, t1;
     long sw0 = chrono_cpu_switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
-    if (s->fe_check) f0 = chrono__fe_ticks(s);
+    if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
     t0 = chrono_clock_start(&s->clock);
     fn(ctx, iters);
     t1 = chrono_clock_stop(&s->clock);
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
-    if (s->fe_check) f1 = chrono__fe_ticks(s);
+    if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
     cpu1 = chrono_cpu_current();
     sw1 = chrono_cpu_switches();
 
@@ -486,7 +490,7 @@ CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void 
         if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REF_DISAGREE; return; }
         out->cycles_per_tick = 2.0 * (double)s->ref_adds / (lo + hi);
         out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
-        if (s->fe_check && f0 && f1)
+        if (f0 && f1)   /* both probes ran and read */
             out->fe = (double)(f0 > f1 ? f0 : f1) * out->cycles_per_tick / CHRONO__FE_CALLS;
     }
 }
@@ -644,7 +648,7 @@ CHRONO_API int chrono__check_session(const chrono_session *s)
 CHRONO_API size_t chrono__attempts(const chrono_session *s)
 {
     size_t want = (size_t)s->cfg.samples, extra = want * 100 < 100000 ? want * 100 : 100000;
-    return want * 3 + (s->fe_check ? extra : 0);
+    return want * 3 + (chrono__fe_on(s) ? extra : 0);
 }
 
 /* Whether a run takes another sample, given how many it took, accepted and
@@ -669,7 +673,7 @@ CHRONO_API int chrono__more_samples(const chrono_session *s, uint64_t start, siz
 /* Above this probe reading a sample is contended. */
 CHRONO_API double chrono__fe_limit(const chrono_session *s)
 {
-    return s->fe_check ? s->fe_best * (1.0 + s->cfg.contention_tolerance) : INFINITY;
+    return chrono__fe_on(s) ? s->fe_best * (1.0 + s->cfg.contention_tolerance) : INFINITY;
 }
 
 CHRONO_API int chrono__is_quiet(const chrono_session *s, double fe_a, double fe_b)
@@ -709,7 +713,7 @@ CHRONO_API size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, 
 {
     size_t i, k = 0, want = (size_t)s->cfg.samples;
     int most_contended = quiet * 4 < want;
-    if (!s->fe_check || quiet == n) return n;
+    if (!chrono__fe_on(s) || quiet == n) return n;
     if (most_contended) s->warnings |= CHRONO_WARN_CONTENDED;
     for (i = 0; i < n; i++) {
         int qa = chrono__is_quiet(s, a->fe[i], NAN), qb = !b || chrono__is_quiet(s, b->fe[i], NAN);

@@ -485,6 +485,21 @@ CHRONO_API void chrono__pin_clear(chrono_pin *p)
     p->chrono__thread = 0;
 }
 
+/* The CPU to pin to: cpu, or for CHRONO_CPU_CURRENT the one the thread is on
+   (CHRONO_EPIN when that cannot be read).  With hwloc, p is described from
+   the topology and *described set. */
+CHRONO_API int chrono__pin_target(chrono_pin *p, int cpu, int *described)
+{
+    *described = 0;
+#if defined(CHRONO_USE_HWLOC)
+    *described = chrono__hwloc_describe(p, &cpu) == 0;
+#else
+    (void)p;
+#endif
+    if (cpu == CHRONO_CPU_CURRENT) cpu = chrono_cpu_current();
+    return cpu >= 0 ? cpu : CHRONO_EPIN;
+}
+
 CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
 {
     int described = 0;
@@ -496,13 +511,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
         cpu_set_t old, one;
         CPU_ZERO(&old);
         if (sched_getaffinity(0, sizeof old, &old) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
-#  if defined(CHRONO_USE_HWLOC)
-        described = chrono__hwloc_describe(p, &cpu) == 0;
-#  endif
-        if (cpu == CHRONO_CPU_CURRENT) {
-            cpu = sched_getcpu();
-            if (cpu < 0) return CHRONO_EPIN;
-        }
+        if ((cpu = chrono__pin_target(p, cpu, &described)) < 0) return cpu;
         if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &old)) { chrono__pin_clear(p); return CHRONO_EPIN; }
         CPU_ZERO(&one);
         CPU_SET(cpu, &one);
@@ -515,13 +524,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
     {
         DWORD_PTR old, bit;
         if (chrono__win_thread_mask(&old) != 0) return CHRONO_EPIN;
-#  if defined(CHRONO_USE_HWLOC)
-        described = chrono__hwloc_describe(p, &cpu) == 0;
-#  endif
-        if (cpu == CHRONO_CPU_CURRENT) {
-            cpu = chrono_cpu_current();
-            if (cpu < 0) return CHRONO_EPIN;
-        }
+        if ((cpu = chrono__pin_target(p, cpu, &described)) < 0) return cpu;
         if (cpu >= (int)(8 * sizeof old) || !((old >> cpu) & 1u)) { chrono__pin_clear(p); return CHRONO_EPIN; }
         bit = (DWORD_PTR)1 << cpu;
         if (SetThreadAffinityMask(GetCurrentThread(), bit) == 0) { chrono__pin_clear(p); return CHRONO_EPIN; }

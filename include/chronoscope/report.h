@@ -128,8 +128,7 @@ typedef struct chrono_report_writer {
     size_t written;          /* rows / entries written */
     size_t families;         /* next JSON family_index */
     int any_truncated;       /* a result hit max_ms: the text footer says so */
-    size_t rejected[5];      /* samples rejected: migrated, clock backwards, reference chains, preempted,
-                                contended */
+    size_t rejected[5];      /* samples rejected, in chrono__rejected_words' order */
     const char *executable;
 } chrono_report_writer;
 
@@ -733,6 +732,25 @@ CHRONO_API void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_resu
         (void)chrono__bprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s)", pts, pu, sign, fx, r2);
 }
 
+/* "N migrated, N preempted, ..." for the samples the runs rejected and
+   replaced, by cause (the order of w->rejected); 0 when there were none. */
+CHRONO_API int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
+{
+    static const char *const cause[5] = { "migrated", "preempted", "clock went backwards",
+                                          "reference chains disagreed", "front end contended" };
+    char num[24];
+    size_t i, len = 0, any = 0;
+    for (i = 0; i < 5; i++) any += w->rejected[i];
+    buf[0] = '\0';
+    for (i = 0; any && i < 5 && len < n; i++) {
+        int k = chrono__bprintf(buf + len, n - len, "%s%s %s", i ? ", " : "", chrono__u64(num, (uint64_t)w->rejected[i]),
+                                cause[i]);
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+    return any != 0;
+}
+
 /* ---- text ------------------------------------------------------------------------- */
 CHRONO_API void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
 {
@@ -781,15 +799,11 @@ CHRONO_API void chrono__text_begin(chrono_report_writer *w)
 CHRONO_API void chrono__text_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
-    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL], n0[24], n1[24], n2[24], n3[24], n4[24];
+    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
     size_t i;
     if (w->any_truncated)
         fputs("* the run reached its time budget (max_ms) before taking every sample\n", w->out);
-    if (w->rejected[0] + w->rejected[1] + w->rejected[2] + w->rejected[3] + w->rejected[4])
-        fprintf(w->out, "rejected and replaced samples: %s migrated, %s preempted, %s clock went backwards, "
-                "%s reference chains disagreed, %s front end contended\n", chrono__u64(n0, (uint64_t)w->rejected[0]),
-                chrono__u64(n3, (uint64_t)w->rejected[3]), chrono__u64(n1, (uint64_t)w->rejected[1]),
-                chrono__u64(n2, (uint64_t)w->rejected[2]), chrono__u64(n4, (uint64_t)w->rejected[4]));
+    if (chrono__rejected_words(words, sizeof words, w)) fprintf(w->out, "rejected and replaced samples: %s\n", words);
     if (s->ncomparisons) fputc('\n', w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
@@ -851,6 +865,7 @@ CHRONO_API void chrono__md_end(chrono_report_writer *w)
     char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
     size_t i;
     if (w->any_truncated) fputs("\n\\* the run reached its time budget before taking every sample\n", w->out);
+    if (chrono__rejected_words(words, sizeof words, w)) fprintf(w->out, "\nrejected and replaced samples: %s\n", words);
     if (s->ncomparisons) fputs("\n**Comparisons**\n\n", w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
@@ -1270,9 +1285,9 @@ CHRONO_API int chrono__report_row(chrono_report_writer *w, const chrono_result *
     if (!r) return CHRONO_EINVAL;
     if (r->truncated) w->any_truncated = 1;
     w->rejected[0] += r->migrated;
-    w->rejected[1] += r->backwards;
-    w->rejected[2] += r->ref_rejected;
-    w->rejected[3] += r->preempted;
+    w->rejected[1] += r->preempted;
+    w->rejected[2] += r->backwards;
+    w->rejected[3] += r->ref_rejected;
     w->rejected[4] += r->contended;
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
