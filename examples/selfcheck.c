@@ -7,7 +7,10 @@
    truth and the bar it must meet.
 
    Usage: selfcheck [common flags] [--strict]   (--strict: exit 1 when a bar is missed) */
+#define _POSIX_C_SOURCE 200809L   /* getppid under -std=c99 */
 #include <chronoscope.h>
+#include <math.h>
+#include <string.h>
 #if defined(__linux__)
 #  include <unistd.h>
 #endif

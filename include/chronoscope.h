@@ -66,14 +66,9 @@
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
-#ifndef CHRONOSCOPE_H
-#define CHRONOSCOPE_H
-
-#define CHRONO_VERSION_MAJOR 0
-#define CHRONO_VERSION_MINOR 1
-#define CHRONO_VERSION_PATCH 0
-#define CHRONO_VERSION_STRING "0.1.0"
-
+/* No include guard here: each module guards its declarations and its
+   implementation apart, so a file may include the declarations first and
+   define CHRONOSCOPE_IMPLEMENTATION before a second #include. */
 #include "chronoscope/base.h"
 #include "chronoscope/clock.h"
 #include "chronoscope/cpu.h"
@@ -82,4 +77,3 @@
 #include "chronoscope/report.h"
 #include "chronoscope/cli.h"
 
-#endif /* CHRONOSCOPE_H */

@@ -1,7 +1,8 @@
-/* Compiles the whole header under the C standard the build gives it, and
-   touches enough of the API that a missing declaration fails the build. */
+/* Compiles the whole library, declarations and implementation (a private
+   copy: CHRONO_STATIC), under the C standard the build gives it, and touches
+   enough of the API that a missing declaration fails the build. */
+#define CHRONO_STATIC
 #include <chronoscope.h>
-
 int main(void)
 {
     chrono_clock c;

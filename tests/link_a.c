@@ -1,9 +1,12 @@
-/* Two translation units that include chronoscope.h link together: every
-   function is static inline, no symbol is defined twice. */
+/* Two translation units of one program: this one holds the implementation
+   (included after a system header, as users do with stb, with only POSIX
+   asked for: the GNU extensions are replaced by raw system calls), link_b.c
+   sees the declarations only; every function is defined once. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#define CHRONOSCOPE_IMPLEMENTATION
 #include <chronoscope.h>
-
 int chrono_test_link_b(void);
-
 int main(void)
 {
     chrono_clock c;

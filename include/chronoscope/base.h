@@ -1,51 +1,71 @@
-/* chronoscope/base.h — what every module shares: the API macro, feature
-   macros, allocation hooks, error codes and chrono_strerror.
+/* chronoscope/base.h — what every module shares: the build model (declarations
+   and one implementation), version, feature and platform macros, allocation hooks,
+   error codes and chrono_strerror.
 
    Usage: included by every module; users include <chronoscope.h>.
 
        int rc = chrono_clock_open(&clk, CHRONO_CLOCK_AUTO);
        if (rc < 0) fprintf(stderr, "clock: %s\n", chrono_strerror(rc));
 
+   Build model (stb / sokol): every module header declares its API; its
+   implementation follows behind CHRONO__IMPLEMENT, which is set in the one file
+   that defines CHRONOSCOPE_IMPLEMENTATION (an extern copy for the whole program)
+   or CHRONO_STATIC (a private, static copy for a single-file program) before it
+   includes <chronoscope.h>.  The declarations need only <stdint.h>, <stddef.h>
+   and <stdio.h>, and can be included in any order, under any -std, in C and C++.
+
    Error contract: every function returning int returns 0 on success or a
    negative CHRONO_E... code; chrono_strerror() names it.  The library never
    prints and never aborts. */
+
+/* Outside the include guard: a file may include the declarations first and
+   ask for the implementation later. */
+#if defined(CHRONOSCOPE_IMPLEMENTATION) || defined(CHRONO_STATIC)
+#  define CHRONO__IMPLEMENT 1
+/* The implementation wants glibc's GNU extensions (affinity, getcpu).  When
+   nothing was included before it, ask for them; otherwise it manages without
+   (raw system calls), see cpu.h. */
+#  if (defined(__linux__) || defined(__CYGWIN__)) && !defined(_GNU_SOURCE) && !defined(_FEATURES_H) \
+      && !defined(_STDIO_H) && !defined(_STDINT_H) && !defined(_STDDEF_H)
+#    define _GNU_SOURCE 1
+#  endif
+#endif
+
 #ifndef CHRONOSCOPE_BASE_H
 #define CHRONOSCOPE_BASE_H
 
-/* ---- feature macros --------------------------------------------------
-   glibc hides clock_gettime (POSIX) and sched_setaffinity/sched_getcpu
-   (GNU) under strict -std=c99.  When chronoscope.h is the first header of
-   the translation unit we ask for them ourselves; when a system header came
-   first, the choice is already made and we can only say what to add. */
-#if defined(__linux__) || defined(__GLIBC__) || defined(__CYGWIN__)
-#  if !defined(_FEATURES_H) && !defined(_GNU_SOURCE)
-#    define _GNU_SOURCE 1
-#  endif
-#  include <features.h>
-#  if defined(__GLIBC__) && !defined(__USE_GNU)
-#    error "chronoscope.h needs _GNU_SOURCE: add -D_GNU_SOURCE, or include <chronoscope.h> before any system header"
-#  endif
-#endif
-
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
-#include <math.h>
 
+/* ---- version (meson.build checks that it agrees) ------------------------- */
+#define CHRONO_VERSION_MAJOR 0
+#define CHRONO_VERSION_MINOR 2
+#define CHRONO_VERSION_PATCH 0
+#define CHRONO_VERSION_STRING "0.2.0"
+#define CHRONO_VERSION_NUM (CHRONO_VERSION_MAJOR * 10000 + CHRONO_VERSION_MINOR * 100 + CHRONO_VERSION_PATCH)
+
+/* ---- storage of the API -------------------------------------------------- */
+#if defined(__GNUC__) || defined(__clang__)
+#  define CHRONO__UNUSED __attribute__((unused))
+#else
+#  define CHRONO__UNUSED
+#endif
 #ifndef CHRONO_API
-#  define CHRONO_API static inline
+#  if defined(CHRONO_STATIC)
+#    define CHRONO_API static CHRONO__UNUSED
+#  else
+#    define CHRONO_API extern
+#  endif
 #endif
-
-/* Allocation hooks: define both or neither. */
-#if defined(CHRONO_MALLOC) != defined(CHRONO_FREE)
-#  error "chronoscope.h: define both CHRONO_MALLOC and CHRONO_FREE, or neither"
-#endif
-#ifndef CHRONO_MALLOC
-#  include <stdlib.h>
-#  define CHRONO_MALLOC(size) malloc(size)
-#  define CHRONO_FREE(ptr) free(ptr)
+#define CHRONO__PRIVATE static CHRONO__UNUSED   /* implementation-only helpers */
+#define CHRONO__INLINE static inline            /* what must inline to be cheap */
+#ifdef __cplusplus
+#  define CHRONO__EXTERN_C_BEGIN extern "C" {
+#  define CHRONO__EXTERN_C_END }
+#else
+#  define CHRONO__EXTERN_C_BEGIN
+#  define CHRONO__EXTERN_C_END
 #endif
 
 #if defined(_MSC_VER)
@@ -56,13 +76,113 @@
 #  define CHRONO__NOINLINE
 #endif
 
+/* ---- architecture and operating system, once, as 0/1 ---------------------- */
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+#  define CHRONO__X86 1
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#  define CHRONO__ARM64 1
+#endif
+#if defined(CHRONO__X86) && defined(_MSC_VER)
+#  include <intrin.h>   /* the compiler's own: __rdtsc, _mm_lfence */
+#endif
+
+#if defined(_WIN32)
+#  define CHRONO__OS_WINDOWS 1
+#else
+#  define CHRONO__OS_WINDOWS 0
+#endif
+#if defined(__APPLE__)
+#  define CHRONO__OS_APPLE 1
+#else
+#  define CHRONO__OS_APPLE 0
+#endif
+#if defined(__linux__)
+#  define CHRONO__OS_LINUX 1
+#else
+#  define CHRONO__OS_LINUX 0
+#endif
+#if !CHRONO__OS_WINDOWS && !CHRONO__OS_LINUX && (CHRONO__OS_APPLE || defined(__unix__) || defined(__unix))
+#  define CHRONO__OS_POSIX 1   /* another POSIX system: BSD, macOS */
+#else
+#  define CHRONO__OS_POSIX 0
+#endif
+
+/* ---- facts about the caller's build --------------------------------------
+   Taken where the user's code calls in (chrono_session_open and the other
+   entry points are macros that pass CHRONO__CALLER), not where the library is
+   compiled: a release library used from a debug test is a debug measurement. */
+#if defined(__OPTIMIZE__)
+#  define CHRONO__OPTIMIZED 1
+#elif defined(__GNUC__) || defined(__clang__)
+#  define CHRONO__OPTIMIZED 0           /* GCC-compatible: __OPTIMIZE__ whenever -O1 or more */
+#elif defined(_MSC_VER) && defined(_DEBUG)
+#  define CHRONO__OPTIMIZED 0           /* MSVC debug runtime: a debug build */
+#else
+#  define CHRONO__OPTIMIZED (-1)        /* the compiler does not tell */
+#endif
+#if defined(NDEBUG)
+#  define CHRONO__ASSERTS 0
+#else
+#  define CHRONO__ASSERTS 1
+#endif
+/* version * 16 + (optimized + 1) * 4 + asserts */
+#define CHRONO__CALLER ((unsigned long)CHRONO_VERSION_NUM * 16ul + (unsigned long)(CHRONO__OPTIMIZED + 1) * 4ul \
+                        + (unsigned long)CHRONO__ASSERTS)
+
+/* ---- errors: one list, the codes and their strings ------------------------ */
+#define CHRONO__ERRORS(X) \
+    X(CHRONO_OK,          0,  "success") \
+    X(CHRONO_EINVAL,     -1,  "invalid argument (NULL, zero, negative, NaN or out of range)") \
+    X(CHRONO_ENOTSUP,    -2,  "not supported on this machine or platform") \
+    X(CHRONO_ENOMEM,     -3,  "out of memory") \
+    X(CHRONO_ECALIBRATE, -4,  "clock calibration failed") \
+    X(CHRONO_EPIN,       -5,  "could not pin the thread to the requested CPU") \
+    X(CHRONO_ECLOCK,     -6,  "the clock misbehaved (no progress or went backwards)") \
+    X(CHRONO_ENOSAMPLES, -7,  "every sample was rejected") \
+    X(CHRONO_EIO,        -8,  "I/O error while writing") \
+    X(CHRONO_ERANGE,     -9,  "value out of range (too long or too large)") \
+    X(CHRONO_EBUSY,      -10, "resource busy") \
+    X(CHRONO_EVERSION,   -11, "the caller was compiled against another chronoscope.h version than the library")
+
+#define CHRONO__ERROR_ENUM(name, value, text) name = value,
+enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
+#undef CHRONO__ERROR_ENUM
+
+CHRONO__EXTERN_C_BEGIN
+/* The text of an error code ("unknown chronoscope error" for any other int). */
+CHRONO_API const char *chrono_strerror(int err);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_BASE_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_BASE_IMPL)
+#define CHRONOSCOPE_BASE_IMPL
+
+#include <stdarg.h>
+#include <string.h>
+#include <math.h>
+#include <stdlib.h>
+#include <locale.h>
+
+/* Allocation hooks: define both or neither. */
+#if defined(CHRONO_MALLOC) != defined(CHRONO_FREE)
+#  error "chronoscope.h: define both CHRONO_MALLOC and CHRONO_FREE, or neither"
+#endif
+#ifndef CHRONO_MALLOC
+#  define CHRONO_MALLOC(size) malloc(size)
+#  define CHRONO_FREE(ptr) free(ptr)
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
 /* snprintf for text the library truncates on purpose (names in fixed cells):
    through va_list, so gcc's -Wformat-truncation (at -O1) does not flag the
    truncation it is meant to do. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 4)))
 #endif
-CHRONO_API int chrono__bprintf(char *buf, size_t n, const char *fmt, ...)
+CHRONO__PRIVATE int chrono__bprintf(char *buf, size_t n, const char *fmt, ...)
 {
     va_list ap;
     int r;
@@ -72,20 +192,10 @@ CHRONO_API int chrono__bprintf(char *buf, size_t n, const char *fmt, ...)
     return r;
 }
 
-/* ---- architecture ------------------------------------------------------ */
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
-#  define CHRONO__X86 1
-#elif defined(__aarch64__) || defined(_M_ARM64)
-#  define CHRONO__ARM64 1
-#endif
-
 /* CPUID, shared by the clock (TSC features) and cpu (brand, hypervisor)
    modules.  Returns 0 and fills r[4] = eax, ebx, ecx, edx, or -1 where the
    leaf is beyond the maximum the CPU reports or there is no CPUID. */
-#if defined(CHRONO__X86) && defined(_MSC_VER)
-#  include <intrin.h>
-#endif
-CHRONO_API int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+CHRONO__PRIVATE int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 #if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
     uint32_t a, b, c, d, max;
@@ -112,37 +222,108 @@ CHRONO_API int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 #endif
 }
 
-/* ---- errors ------------------------------------------------------------ */
-enum {
-    CHRONO_OK = 0,
-    CHRONO_EINVAL = -1,       /* an argument is NULL, zero, negative, NaN or out of range */
-    CHRONO_ENOTSUP = -2,      /* this machine or platform does not have it */
-    CHRONO_ENOMEM = -3,       /* CHRONO_MALLOC failed */
-    CHRONO_ECALIBRATE = -4,   /* clock calibration failed or disagreed with itself */
-    CHRONO_EPIN = -5,         /* the thread could not be pinned to the requested CPU */
-    CHRONO_ECLOCK = -6,       /* the clock misbehaved (no progress, went backwards) */
-    CHRONO_ENOSAMPLES = -7,   /* every sample was rejected: nothing left to summarise */
-    CHRONO_EIO = -8,          /* writing a report failed */
-    CHRONO_ERANGE = -9,       /* a value does not fit (name too long, count too large) */
-    CHRONO_EBUSY = -10        /* the session is still open / already open */
-};
-
-CHRONO_API const char *chrono_strerror(int err)
+/* ---- small string helpers ---------------------------------------------- */
+/* Truncating copy that always terminates dst. */
+CHRONO__PRIVATE void chrono__str_copy(char *dst, size_t n, const char *src)
 {
-    switch (err) {
-    case CHRONO_OK:          return "success";
-    case CHRONO_EINVAL:      return "invalid argument (NULL, zero, negative, NaN or out of range)";
-    case CHRONO_ENOTSUP:     return "not supported on this machine or platform";
-    case CHRONO_ENOMEM:      return "out of memory";
-    case CHRONO_ECALIBRATE:  return "clock calibration failed";
-    case CHRONO_EPIN:        return "could not pin the thread to the requested CPU";
-    case CHRONO_ECLOCK:      return "the clock misbehaved (no progress or went backwards)";
-    case CHRONO_ENOSAMPLES:  return "every sample was rejected";
-    case CHRONO_EIO:         return "I/O error while writing";
-    case CHRONO_ERANGE:      return "value out of range (too long or too large)";
-    case CHRONO_EBUSY:       return "resource busy";
-    default:                 return "unknown chronoscope error";
+    size_t len = strlen(src);
+    if (n == 0) return;
+    if (len >= n) len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* Truncating append to the terminated string in dst. */
+CHRONO__PRIVATE void chrono__str_append(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(dst);
+    if (len < n) chrono__str_copy(dst + len, n - len, src);
+}
+
+CHRONO__PRIVATE int chrono__is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Strip leading and trailing white space and fold inner runs to one space. */
+CHRONO__PRIVATE void chrono__str_trim(char *s)
+{
+    size_t r = 0, w = 0;
+    int space = 0;
+    while (s[r] && chrono__is_space(s[r])) r++;
+    for (; s[r]; r++) {
+        if (chrono__is_space(s[r])) { space = 1; continue; }
+        if (space && w > 0) s[w++] = ' ';
+        space = 0;
+        s[w++] = s[r];
+    }
+    s[w] = '\0';
+}
+
+/* "0,2,5-7" for the set bits of m. */
+CHRONO__PRIVATE void chrono__mask_list(char *out, size_t n, unsigned long long m)
+{
+    size_t len = 0;
+    int i, first = 1;
+    char item[8];
+    if (n == 0) return;
+    out[0] = '\0';
+    for (i = 0; i < 64; i++) {
+        int j = i;
+        if (!((m >> i) & 1u)) continue;
+        while (j + 1 < 64 && ((m >> (j + 1)) & 1u)) j++;
+        if (j > i + 1) (void)chrono__bprintf(item, sizeof item, "%s%d-%d", first ? "" : ",", i, j);
+        else if (j == i + 1) { (void)chrono__bprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j); }
+        else (void)chrono__bprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
+        if (len + strlen(item) + 1 > n) break;
+        memcpy(out + len, item, strlen(item) + 1);
+        len += strlen(item);
+        first = 0;
+        i = j;
     }
 }
 
-#endif /* CHRONOSCOPE_BASE_H */
+CHRONO__PRIVATE int chrono__popcount(unsigned long long m)
+{
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+CHRONO__PRIVATE int chrono__finite(double v) { return v == v && v - v == 0; }
+
+/* Decimal digits of v into buf (at least 21 bytes). */
+CHRONO__PRIVATE const char *chrono__u64(char *buf, uint64_t v)
+{
+    char tmp[24];
+    size_t n = 0, i;
+    do { tmp[n++] = (char)('0' + (int)(v % 10)); v /= 10; } while (v);
+    for (i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return buf;
+}
+
+/* snprintf of one double with '.' as the decimal point whatever LC_NUMERIC says. */
+CHRONO__PRIVATE const char *chrono__num(char *buf, size_t n, const char *fmt, double v)
+{
+    const char *dp = localeconv()->decimal_point;
+    char *p;
+    if (chrono__bprintf(buf, n, fmt, v) < 0 && n) buf[0] = '\0';
+    if (dp && dp[0] && dp[0] != '.' && !dp[1])
+        for (p = buf; *p; p++)
+            if (*p == dp[0]) *p = '.';
+    return buf;
+}
+
+CHRONO_API const char *chrono_strerror(int err)
+{
+#define CHRONO__ERROR_CASE(name, value, text) case name: return text;
+    switch (err) {
+    CHRONO__ERRORS(CHRONO__ERROR_CASE)
+    default: return "unknown chronoscope error";
+    }
+#undef CHRONO__ERROR_CASE
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_BASE_IMPL */

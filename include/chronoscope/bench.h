@@ -58,11 +58,11 @@
 /* The value must exist in a register or memory: the optimizer can neither
    drop the computation nor hoist it out of the loop. */
 #  define chrono_keep(x) __asm__ __volatile__("" : "+rm"(x) : : "memory")
-CHRONO_API void chrono_clobber(void) { __asm__ __volatile__("" : : : "memory"); }
+CHRONO__INLINE void chrono_clobber(void) { __asm__ __volatile__("" : : : "memory"); }
 #else
-CHRONO_API void chrono__keep_ptr(volatile const void *p) { (void)p; }
+CHRONO__INLINE void chrono__keep_ptr(volatile const void *p) { (void)p; }
 #  define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
-CHRONO_API void chrono_clobber(void) { _ReadWriteBarrier(); }
+CHRONO__INLINE void chrono_clobber(void) { _ReadWriteBarrier(); }
 #endif
 
 /* ---- configuration --------------------------------------------------------- */
@@ -162,6 +162,46 @@ typedef struct chrono_session {
     int is_open;
 } chrono_session;
 
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* ---- configuration ------------------------------------------------------------ */
+CHRONO_API chrono_config chrono_config_default(void);
+
+/* Open a session: resolve the configuration, pin the thread, open and
+   calibrate the clock, read the environment.  cfg may be NULL. */
+CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg, unsigned long caller);
+/* A macro, so that the session's environment describes the caller's build
+   (optimised? assertions?) and a caller compiled against another version of
+   this header is refused (CHRONO_EVERSION). */
+#define chrono_session_open(s, cfg) chrono_session_open_at((s), (cfg), CHRONO__CALLER)
+
+/* Unpin and free everything the session holds. */
+CHRONO_API void chrono_session_close(chrono_session *s);
+
+/* Time fn: size the batch, warm up, take the samples, summarise.  The
+   result is written to *out (may be NULL) and kept in the session. */
+CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out);
+
+/* Interleaved A/B: the same iteration count for both, rounds ordered ABBA,
+   the ratio a/b and its interval from the median of the paired log-ratios. */
+CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
+                              const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out);
+
+/* Time fn at every param (each point is a result named "name/param"), then
+   fit ns per iteration = fixed + per_unit * param by least squares. */
+CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn fn, void *ctx,
+                            const uint64_t *params, size_t nparams, chrono_sweep_result *out);
+
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_BENCH_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_BENCH_IMPL)
+#define CHRONOSCOPE_BENCH_IMPL
+
+CHRONO__EXTERN_C_BEGIN
+
 /* ---- the reference chain ------------------------------------------------------ */
 #define CHRONO__REF_ADDS 16384u   /* ~4.7 us at 3.5 GHz: ~10000 TSC ticks, quantisation ~0.2% */
 
@@ -170,7 +210,7 @@ typedef struct chrono_session {
 /* n dependent register-register adds (n a multiple of 16).  Register sources
    keep them from being folded at rename (as some cores do with immediates); the
    loop counter is a second, independent chain that runs alongside. */
-CHRONO_API void chrono__ref_chain(uintptr_t n)
+CHRONO__PRIVATE void chrono__ref_chain(uintptr_t n)
 {
     uintptr_t x = 0, one = 1, loops = n / 16;
 #  define CHRONO__ADD4 CHRONO__ADD CHRONO__ADD CHRONO__ADD CHRONO__ADD
@@ -190,11 +230,11 @@ CHRONO_API void chrono__ref_chain(uintptr_t n)
 }
 #else
 #  define CHRONO__HAS_REF_CHAIN 0
-CHRONO_API void chrono__ref_chain(uintptr_t n) { (void)n; }
+CHRONO__PRIVATE void chrono__ref_chain(uintptr_t n) { (void)n; }
 #endif
 
 /* Raw ticks of a reference chain of n adds (0 when the clock went backwards). */
-CHRONO_API uint64_t chrono__ref_raw(const chrono_session *s, uint64_t n)
+CHRONO__PRIVATE uint64_t chrono__ref_raw(const chrono_session *s, uint64_t n)
 {
     uint64_t t0 = chrono_clock_start(&s->clock), t1;
     chrono__ref_chain((uintptr_t)n);
@@ -204,7 +244,7 @@ CHRONO_API uint64_t chrono__ref_raw(const chrono_session *s, uint64_t n)
 
 /* Ticks the chain's adds take: the raw time less the fixed cost measured at
    open (0 when it could not be read). */
-CHRONO_API uint64_t chrono__ref_ticks(const chrono_session *s)
+CHRONO__PRIVATE uint64_t chrono__ref_ticks(const chrono_session *s)
 {
     uint64_t t = chrono__ref_raw(s, s->ref_adds);
     return t > s->ref_fixed_ticks ? t - s->ref_fixed_ticks : 0;
@@ -216,7 +256,7 @@ CHRONO_API uint64_t chrono__ref_ticks(const chrono_session *s)
 /* n calls of an empty function (a call, a return, a loop branch: three taken
    branches each), the work of call-heavy code.  In asm so that every compiler
    emits the same loop.  Exists where the reference chain does. */
-CHRONO_API void chrono__fe_loop(uintptr_t n)
+CHRONO__PRIVATE void chrono__fe_loop(uintptr_t n)
 {
 #if CHRONO__HAS_REF_CHAIN && defined(CHRONO__X86)
     __asm__ __volatile__(
@@ -241,14 +281,14 @@ CHRONO_API void chrono__fe_loop(uintptr_t n)
 }
 
 /* The probe runs where the reference chains do, unless turned off. */
-CHRONO_API int chrono__fe_on(const chrono_session *s)
+CHRONO__PRIVATE int chrono__fe_on(const chrono_session *s)
 {
     return s->has_cycles && s->cfg.contention_tolerance >= 0;
 }
 
 /* Ticks of the probe, twice, the faster: the first may pay for caches and
    predictors the sample evicted.  0 when the clock could not be read. */
-CHRONO_API uint64_t chrono__fe_ticks(const chrono_session *s)
+CHRONO__PRIVATE uint64_t chrono__fe_ticks(const chrono_session *s)
 {
     uint64_t best = UINT64_MAX;
     int k;
@@ -261,7 +301,7 @@ CHRONO_API uint64_t chrono__fe_ticks(const chrono_session *s)
     return best == UINT64_MAX ? 0 : best;
 }
 
-CHRONO_API double chrono__interquartile_mean(double *v, int n)
+CHRONO__PRIVATE double chrono__interquartile_mean(double *v, int n)
 {
     double sum = 0;
     int i;
@@ -274,7 +314,7 @@ CHRONO_API double chrono__interquartile_mean(double *v, int n)
    from chains of N and 2N adds measured alternately: 2 t(N) - t(2N).  The
    clock's empty-region overhead is not the same thing: its reads overlap the
    chain.  The interquartile means see through this TSC's 21-tick steps. */
-CHRONO_API double chrono__ref_fixed(const chrono_session *s)
+CHRONO__PRIVATE double chrono__ref_fixed(const chrono_session *s)
 {
     enum { K = 32 };
     double one[K], two[K], fixed;
@@ -287,7 +327,6 @@ CHRONO_API double chrono__ref_fixed(const chrono_session *s)
     return fixed > 0 ? fixed : 0;
 }
 
-/* ---- configuration ------------------------------------------------------------ */
 CHRONO_API chrono_config chrono_config_default(void)
 {
     chrono_config c;
@@ -307,10 +346,10 @@ CHRONO_API chrono_config chrono_config_default(void)
     return c;
 }
 
-CHRONO_API int chrono__finite_nonneg(double v) { return v == v && v >= 0 && v < 1e15; }
+CHRONO__PRIVATE int chrono__finite_nonneg(double v) { return v == v && v >= 0 && v < 1e15; }
 
 /* Fill the zero fields with defaults and check the rest. */
-CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *out)
+CHRONO__PRIVATE int chrono__config_resolve(const chrono_config *in, chrono_config *out)
 {
     chrono_config d = chrono_config_default();
     if (!in) { *out = d; return 0; }
@@ -343,7 +382,7 @@ CHRONO_API int chrono__config_resolve(const chrono_config *in, chrono_config *ou
 }
 
 /* ---- session ------------------------------------------------------------------ */
-CHRONO_API int chrono__pin(chrono_session *s)
+CHRONO__PRIVATE int chrono__pin(chrono_session *s)
 {
     int rc;
     if (s->cfg.pin == CHRONO_PIN_OFF) { s->warnings |= CHRONO_WARN_UNPINNED; return 0; }
@@ -355,7 +394,7 @@ CHRONO_API int chrono__pin(chrono_session *s)
 }
 
 /* The core clock now, from a few reference chains (the minimum: interruptions only add time). */
-CHRONO_API double chrono__core_ghz(const chrono_session *s)
+CHRONO__PRIVATE double chrono__core_ghz(const chrono_session *s)
 {
     uint64_t best = UINT64_MAX;
     int i;
@@ -367,9 +406,7 @@ CHRONO_API double chrono__core_ghz(const chrono_session *s)
     return (double)s->ref_adds / chrono_clock_ns(&s->clock, best);
 }
 
-/* Open a session: resolve the configuration, pin the thread, open and
-   calibrate the clock, read the environment.  cfg may be NULL. */
-CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
+CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg, unsigned long caller)
 {
     int rc;
     if (!s) return CHRONO_EINVAL;
@@ -383,7 +420,7 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     if (s->cfg.custom_clock) s->clock = *s->cfg.custom_clock;
     else rc = chrono_clock_open(&s->clock, s->cfg.clock);
     if (rc < 0) { chrono_cpu_unpin(&s->pin); return rc; }
-    chrono_env_read(&s->env);
+    if ((rc = chrono_env_read_at(&s->env, caller)) < 0) { chrono_cpu_unpin(&s->pin); return rc; }
     s->warnings |= s->env.warnings;
     if (s->clock.source == CHRONO_CLOCK_TSC && !s->clock.invariant_tsc) s->warnings |= CHRONO_WARN_NO_INVARIANT_TSC;
     s->ref_adds = CHRONO__REF_ADDS;
@@ -396,7 +433,6 @@ CHRONO_API int chrono_session_open(chrono_session *s, const chrono_config *cfg)
     return 0;
 }
 
-/* Unpin and free everything the session holds. */
 CHRONO_API void chrono_session_close(chrono_session *s)
 {
     if (!s || !s->is_open) return;
@@ -411,7 +447,7 @@ CHRONO_API void chrono_session_close(chrono_session *s)
 }
 
 /* Grow an array of elements of `size` bytes to hold at least `need`. */
-CHRONO_API int chrono__grow(void **arr, size_t *cap, size_t need, size_t size)
+CHRONO__PRIVATE int chrono__grow(void **arr, size_t *cap, size_t need, size_t size)
 {
     size_t ncap;
     void *p;
@@ -432,7 +468,7 @@ typedef struct chrono__columns {
     double *ns, *ticks, *cycles, *ghz, *fe, *scratch;
 } chrono__columns;
 
-CHRONO_API int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
+CHRONO__PRIVATE int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
 {
     size_t need = cap * 6;
     if (need > s->buf_len) {
@@ -459,7 +495,7 @@ typedef struct chrono__sample {
 
 enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CHRONO__PREEMPTED };
 
-CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                     chrono__sample *out)
 {
     uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, t0, t1;
@@ -496,16 +532,16 @@ CHRONO_API void chrono__take_sample(const chrono_session *s, chrono_fn fn, void 
 }
 
 /* Ticks now, for budgets (not serialized: not a measurement). */
-CHRONO_API uint64_t chrono__now(const chrono_session *s) { return chrono__read(&s->clock); }
+CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono__read(&s->clock); }
 
-CHRONO_API double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
+CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
 {
     uint64_t now = chrono__now(s);
     return now > since ? chrono_clock_ns(&s->clock, now - since) / 1e6 : 0.0;
 }
 
 /* Ticks one call of fn(ctx, iters) takes (serialized, overhead subtracted). */
-CHRONO_API uint64_t chrono__time_once(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
+CHRONO__PRIVATE uint64_t chrono__time_once(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
 {
     uint64_t t0 = chrono_clock_start(&s->clock), t1;
     fn(ctx, iters);
@@ -515,7 +551,7 @@ CHRONO_API uint64_t chrono__time_once(const chrono_session *s, chrono_fn fn, voi
 
 /* The shortest sample, in ticks: 1000x the clock's overhead and resolution,
    and at least min_sample_us. */
-CHRONO_API uint64_t chrono__target_ticks(const chrono_session *s)
+CHRONO__PRIVATE uint64_t chrono__target_ticks(const chrono_session *s)
 {
     double t = s->cfg.min_sample_us * 1e-6 * s->clock.hz;
     double floor_ticks = 1000.0 * (double)(s->clock.overhead_ticks > s->clock.resolution_ticks
@@ -531,7 +567,7 @@ CHRONO_API uint64_t chrono__target_ticks(const chrono_session *s)
    does again: a first call paying for page faults or cold caches must not
    pass for a slow body.  A body that takes longer than the target gets a batch
    of one; one the timer cannot see grows (at most x100 a step) to 2^40. */
-CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                        uint64_t since, double budget_ms)
 {
     uint64_t target = chrono__target_ticks(s);
@@ -556,7 +592,7 @@ CHRONO_API uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, vo
    until the fastest samples of two successive windows agree within 2%.
    Windows are counted rather than the total time, so a clock that jumps
    back cannot keep it going.  Returns the ms spent. */
-CHRONO_API double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                  double warmup_ms)
 {
     uint64_t start = chrono__now(s);
@@ -575,7 +611,7 @@ CHRONO_API double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ct
     return chrono__elapsed_ms(s, start);
 }
 
-CHRONO_API int chrono__check_name(const char *name)
+CHRONO__PRIVATE int chrono__check_name(const char *name)
 {
     if (!name || !*name) return CHRONO_EINVAL;
     if (strlen(name) >= CHRONO_NAME_MAX) return CHRONO_ERANGE;
@@ -583,7 +619,7 @@ CHRONO_API int chrono__check_name(const char *name)
 }
 
 /* Accept or count one sample into the columns at index *n. */
-CHRONO_API void chrono__record(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
+CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
                                chrono__columns *col, size_t *n, chrono_result *r)
 {
     r->samples_taken++;
@@ -600,7 +636,7 @@ CHRONO_API void chrono__record(const chrono__sample *sm, uint64_t iters, const c
     (*n)++;
 }
 
-CHRONO_API void chrono__stats_nan(chrono_stats *st, size_t n)
+CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
 {
     double nan = NAN;
     st->n = n;
@@ -610,7 +646,7 @@ CHRONO_API void chrono__stats_nan(chrono_stats *st, size_t n)
 }
 
 /* Statistics of the accepted samples into r. */
-CHRONO_API int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
+CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
 {
     double conf = s->cfg.confidence, iqr;
     chrono_stats ghz;
@@ -637,7 +673,7 @@ CHRONO_API int chrono__summarise(const chrono_session *s, chrono__columns *col, 
     return 0;
 }
 
-CHRONO_API int chrono__check_session(const chrono_session *s)
+CHRONO__PRIVATE int chrono__check_session(const chrono_session *s)
 {
     return s && s->is_open ? 0 : CHRONO_EINVAL;
 }
@@ -645,7 +681,7 @@ CHRONO_API int chrono__check_session(const chrono_session *s)
 /* Most samples a run may take: rejected ones are replaced, up to 2 for each
    sample wanted, and contended ones many times over (a spell of contention
    lasts from milliseconds to seconds; time, not this, bounds the wait). */
-CHRONO_API size_t chrono__attempts(const chrono_session *s)
+CHRONO__PRIVATE size_t chrono__attempts(const chrono_session *s)
 {
     size_t want = (size_t)s->cfg.samples, extra = want * 100 < 100000 ? want * 100 : 100000;
     return want * 3 + (chrono__fe_on(s) ? extra : 0);
@@ -656,7 +692,7 @@ CHRONO_API size_t chrono__attempts(const chrono_session *s)
    ones for each wanted; at max_ms (truncated); and once .samples are accepted
    but some were contended, waiting for quiet ones stops at max_ms / 8 (250
    ms by default: a default run stays under half a second). */
-CHRONO_API int chrono__more_samples(const chrono_session *s, uint64_t start, size_t taken, size_t accepted,
+CHRONO__PRIVATE int chrono__more_samples(const chrono_session *s, uint64_t start, size_t taken, size_t accepted,
                                     size_t quiet, int *truncated)
 {
     size_t want = (size_t)s->cfg.samples;
@@ -671,12 +707,12 @@ CHRONO_API int chrono__more_samples(const chrono_session *s, uint64_t start, siz
 
 /* ---- contention: the front-end probe's verdicts ------------------------------------ */
 /* Above this probe reading a sample is contended. */
-CHRONO_API double chrono__fe_limit(const chrono_session *s)
+CHRONO__PRIVATE double chrono__fe_limit(const chrono_session *s)
 {
     return chrono__fe_on(s) ? s->fe_best * (1.0 + s->cfg.contention_tolerance) : INFINITY;
 }
 
-CHRONO_API int chrono__is_quiet(const chrono_session *s, double fe_a, double fe_b)
+CHRONO__PRIVATE int chrono__is_quiet(const chrono_session *s, double fe_a, double fe_b)
 {
     double lim = chrono__fe_limit(s);
     return !(fe_a > lim) && !(fe_b > lim);   /* NAN: no reading, not contended */
@@ -685,7 +721,7 @@ CHRONO_API int chrono__is_quiet(const chrono_session *s, double fe_a, double fe_
 /* Fold the reading of the last accepted row (index n-1; both sides for a
    pair) into the session's best, and return how many of the n rows are quiet
    now.  A lower best turns earlier rows contended: recount then (rarely). */
-CHRONO_API size_t chrono__note_fe(chrono_session *s, const double *fe_a, const double *fe_b, size_t n,
+CHRONO__PRIVATE size_t chrono__note_fe(chrono_session *s, const double *fe_a, const double *fe_b, size_t n,
                                   size_t quiet_before)
 {
     double lo = fe_a[n - 1];
@@ -697,7 +733,7 @@ CHRONO_API size_t chrono__note_fe(chrono_session *s, const double *fe_a, const d
     return quiet;
 }
 
-CHRONO_API void chrono__columns_move(chrono__columns *c, size_t to, size_t from)
+CHRONO__PRIVATE void chrono__columns_move(chrono__columns *c, size_t to, size_t from)
 {
     c->ns[to] = c->ns[from]; c->ticks[to] = c->ticks[from]; c->cycles[to] = c->cycles[from];
     c->ghz[to] = c->ghz[from]; c->fe[to] = c->fe[from];
@@ -708,7 +744,7 @@ CHRONO_API void chrono__columns_move(chrono__columns *c, size_t to, size_t from)
    When fewer than a quarter of the samples wanted are quiet the host was busy
    for most of the run: the first .samples rows stay, contended or not, and
    the session warns instead. */
-CHRONO_API size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, chrono_result *ra,
+CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, chrono_result *ra,
                                          chrono__columns *b, chrono_result *rb, size_t n, size_t quiet)
 {
     size_t i, k = 0, want = (size_t)s->cfg.samples;
@@ -729,7 +765,7 @@ CHRONO_API size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, 
     return k;
 }
 
-CHRONO_API void chrono__result_init(chrono_result *r, const char *name, uint64_t iters)
+CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uint64_t iters)
 {
     memset(r, 0, sizeof *r);
     strcpy(r->name, name);
@@ -742,7 +778,7 @@ CHRONO_API void chrono__result_init(chrono_result *r, const char *name, uint64_t
 }
 
 /* Keep a copy of r in the session for the reports. */
-CHRONO_API int chrono__keep_result(chrono_session *s, const chrono_result *r)
+CHRONO__PRIVATE int chrono__keep_result(chrono_session *s, const chrono_result *r)
 {
     int rc = chrono__grow((void **)&s->results, &s->cap_results, s->nresults + 1, sizeof *r);
     if (rc < 0) return rc;
@@ -750,8 +786,6 @@ CHRONO_API int chrono__keep_result(chrono_session *s, const chrono_result *r)
     return 0;
 }
 
-/* Time fn: size the batch, warm up, take the samples, summarise.  The
-   result is written to *out (may be NULL) and kept in the session. */
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
 {
     chrono_result r;
@@ -791,7 +825,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
 
 /* ---- A/B comparison ---------------------------------------------------------- */
 /* Warm both up in alternating halves (A B A B), so neither runs on a colder machine. */
-CHRONO_API double chrono__warmup_pair(const chrono_session *s, chrono_fn a, void *ca, chrono_fn b, void *cb,
+CHRONO__PRIVATE double chrono__warmup_pair(const chrono_session *s, chrono_fn a, void *ca, chrono_fn b, void *cb,
                                       uint64_t iters)
 {
     double half = s->cfg.warmup_ms / 2;
@@ -799,8 +833,6 @@ CHRONO_API double chrono__warmup_pair(const chrono_session *s, chrono_fn a, void
            chrono__warmup(s, a, ca, iters, half) + chrono__warmup(s, b, cb, iters, half);
 }
 
-/* Interleaved A/B: the same iteration count for both, rounds ordered ABBA,
-   the ratio a/b and its interval from the median of the paired log-ratios. */
 CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
                               const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out)
 {
@@ -880,14 +912,12 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
 /* ---- sweeps -------------------------------------------------------------------- */
 typedef struct chrono__sweep_point { chrono_sweep_fn fn; void *ctx; uint64_t param; } chrono__sweep_point;
 
-CHRONO_API void chrono__sweep_trampoline(void *ctx, uint64_t iters)
+CHRONO__PRIVATE void chrono__sweep_trampoline(void *ctx, uint64_t iters)
 {
     chrono__sweep_point *p = (chrono__sweep_point *)ctx;
     p->fn(p->ctx, p->param, iters);
 }
 
-/* Time fn at every param (each point is a result named "name/param"), then
-   fit ns per iteration = fixed + per_unit * param by least squares. */
 CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn fn, void *ctx,
                             const uint64_t *params, size_t nparams, chrono_sweep_result *out)
 {
@@ -939,4 +969,5 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
     return rc;
 }
 
-#endif /* CHRONOSCOPE_BENCH_H */
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_BENCH_IMPL */

@@ -64,8 +64,6 @@
 #define CHRONOSCOPE_CLI_H
 
 #include "report.h"
-#include <errno.h>
-#include <limits.h>
 
 /* ---- types ----------------------------------------------------------------- */
 enum { CHRONO_CLI_INT = 0, CHRONO_CLI_DOUBLE, CHRONO_CLI_BOOL, CHRONO_CLI_STRING };
@@ -96,6 +94,54 @@ typedef struct chrono_cli {
     unsigned chrono__set;    /* config fields given explicitly (CHRONO__SET_*) */
 } chrono_cli;
 
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* Parse argv[1..argc) into *cfg (only the fields a flag names change) and
+   *opts (reset first).  extra: the program's own flags (may be NULL when
+   nextra is 0).  0, or CHRONO_EINVAL with opts->error set. */
+CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int argc, char **argv,
+                                   const chrono_cli_flag *extra, size_t nextra);
+
+/* The common flags only. */
+CHRONO_API int chrono_cli_parse(chrono_config *cfg, chrono_cli *opts, int argc, char **argv);
+
+/* Write the usage of the common flags to f. */
+CHRONO_API void chrono_cli_usage(FILE *f, const char *prog);
+
+/* Print .error and a usage hint on stderr; returns 2, the exit status for bad input. */
+CHRONO_API int chrono_cli_fail(const chrono_cli *o, const char *prog);
+
+/* --help: the usage on stdout; --version: "PROG (chronoscope X.Y.Z)".
+   Returns 1 when it printed (the program then exits 0), else 0. */
+CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog);
+
+/* 1 when the benchmark called `name` should run: its name contains --filter
+   (or there is none).  With --list (and for --help / --version) it runs
+   nothing: a wanted name is printed on stdout (--list) and the answer is 0. */
+CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name);
+
+/* The report stream: --out opened for writing (once), else stdout.  NULL
+   with .error set when the file cannot be opened. */
+CHRONO_API FILE *chrono_cli_output(chrono_cli *o);
+
+/* Write the session's report in --format to --out (not with --list, --help
+   or --version), close the file.  0, CHRONO_EIO (cannot open, write or
+   close; .error says which) or chrono_report's error. */
+CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s);
+
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_CLI_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CLI_IMPL)
+#define CHRONOSCOPE_CLI_IMPL
+
+#include <errno.h>
+#include <limits.h>
+
+CHRONO__EXTERN_C_BEGIN
+
 enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHRONO__SET_CPU = 8, CHRONO__SET_NOPIN = 16 };
 
 /* The built-in flags. */
@@ -124,7 +170,7 @@ static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
 
 /* ---- errors ------------------------------------------------------------------ */
 /* The value as the message quotes it: at most 48 bytes, control characters as '?'. */
-CHRONO_API const char *chrono__cli_quote(char *buf, size_t n, const char *v)
+CHRONO__PRIVATE const char *chrono__cli_quote(char *buf, size_t n, const char *v)
 {
     size_t i, w = 0;
     for (i = 0; v[i] && w + 4 < n && i < 48; i++)
@@ -135,7 +181,7 @@ CHRONO_API const char *chrono__cli_quote(char *buf, size_t n, const char *v)
 }
 
 /* .error = "FLAG: 'VALUE' WHAT"; returns CHRONO_EINVAL. */
-CHRONO_API int chrono__cli_bad(chrono_cli *o, const char *flag, const char *value, const char *what)
+CHRONO__PRIVATE int chrono__cli_bad(chrono_cli *o, const char *flag, const char *value, const char *what)
 {
     char q[64], *p;
     if (value)
@@ -148,7 +194,7 @@ CHRONO_API int chrono__cli_bad(chrono_cli *o, const char *flag, const char *valu
 }
 
 /* "(1..1000000)" for the message, '.' decimals whatever the locale. */
-CHRONO_API const char *chrono__cli_range(char *buf, size_t n, double lo, double hi)
+CHRONO__PRIVATE const char *chrono__cli_range(char *buf, size_t n, double lo, double hi)
 {
     char a[40], b[40];
     (void)chrono__bprintf(buf, n, "is out of range (%s..%s)", chrono__num(a, sizeof a, "%.15g", lo),
@@ -159,7 +205,7 @@ CHRONO_API const char *chrono__cli_range(char *buf, size_t n, double lo, double 
 /* ---- strict numbers ------------------------------------------------------------ */
 /* Whole-string decimal integer: optional sign, digits, nothing else.
    0, CHRONO_EINVAL (not an integer) or CHRONO_ERANGE (overflows long long). */
-CHRONO_API int chrono__cli_int(const char *s, long long *out)
+CHRONO__PRIVATE int chrono__cli_int(const char *s, long long *out)
 {
     unsigned long long v = 0, limit;
     int neg = 0;
@@ -185,7 +231,7 @@ CHRONO_API int chrono__cli_int(const char *s, long long *out)
    at least one digit before the exponent; no NaN, no infinity, no hex.
    '.' is the decimal point whatever the locale.  0, CHRONO_EINVAL or
    CHRONO_ERANGE (too large for a double). */
-CHRONO_API int chrono__cli_double(const char *s, double *out)
+CHRONO__PRIVATE int chrono__cli_double(const char *s, double *out)
 {
     char buf[128], *end;
     const char *p = s, *dp = localeconv()->decimal_point;
@@ -214,7 +260,7 @@ CHRONO_API int chrono__cli_double(const char *s, double *out)
 }
 
 /* An integer flag value within lo..hi into *out, or .error (the caller stores it only on success). */
-CHRONO_API int chrono__cli_get_int(chrono_cli *o, const char *flag, const char *v, long long lo, long long hi,
+CHRONO__PRIVATE int chrono__cli_get_int(chrono_cli *o, const char *flag, const char *v, long long lo, long long hi,
                                    long long *out)
 {
     char range[128];
@@ -226,7 +272,7 @@ CHRONO_API int chrono__cli_get_int(chrono_cli *o, const char *flag, const char *
 }
 
 /* A number flag value within lo..hi into *out (untouched on error), or .error. */
-CHRONO_API int chrono__cli_get_double(chrono_cli *o, const char *flag, const char *v, double lo, double hi,
+CHRONO__PRIVATE int chrono__cli_get_double(chrono_cli *o, const char *flag, const char *v, double lo, double hi,
                                       double *out)
 {
     char range[128];
@@ -240,7 +286,7 @@ CHRONO_API int chrono__cli_get_double(chrono_cli *o, const char *flag, const cha
 }
 
 /* 1/0 for a boolean value ("1", "true", "yes", "on" / "0", "false", "no", "off"), -1 otherwise. */
-CHRONO_API int chrono__cli_bool(const char *v)
+CHRONO__PRIVATE int chrono__cli_bool(const char *v)
 {
     static const char *const yes[] = { "1", "true", "yes", "on" }, *const no[] = { "0", "false", "no", "off" };
     int i;
@@ -252,7 +298,7 @@ CHRONO_API int chrono__cli_bool(const char *v)
 }
 
 /* ---- the built-in flags --------------------------------------------------------- */
-CHRONO_API int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const char *v)
+CHRONO__PRIVATE int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const char *v)
 {
     long long n = 0;
     int count = chrono_cpu_count(), allowed, rc;
@@ -268,7 +314,7 @@ CHRONO_API int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const char *v)
 }
 
 /* Apply a built-in flag that takes a value. */
-CHRONO_API int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg, int id, const char *v)
+CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg, int id, const char *v)
 {
     long long n = 0;
     int rc = 0;
@@ -297,7 +343,7 @@ CHRONO_API int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg, int 
     return rc;
 }
 
-CHRONO_API void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cfg, int id)
+CHRONO__PRIVATE void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cfg, int id)
 {
     switch (id) {
     case CHRONO__F_NOPIN: cfg->pin = CHRONO_PIN_OFF; cfg->cpu = CHRONO_CPU_CURRENT; o->chrono__set |= CHRONO__SET_NOPIN; break;
@@ -310,7 +356,7 @@ CHRONO_API void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cfg, in
 }
 
 /* ---- the program's flags ---------------------------------------------------------- */
-CHRONO_API int chrono__cli_extra_value(chrono_cli *o, const chrono_cli_flag *f, const char *v)
+CHRONO__PRIVATE int chrono__cli_extra_value(chrono_cli *o, const chrono_cli_flag *f, const char *v)
 {
     long long n = 0;
     double lo = f->min < f->max ? f->min : (f->kind == CHRONO_CLI_INT ? (double)INT_MIN : -1.79e308);
@@ -333,7 +379,7 @@ CHRONO_API int chrono__cli_extra_value(chrono_cli *o, const chrono_cli_flag *f, 
     return rc;
 }
 
-CHRONO_API int chrono__cli_builtin_id(const char *name)
+CHRONO__PRIVATE int chrono__cli_builtin_id(const char *name)
 {
     int i;
     for (i = 0; i < CHRONO__F_COUNT; i++)
@@ -342,7 +388,7 @@ CHRONO_API int chrono__cli_builtin_id(const char *name)
 }
 
 /* The table must be usable: names "--x" not shadowing a built-in, a value, a known kind. */
-CHRONO_API int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag *extra, size_t nextra)
+CHRONO__PRIVATE int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag *extra, size_t nextra)
 {
     size_t i;
     if (nextra && !extra) return chrono__cli_bad(o, "program flags", NULL, "table is NULL");
@@ -359,7 +405,7 @@ CHRONO_API int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag *ext
 /* ---- parsing ------------------------------------------------------------------------ */
 /* The value of a flag that takes one: after '=', else the next argument
    unless it is another flag.  NULL when missing or empty (.error set). */
-CHRONO_API const char *chrono__cli_value(chrono_cli *o, const char *flag, const char *eq, int argc, char **argv, int *i)
+CHRONO__PRIVATE const char *chrono__cli_value(chrono_cli *o, const char *flag, const char *eq, int argc, char **argv, int *i)
 {
     const char *v = eq;
     if (!v && *i + 1 < argc && argv[*i + 1] && strncmp(argv[*i + 1], "--", 2) != 0) v = argv[++*i];
@@ -368,7 +414,7 @@ CHRONO_API const char *chrono__cli_value(chrono_cli *o, const char *flag, const 
 }
 
 /* One argument (and perhaps the next, its value). */
-CHRONO_API int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char **argv, int *i,
+CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char **argv, int *i,
                                const chrono_cli_flag *extra, size_t nextra)
 {
     const char *arg = argv[*i], *eq, *v;
@@ -410,7 +456,7 @@ CHRONO_API int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char
 }
 
 /* --quick fills what no flag set explicitly. */
-CHRONO_API void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
+CHRONO__PRIVATE void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
 {
     if (!o->quick) return;
     if (!(o->chrono__set & CHRONO__SET_SAMPLES)) cfg->samples = 11;
@@ -419,9 +465,6 @@ CHRONO_API void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
     cfg->min_sample_us = 20;
 }
 
-/* Parse argv[1..argc) into *cfg (only the fields a flag names change) and
-   *opts (reset first).  extra: the program's own flags (may be NULL when
-   nextra is 0).  0, or CHRONO_EINVAL with opts->error set. */
 CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int argc, char **argv,
                                    const chrono_cli_flag *extra, size_t nextra)
 {
@@ -455,21 +498,20 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
     return 0;
 }
 
-/* The common flags only. */
 CHRONO_API int chrono_cli_parse(chrono_config *cfg, chrono_cli *opts, int argc, char **argv)
 {
     return chrono_cli_parse_ex(cfg, opts, argc, argv, NULL, 0);
 }
 
 /* ---- for programs: messages ------------------------------------------------------------ */
-CHRONO_API const char *chrono__cli_prog(const chrono_cli *o, const char *prog)
+CHRONO__PRIVATE const char *chrono__cli_prog(const chrono_cli *o, const char *prog)
 {
     if (prog && *prog) return prog;
     return o && o->prog ? o->prog : "program";
 }
 
 /* The usage: every common flag, then the program's. */
-CHRONO_API void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra, size_t nextra)
+CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra, size_t nextra)
 {
     static const char *const kinds[] = { "N", "X", NULL, "TEXT" };
     char left[96];
@@ -496,13 +538,11 @@ CHRONO_API void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli
     fputs("Both --flag=value and --flag value are accepted.\n", f);
 }
 
-/* Write the usage of the common flags to f. */
 CHRONO_API void chrono_cli_usage(FILE *f, const char *prog)
 {
     if (f) chrono__cli_usage_ex(f, prog, NULL, 0);
 }
 
-/* Print .error and a usage hint on stderr; returns 2, the exit status for bad input. */
 CHRONO_API int chrono_cli_fail(const chrono_cli *o, const char *prog)
 {
     const char *p = chrono__cli_prog(o, prog);
@@ -511,8 +551,6 @@ CHRONO_API int chrono_cli_fail(const chrono_cli *o, const char *prog)
     return 2;
 }
 
-/* --help: the usage on stdout; --version: "PROG (chronoscope X.Y.Z)".
-   Returns 1 when it printed (the program then exits 0), else 0. */
 CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog)
 {
     const char *p = chrono__cli_prog(o, prog);
@@ -523,16 +561,13 @@ CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog)
         return 1;
     }
     if (o->version) {
-        printf("%s (chronoscope %s)\n", p, CHRONO__VERSION);
+        printf("%s (chronoscope %s)\n", p, CHRONO_VERSION_STRING);
         fflush(stdout);
         return 1;
     }
     return 0;
 }
 
-/* 1 when the benchmark called `name` should run: its name contains --filter
-   (or there is none).  With --list (and for --help / --version) it runs
-   nothing: a wanted name is printed on stdout (--list) and the answer is 0. */
 CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name)
 {
     if (!o || !name) return 0;
@@ -542,8 +577,6 @@ CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name)
     return 1;
 }
 
-/* The report stream: --out opened for writing (once), else stdout.  NULL
-   with .error set when the file cannot be opened. */
 CHRONO_API FILE *chrono_cli_output(chrono_cli *o)
 {
     if (!o) return NULL;
@@ -559,9 +592,6 @@ CHRONO_API FILE *chrono_cli_output(chrono_cli *o)
     return o->out;
 }
 
-/* Write the session's report in --format to --out (not with --list, --help
-   or --version), close the file.  0, CHRONO_EIO (cannot open, write or
-   close; .error says which) or chrono_report's error. */
 CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
 {
     chrono_report_options ro;
@@ -587,4 +617,5 @@ CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
     return rc;
 }
 
-#endif /* CHRONOSCOPE_CLI_H */
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_CLI_IMPL */

@@ -32,26 +32,6 @@
 
 #include "base.h"
 
-#if defined(_WIN32)
-#  ifndef WIN32_LEAN_AND_MEAN
-#    define WIN32_LEAN_AND_MEAN
-#  endif
-#  include <windows.h>
-#elif defined(__APPLE__)
-#  include <mach/mach_time.h>
-#  include <time.h>
-#else
-#  include <time.h>
-#  include <unistd.h>
-#endif
-#if defined(CHRONO__X86) && defined(_MSC_VER)
-#  include <intrin.h>
-#endif
-
-#if !defined(_WIN32) && !defined(__APPLE__) && !defined(CLOCK_MONOTONIC)
-#  error "chronoscope.h: clock_gettime(CLOCK_MONOTONIC) is not declared: add -D_POSIX_C_SOURCE=200809L or include <chronoscope.h> before any system header"
-#endif
-
 typedef enum chrono_clock_source {
     CHRONO_CLOCK_AUTO = 0,
     CHRONO_CLOCK_TSC,
@@ -103,7 +83,6 @@ typedef struct chrono_clock {
 /* ---- raw reads --------------------------------------------------------- */
 enum { CHRONO__KIND_TSC, CHRONO__KIND_TSCP, CHRONO__KIND_CNTVCT, CHRONO__KIND_POSIX,
        CHRONO__KIND_QPC, CHRONO__KIND_MACH, CHRONO__KIND_CUSTOM };
-
 #if defined(CHRONO__X86)
 /* lfence waits for every earlier instruction to finish, so rdtsc cannot
    read before the code ahead of it is done.  Used for start, and for stop
@@ -111,7 +90,7 @@ enum { CHRONO__KIND_TSC, CHRONO__KIND_TSCP, CHRONO__KIND_CNTVCT, CHRONO__KIND_PO
    hold back the code after the read and costs ~6 ns a read on this Zen 5
    VM (clockinfo: start+stop pair 1.18x the bare lfence;rdtsc pair with it,
    ~1.0x without). */
-CHRONO_API uint64_t chrono__tsc_fenced(void)
+CHRONO__INLINE uint64_t chrono__tsc_fenced(void)
 {
 #  if defined(_MSC_VER)
     _mm_lfence();
@@ -124,7 +103,7 @@ CHRONO_API uint64_t chrono__tsc_fenced(void)
 }
 /* rdtscp waits for the region to finish; the lfence after it keeps later
    instructions from starting before the read. */
-CHRONO_API uint64_t chrono__tscp_stop(void)
+CHRONO__INLINE uint64_t chrono__tscp_stop(void)
 {
 #  if defined(_MSC_VER)
     unsigned aux;
@@ -140,7 +119,7 @@ CHRONO_API uint64_t chrono__tscp_stop(void)
 #endif
 
 #if defined(CHRONO__ARM64)
-CHRONO_API uint64_t chrono__cntvct(void)
+CHRONO__INLINE uint64_t chrono__cntvct(void)
 {
     uint64_t v;
 #  if defined(_MSC_VER)
@@ -151,7 +130,7 @@ CHRONO_API uint64_t chrono__cntvct(void)
 #  endif
     return v;
 }
-CHRONO_API uint64_t chrono__cntfrq(void)
+CHRONO__INLINE uint64_t chrono__cntfrq(void)
 {
     uint64_t f;
 #  if defined(_MSC_VER)
@@ -163,17 +142,94 @@ CHRONO_API uint64_t chrono__cntfrq(void)
 }
 #endif
 
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* A read of any other source (the OS clock, QPC, a custom one): out of line. */
+CHRONO_API uint64_t chrono__read(const chrono_clock *c);
+
+
+/* Ticks to nanoseconds, as a double (exact to 53 bits); NAN without a clock. */
+CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks);
+
+/* Ticks to whole nanoseconds without overflow for any tick count whose
+   result fits in 64 bits: q = t / hz, r = t % hz, ns = q·1e9 + r·1e9 / hz. */
+CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks);
+
+/* 1 if this machine has the source, 0 if not. */
+CHRONO_API int chrono_clock_available(chrono_clock_source src);
+
+CHRONO_API const char *chrono_clock_source_name(chrono_clock_source src);
+CHRONO_API const char *chrono_clock_hz_method_name(chrono_hz_method m);
+/* Ticks per second of c measured against the OS clock over `windows` spins
+   of `window_ns` each; the median, with the windows' relative spread. */
+CHRONO_API int chrono_clock_calibrate(const chrono_clock *c, int windows, uint64_t window_ns,
+                                      double *hz, double *spread);
+
+/* Detect, calibrate and measure the overhead of a tick source. */
+CHRONO_API int chrono_clock_open(chrono_clock *c, chrono_clock_source src);
+
+/* Time with read(ctx), which counts at hz ticks per second. */
+CHRONO_API int chrono_clock_open_custom(chrono_clock *c, const char *name,
+                                        chrono_clock_read_fn read, void *ctx, double hz);
+
+CHRONO__EXTERN_C_END
+
+/* The timer pair stays inline: a call would sit inside every timed region. */
+/* Serialized read before a region.  c must be an opened clock (NULL reads 0). */
+CHRONO__INLINE uint64_t chrono_clock_start(const chrono_clock *c)
+{
+    if (!c) return 0;
+#if defined(CHRONO__X86)
+    if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono__tsc_fenced();
+#endif
+    return chrono__read(c);
+}
+/* Serialized read after a region.  c must be an opened clock (NULL reads 0). */
+CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
+{
+    if (!c) return 0;
+#if defined(CHRONO__X86)
+    if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono__tscp_stop();
+    if (c->chrono__kind == CHRONO__KIND_TSC) return chrono__tsc_fenced();
+#endif
+    return chrono__read(c);
+}
+
+#endif /* CHRONOSCOPE_CLOCK_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CLOCK_IMPL)
+#define CHRONOSCOPE_CLOCK_IMPL
+
+#if CHRONO__OS_WINDOWS
+#  ifndef WIN32_LEAN_AND_MEAN
+#    define WIN32_LEAN_AND_MEAN
+#  endif
+#  include <windows.h>
+#elif CHRONO__OS_APPLE
+#  include <mach/mach_time.h>
+#  include <time.h>
+#else
+#  include <time.h>
+#  include <unistd.h>
+#endif
+#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE && !defined(CLOCK_MONOTONIC)
+#  error "chronoscope implementation: clock_gettime is hidden (strict -std, and a system header came before the implementation): #define _GNU_SOURCE before the first #include of this file, or compile the implementation in a file of its own (src/chronoscope.c)"
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
 /* The OS's own monotonic clock in ns: the reference every calibration is
    measured against. */
-CHRONO_API uint64_t chrono__os_ns(int clockid)
+CHRONO__PRIVATE uint64_t chrono__os_ns(int clockid)
 {
-#if defined(_WIN32)
+#if CHRONO__OS_WINDOWS
     LARGE_INTEGER t, f;
     (void)clockid;
     QueryPerformanceCounter(&t);
     QueryPerformanceFrequency(&f);
     return (uint64_t)((double)t.QuadPart * (1e9 / (double)f.QuadPart));
-#elif defined(__APPLE__)
+#elif CHRONO__OS_APPLE
     (void)clockid;
     return clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
 #else
@@ -183,7 +239,7 @@ CHRONO_API uint64_t chrono__os_ns(int clockid)
 #endif
 }
 
-CHRONO_API int chrono__reference_clockid(void)
+CHRONO__PRIVATE int chrono__reference_clockid(void)
 {
 #if defined(CLOCK_MONOTONIC_RAW)
     return (int)CLOCK_MONOTONIC_RAW;
@@ -204,10 +260,10 @@ CHRONO_API uint64_t chrono__read(const chrono_clock *c)
 #if defined(CHRONO__ARM64)
     case CHRONO__KIND_CNTVCT: return chrono__cntvct();
 #endif
-#if defined(_WIN32)
+#if CHRONO__OS_WINDOWS
     case CHRONO__KIND_QPC: { LARGE_INTEGER t; QueryPerformanceCounter(&t); return (uint64_t)t.QuadPart; }
 #endif
-#if defined(__APPLE__)
+#if CHRONO__OS_APPLE
     case CHRONO__KIND_MACH:   return mach_absolute_time();
 #endif
     case CHRONO__KIND_CUSTOM: return c->chrono__read(c->chrono__ctx);
@@ -215,28 +271,8 @@ CHRONO_API uint64_t chrono__read(const chrono_clock *c)
     }
 }
 
-/* Serialized read before a region.  c must be an opened clock (NULL reads 0). */
-CHRONO_API uint64_t chrono_clock_start(const chrono_clock *c)
-{
-    if (!c) return 0;
-#if defined(CHRONO__X86)
-    if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono__tsc_fenced();
-#endif
-    return chrono__read(c);
-}
 
-/* Serialized read after a region.  c must be an opened clock (NULL reads 0). */
-CHRONO_API uint64_t chrono_clock_stop(const chrono_clock *c)
-{
-    if (!c) return 0;
-#if defined(CHRONO__X86)
-    if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono__tscp_stop();
-    if (c->chrono__kind == CHRONO__KIND_TSC) return chrono__tsc_fenced();
-#endif
-    return chrono__read(c);
-}
 
-/* Ticks to nanoseconds, as a double (exact to 53 bits); NAN without a clock. */
 CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks)
 {
     if (!c) return NAN;
@@ -244,8 +280,6 @@ CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks)
     return (double)ticks * c->ns_per_tick;
 }
 
-/* Ticks to whole nanoseconds without overflow for any tick count whose
-   result fits in 64 bits: q = t / hz, r = t % hz, ns = q·1e9 + r·1e9 / hz. */
 CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks)
 {
     uint64_t hz = c && c->chrono__hz_int ? c->chrono__hz_int : 0u;
@@ -257,7 +291,7 @@ CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks)
 /* ---- capabilities ------------------------------------------------------- */
 typedef struct chrono__x86_facts { int tsc, rdtscp, invariant, hypervisor; char vendor[16]; double hz15, hz_hv; } chrono__x86_facts;
 
-CHRONO_API void chrono__x86_read(chrono__x86_facts *f)
+CHRONO__PRIVATE void chrono__x86_read(chrono__x86_facts *f)
 {
     uint32_t r[4];
     memset(f, 0, sizeof *f);
@@ -284,7 +318,6 @@ CHRONO_API void chrono__x86_read(chrono__x86_facts *f)
     }
 }
 
-/* 1 if this machine has the source, 0 if not. */
 CHRONO_API int chrono_clock_available(chrono_clock_source src)
 {
     switch (src) {
@@ -295,16 +328,16 @@ CHRONO_API int chrono_clock_available(chrono_clock_source src)
 #if defined(CHRONO__ARM64)
     case CHRONO_CLOCK_CNTVCT: return chrono__cntfrq() != 0;
 #endif
-#if !defined(_WIN32) && !defined(__APPLE__)
+#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0; }
 #  endif
     case CHRONO_CLOCK_MONOTONIC: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC, &ts) == 0; }
 #endif
-#if defined(_WIN32)
+#if CHRONO__OS_WINDOWS
     case CHRONO_CLOCK_QPC: return 1;
 #endif
-#if defined(__APPLE__)
+#if CHRONO__OS_APPLE
     case CHRONO_CLOCK_MACH: return 1;
 #endif
     default: return 0;
@@ -342,7 +375,7 @@ CHRONO_API const char *chrono_clock_hz_method_name(chrono_hz_method m)
 /* ---- calibration -------------------------------------------------------- */
 /* One (ticks, ns) point: the OS clock read bracketed by two tick reads, the
    tightest bracket of a few tries, the tick value taken at its middle. */
-CHRONO_API void chrono__calib_point(const chrono_clock *c, int refid, uint64_t *ticks, uint64_t *ns)
+CHRONO__PRIVATE void chrono__calib_point(const chrono_clock *c, int refid, uint64_t *ticks, uint64_t *ns)
 {
     uint64_t best = UINT64_MAX;
     int i;
@@ -355,7 +388,7 @@ CHRONO_API void chrono__calib_point(const chrono_clock *c, int refid, uint64_t *
 }
 
 /* Shell sort: small arrays, no allocation, no dependency on stats.h. */
-CHRONO_API void chrono__sort_small(double *v, int n)
+CHRONO__PRIVATE void chrono__sort_small(double *v, int n)
 {
     int gap, i, j;
     for (gap = n / 2; gap > 0; gap /= 2)
@@ -366,8 +399,6 @@ CHRONO_API void chrono__sort_small(double *v, int n)
         }
 }
 
-/* Ticks per second of c measured against the OS clock over `windows` spins
-   of `window_ns` each; the median, with the windows' relative spread. */
 CHRONO_API int chrono_clock_calibrate(const chrono_clock *c, int windows, uint64_t window_ns,
                                       double *hz, double *spread)
 {
@@ -390,7 +421,7 @@ CHRONO_API int chrono_clock_calibrate(const chrono_clock *c, int windows, uint64
 
 /* Overhead of an empty start→stop (median and minimum of 1001) and the
    resolution (the smallest non-zero step between back-to-back reads). */
-CHRONO_API int chrono__measure_overhead(chrono_clock *c)
+CHRONO__PRIVATE int chrono__measure_overhead(chrono_clock *c)
 {
     enum { N = 1001 };
     double d[N];
@@ -415,7 +446,7 @@ CHRONO_API int chrono__measure_overhead(chrono_clock *c)
     return 0;
 }
 
-CHRONO_API void chrono__set_hz(chrono_clock *c, double hz, chrono_hz_method how)
+CHRONO__PRIVATE void chrono__set_hz(chrono_clock *c, double hz, chrono_hz_method how)
 {
     c->hz = hz;
     c->ns_per_tick = 1e9 / hz;
@@ -424,7 +455,7 @@ CHRONO_API void chrono__set_hz(chrono_clock *c, double hz, chrono_hz_method how)
 }
 
 /* Use the reported rate when calibration confirms it (within 0.5%), else the calibration. */
-CHRONO_API int chrono__settle_hz(chrono_clock *c, double reported, chrono_hz_method how)
+CHRONO__PRIVATE int chrono__settle_hz(chrono_clock *c, double reported, chrono_hz_method how)
 {
     double cal = 0, spread = 0;
     int rc = chrono_clock_calibrate(c, 5, 8000000u, &cal, &spread);
@@ -437,7 +468,7 @@ CHRONO_API int chrono__settle_hz(chrono_clock *c, double reported, chrono_hz_met
     return 0;
 }
 
-CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
+CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src)
 {
     c->source = src;
     c->name = chrono_clock_source_name(src);
@@ -458,7 +489,7 @@ CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
         c->chrono__kind = CHRONO__KIND_CNTVCT;
         return chrono__settle_hz(c, (double)chrono__cntfrq(), CHRONO_HZ_REGISTER);
 #endif
-#if !defined(_WIN32) && !defined(__APPLE__)
+#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW:
         c->chrono__kind = CHRONO__KIND_POSIX;
@@ -474,7 +505,7 @@ CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
         chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
         return 0;
 #endif
-#if defined(_WIN32)
+#if CHRONO__OS_WINDOWS
     case CHRONO_CLOCK_QPC: {
         LARGE_INTEGER f;
         QueryPerformanceFrequency(&f);
@@ -484,7 +515,7 @@ CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
         return 0;
     }
 #endif
-#if defined(__APPLE__)
+#if CHRONO__OS_APPLE
     case CHRONO_CLOCK_MACH: {
         mach_timebase_info_data_t tb;
         mach_timebase_info(&tb);
@@ -499,7 +530,7 @@ CHRONO_API int chrono__open_source(chrono_clock *c, chrono_clock_source src)
     }
 }
 
-CHRONO_API void chrono__fill_x86_flags(chrono_clock *c)
+CHRONO__PRIVATE void chrono__fill_x86_flags(chrono_clock *c)
 {
 #if defined(CHRONO__X86)
     chrono__x86_facts f;
@@ -515,7 +546,7 @@ CHRONO_API void chrono__fill_x86_flags(chrono_clock *c)
 
 /* The source AUTO stands for: the invariant TSC, the arm64 virtual counter,
    or the OS's monotonic clock. */
-CHRONO_API chrono_clock_source chrono__auto_source(void)
+CHRONO__PRIVATE chrono_clock_source chrono__auto_source(void)
 {
 #if defined(CHRONO__X86)
     chrono__x86_facts f;
@@ -524,9 +555,9 @@ CHRONO_API chrono_clock_source chrono__auto_source(void)
 #elif defined(CHRONO__ARM64)
     if (chrono__cntfrq() != 0) return CHRONO_CLOCK_CNTVCT;
 #endif
-#if defined(_WIN32)
+#if CHRONO__OS_WINDOWS
     return CHRONO_CLOCK_QPC;
-#elif defined(__APPLE__)
+#elif CHRONO__OS_APPLE
     return CHRONO_CLOCK_MACH;
 #elif defined(CLOCK_MONOTONIC_RAW)
     return CHRONO_CLOCK_MONOTONIC_RAW;
@@ -535,14 +566,13 @@ CHRONO_API chrono_clock_source chrono__auto_source(void)
 #endif
 }
 
-CHRONO_API int chrono__finish_open(chrono_clock *c)
+CHRONO__PRIVATE int chrono__finish_open(chrono_clock *c)
 {
     int rc = chrono__measure_overhead(c);
     if (rc == 0 && !(c->hz > 0 && c->hz < 1e12)) rc = CHRONO_ECALIBRATE;
     return rc;
 }
 
-/* Detect, calibrate and measure the overhead of a tick source. */
 CHRONO_API int chrono_clock_open(chrono_clock *c, chrono_clock_source src)
 {
     int rc;
@@ -556,7 +586,6 @@ CHRONO_API int chrono_clock_open(chrono_clock *c, chrono_clock_source src)
     return rc < 0 ? rc : chrono__finish_open(c);
 }
 
-/* Time with read(ctx), which counts at hz ticks per second. */
 CHRONO_API int chrono_clock_open_custom(chrono_clock *c, const char *name,
                                         chrono_clock_read_fn read, void *ctx, double hz)
 {
@@ -574,4 +603,5 @@ CHRONO_API int chrono_clock_open_custom(chrono_clock *c, const char *name,
     return chrono__finish_open(c);
 }
 
-#endif /* CHRONOSCOPE_CLOCK_H */
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_CLOCK_IMPL */

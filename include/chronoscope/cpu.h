@@ -63,53 +63,7 @@
 
 #include "base.h"
 
-/* ---- platform ---------------------------------------------------------- */
-#if defined(_WIN32)
-#  define CHRONO__CPU_WIN32 1
-#  define CHRONO_CPU_HAVE_PIN 1
-#  include <windows.h>
-#elif defined(__linux__)
-#  define CHRONO__CPU_LINUX 1
-#  define CHRONO_CPU_HAVE_PIN 1
-#  include <sched.h>
-#  include <errno.h>
-#  include <unistd.h>
-#  include <sys/syscall.h>
-#  include <sys/utsname.h>
-#  include <sys/resource.h>
-#elif defined(__APPLE__) || defined(__unix__) || defined(__unix)
-#  define CHRONO__CPU_POSIX 1
-#  define CHRONO_CPU_HAVE_PIN 0
-#  include <unistd.h>
-#  include <sys/utsname.h>
-#else
-   /* No OS facility known: pinning and CPU queries return CHRONO_ENOTSUP,
-      chrono_env_read fills only what CPUID and the compiler say. */
-#  define CHRONO__CPU_NONE 1
-#  define CHRONO_CPU_HAVE_PIN 0
-#endif
-
-#if defined(CHRONO_USE_HWLOC)
-#  include <hwloc.h>
-#endif
-
-/* Optimisation of the translation unit compiling this header: 1, 0, or -1
-   where the compiler does not say. */
-#if defined(__OPTIMIZE__)
-#  define CHRONO__OPTIMIZED 1
-#elif defined(__GNUC__) || defined(__clang__)
-#  define CHRONO__OPTIMIZED 0           /* GCC-compatible: __OPTIMIZE__ whenever -O1 or more */
-#elif defined(_MSC_VER) && defined(_DEBUG)
-#  define CHRONO__OPTIMIZED 0           /* MSVC debug runtime: a debug build */
-#else
-#  define CHRONO__OPTIMIZED (-1)        /* the compiler does not tell */
-#endif
-
-#if defined(NDEBUG)
-#  define CHRONO__ASSERTS 0
-#else
-#  define CHRONO__ASSERTS 1
-#endif
+#define CHRONO_CPU_HAVE_PIN (CHRONO__OS_LINUX || CHRONO__OS_WINDOWS)   /* 1 where pinning exists */
 
 /* ---- types ------------------------------------------------------------- */
 #define CHRONO_CPU_CURRENT (-1)
@@ -121,11 +75,7 @@ typedef struct chrono_pin {
     char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
     /* private */
     long chrono__thread;               /* id of the thread that pinned */
-#if defined(CHRONO__CPU_LINUX)
-    cpu_set_t chrono__saved;           /* mask before pinning */
-#elif defined(CHRONO__CPU_WIN32)
-    DWORD_PTR chrono__saved;
-#endif
+    uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on Windows) */
 } chrono_pin;
 
 typedef struct chrono_cache {
@@ -169,78 +119,107 @@ typedef struct chrono_env {
     unsigned warnings;      /* CHRONO_WARN_DEBUG_BUILD, _VM, _FREQ_SCALING, _LOAD, _ASSERTS */
 } chrono_env;
 
-/* ---- small string helpers ---------------------------------------------- */
-/* Truncating copy that always terminates dst. */
-CHRONO_API void chrono__str_copy(char *dst, size_t n, const char *src)
-{
-    size_t len = strlen(src);
-    if (n == 0) return;
-    if (len >= n) len = n - 1;
-    memcpy(dst, src, len);
-    dst[len] = '\0';
-}
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* ---- CPU queries ------------------------------------------------------- */
+CHRONO_API int chrono_cpu_current(void);
 
-/* Truncating append to the terminated string in dst. */
-CHRONO_API void chrono__str_append(char *dst, size_t n, const char *src)
-{
-    size_t len = strlen(dst);
-    if (len < n) chrono__str_copy(dst + len, n - len, src);
-}
+/* Context switches of the calling thread so far (voluntary and not), or a
+   negative error where the OS does not say.  A sample during which this
+   changes was interrupted by the scheduler: its time includes another
+   thread's. */
+CHRONO_API long chrono_cpu_switches(void);
 
-CHRONO_API int chrono__is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+CHRONO_API int chrono_cpu_count(void);
+CHRONO_API int chrono_cpu_allowed(int cpu);
+CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu);
+CHRONO_API int chrono_cpu_unpin(chrono_pin *p);
+CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller);
+/* Fill *e; .optimized and .asserts describe the file that calls it.
+   CHRONO_EVERSION when that file saw another version of the header. */
+#define chrono_env_read(e) chrono_env_read_at((e), CHRONO__CALLER)
+CHRONO_API const char *chrono_env_warning(unsigned bit);
+CHRONO__EXTERN_C_END
 
-/* Strip leading and trailing white space and fold inner runs to one space. */
-CHRONO_API void chrono__str_trim(char *s)
-{
-    size_t r = 0, w = 0;
-    int space = 0;
-    while (s[r] && chrono__is_space(s[r])) r++;
-    for (; s[r]; r++) {
-        if (chrono__is_space(s[r])) { space = 1; continue; }
-        if (space && w > 0) s[w++] = ' ';
-        space = 0;
-        s[w++] = s[r];
-    }
-    s[w] = '\0';
-}
+#endif /* CHRONOSCOPE_CPU_H */
 
-/* "0,2,5-7" for the set bits of m. */
-CHRONO_API void chrono__mask_list(char *out, size_t n, unsigned long long m)
-{
-    size_t len = 0;
-    int i, first = 1;
-    char item[8];
-    if (n == 0) return;
-    out[0] = '\0';
-    for (i = 0; i < 64; i++) {
-        int j = i;
-        if (!((m >> i) & 1u)) continue;
-        while (j + 1 < 64 && ((m >> (j + 1)) & 1u)) j++;
-        if (j > i + 1) (void)chrono__bprintf(item, sizeof item, "%s%d-%d", first ? "" : ",", i, j);
-        else if (j == i + 1) { (void)chrono__bprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j); }
-        else (void)chrono__bprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
-        if (len + strlen(item) + 1 > n) break;
-        memcpy(out + len, item, strlen(item) + 1);
-        len += strlen(item);
-        first = 0;
-        i = j;
-    }
-}
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CPU_IMPL)
+#define CHRONOSCOPE_CPU_IMPL
 
-CHRONO_API int chrono__popcount(unsigned long long m)
+#if CHRONO__OS_WINDOWS
+#  ifndef WIN32_LEAN_AND_MEAN
+#    define WIN32_LEAN_AND_MEAN
+#  endif
+#  include <windows.h>
+#elif CHRONO__OS_LINUX
+#  include <sched.h>
+#  include <errno.h>
+#  include <unistd.h>
+#  include <sys/syscall.h>
+#  include <sys/utsname.h>
+#  include <sys/resource.h>
+#elif CHRONO__OS_POSIX
+#  include <unistd.h>
+#  include <sys/utsname.h>
+#endif
+#if defined(CHRONO_USE_HWLOC)
+#  include <hwloc.h>
+#endif
+
+/* Linux affinity masks.  glibc and musl declare cpu_set_t, sched_getcpu and
+   RUSAGE_THREAD only under _GNU_SOURCE; where a system header came first
+   without it, the same system calls are made raw, with a mask of our own. */
+#if CHRONO__OS_LINUX
+#  if defined(CPU_SETSIZE)
+typedef cpu_set_t chrono__mask;
+#    define CHRONO__MASK_CPUS CPU_SETSIZE
+CHRONO__PRIVATE int chrono__mask_get(chrono__mask *m) { CPU_ZERO(m); return sched_getaffinity(0, sizeof *m, m); }
+CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m) { return sched_setaffinity(0, sizeof *m, m); }
+CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu) { return cpu < CHRONO__MASK_CPUS && CPU_ISSET(cpu, m); }
+CHRONO__PRIVATE void chrono__mask_only(chrono__mask *m, int cpu) { CPU_ZERO(m); CPU_SET(cpu, m); }
+CHRONO__PRIVATE int chrono__getcpu(void) { return sched_getcpu(); }
+#  else
+#    if defined(__GLIBC__) && !defined(__USE_MISC)
+long syscall(long number, ...);   /* glibc has it whatever the feature macros say */
+#    endif
+typedef struct chrono__mask { unsigned long bits[1024 / (8 * sizeof(unsigned long))]; } chrono__mask;
+#    define CHRONO__MASK_CPUS 1024
+#    define CHRONO__MASK_WORD (8 * (int)sizeof(unsigned long))
+CHRONO__PRIVATE int chrono__mask_get(chrono__mask *m)
 {
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
+    memset(m, 0, sizeof *m);
+    return syscall(SYS_sched_getaffinity, 0, sizeof *m, m) > 0 ? 0 : -1;   /* the kernel returns the size */
 }
+CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m) { return (int)syscall(SYS_sched_setaffinity, 0, sizeof *m, m); }
+CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu)
+{
+    return cpu < CHRONO__MASK_CPUS && ((m->bits[cpu / CHRONO__MASK_WORD] >> (cpu % CHRONO__MASK_WORD)) & 1ul);
+}
+CHRONO__PRIVATE void chrono__mask_only(chrono__mask *m, int cpu)
+{
+    memset(m, 0, sizeof *m);
+    m->bits[cpu / CHRONO__MASK_WORD] = 1ul << (cpu % CHRONO__MASK_WORD);
+}
+CHRONO__PRIVATE int chrono__getcpu(void)
+{
+    unsigned c = 0;
+    return syscall(SYS_getcpu, &c, (void *)0, (void *)0) == 0 ? (int)c : -1;
+}
+#  endif
+#  if !defined(RUSAGE_THREAD)
+#    define RUSAGE_THREAD 1   /* Linux's value; glibc names it only under _GNU_SOURCE */
+#  endif
+/* The saved mask lives in chrono_pin's opaque storage. */
+typedef char chrono__mask_fits[sizeof(chrono__mask) <= sizeof(((chrono_pin *)0)->chrono__saved) ? 1 : -1];
+#endif
+
+CHRONO__EXTERN_C_BEGIN
 
 /* ---- Linux file readers ------------------------------------------------ */
-#if defined(CHRONO__CPU_LINUX)
+#if CHRONO__OS_LINUX
 /* First line of a (sysfs/proc) file, trimmed.  0, or -1 if unreadable/empty. */
-CHRONO_API int chrono__file_line(const char *path, char *buf, size_t n)
+CHRONO__PRIVATE int chrono__file_line(const char *path, char *buf, size_t n)
 {
     FILE *f = fopen(path, "r");
     int ok;
@@ -254,7 +233,7 @@ CHRONO_API int chrono__file_line(const char *path, char *buf, size_t n)
     return buf[0] ? 0 : -1;
 }
 
-CHRONO_API int chrono__file_long(const char *path, long *v)
+CHRONO__PRIVATE int chrono__file_long(const char *path, long *v)
 {
     char buf[32];
     char *end;
@@ -267,7 +246,7 @@ CHRONO_API int chrono__file_long(const char *path, long *v)
 }
 
 /* Number of CPUs in a list like "0-3,8,10-11", -1 if malformed. */
-CHRONO_API int chrono__cpulist_count(const char *s)
+CHRONO__PRIVATE int chrono__cpulist_count(const char *s)
 {
     int count = 0;
     while (*s) {
@@ -289,7 +268,7 @@ CHRONO_API int chrono__cpulist_count(const char *s)
 }
 
 /* Locale-independent "12.34" parser (strtod obeys LC_NUMERIC). */
-CHRONO_API double chrono__parse_decimal(const char *s)
+CHRONO__PRIVATE double chrono__parse_decimal(const char *s)
 {
     double v = 0.0, scale = 1.0;
     int digits = 0;
@@ -300,7 +279,7 @@ CHRONO_API double chrono__parse_decimal(const char *s)
 }
 
 /* Core of Linux CPU `cpu` from sysfs into p->smt_siblings, p->topology. */
-CHRONO_API void chrono__linux_describe(chrono_pin *p, int cpu)
+CHRONO__PRIVATE void chrono__linux_describe(chrono_pin *p, int cpu)
 {
     char path[96], list[48];
     long core = -1, pkg = -1;
@@ -322,11 +301,11 @@ CHRONO_API void chrono__linux_describe(chrono_pin *p, int cpu)
 #endif
 
 /* ---- Windows topology -------------------------------------------------- */
-#if defined(CHRONO__CPU_WIN32)
+#if CHRONO__OS_WINDOWS
 #  define CHRONO__GLPI_MAX 192
 /* The calling thread's affinity mask: widened to the process mask and put
    back (widening never moves the thread). 0 or -1. */
-CHRONO_API int chrono__win_thread_mask(DWORD_PTR *mask)
+CHRONO__PRIVATE int chrono__win_thread_mask(DWORD_PTR *mask)
 {
     DWORD_PTR proc = 0, sys = 0, old;
     HANDLE h = GetCurrentThread();
@@ -339,14 +318,14 @@ CHRONO_API int chrono__win_thread_mask(DWORD_PTR *mask)
 }
 
 /* GetLogicalProcessorInformation into buf; number of entries or -1. */
-CHRONO_API int chrono__win_glpi(SYSTEM_LOGICAL_PROCESSOR_INFORMATION *buf, DWORD cap)
+CHRONO__PRIVATE int chrono__win_glpi(SYSTEM_LOGICAL_PROCESSOR_INFORMATION *buf, DWORD cap)
 {
     DWORD bytes = cap * (DWORD)sizeof *buf;
     if (!GetLogicalProcessorInformation(buf, &bytes)) return -1;
     return (int)(bytes / (DWORD)sizeof *buf);
 }
 
-CHRONO_API void chrono__win_describe(chrono_pin *p, int cpu)
+CHRONO__PRIVATE void chrono__win_describe(chrono_pin *p, int cpu)
 {
     SYSTEM_LOGICAL_PROCESSOR_INFORMATION buf[CHRONO__GLPI_MAX];
     char list[40];
@@ -371,7 +350,7 @@ CHRONO_API void chrono__win_describe(chrono_pin *p, int cpu)
 /* Describe the core holding PU *cpu; for CHRONO_CPU_CURRENT first find the
    PU the thread runs on (one PU of its core: pinning there moves nothing)
    and store it in *cpu.  0, or -1 with *cpu untouched. */
-CHRONO_API int chrono__hwloc_describe(chrono_pin *p, int *cpu)
+CHRONO__PRIVATE int chrono__hwloc_describe(chrono_pin *p, int *cpu)
 {
     hwloc_topology_t topo;
     hwloc_bitmap_t where = NULL;
@@ -408,13 +387,12 @@ done:
 }
 #endif
 
-/* ---- CPU queries ------------------------------------------------------- */
 CHRONO_API int chrono_cpu_current(void)
 {
-#if defined(CHRONO__CPU_LINUX)
-    int c = sched_getcpu();
+#if CHRONO__OS_LINUX
+    int c = chrono__getcpu();
     return c >= 0 ? c : CHRONO_ENOTSUP;
-#elif defined(CHRONO__CPU_WIN32)
+#elif CHRONO__OS_WINDOWS
 #  if defined(_WIN32_WINNT) && _WIN32_WINNT >= 0x0600
     return (int)GetCurrentProcessorNumber();
 #  else
@@ -428,13 +406,9 @@ CHRONO_API int chrono_cpu_current(void)
 #endif
 }
 
-/* Context switches of the calling thread so far (voluntary and not), or a
-   negative error where the OS does not say.  A sample during which this
-   changes was interrupted by the scheduler: its time includes another
-   thread's. */
 CHRONO_API long chrono_cpu_switches(void)
 {
-#if defined(CHRONO__CPU_LINUX) && defined(RUSAGE_THREAD)
+#if CHRONO__OS_LINUX
     struct rusage u;
     if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
     return u.ru_nvcsw + u.ru_nivcsw;
@@ -445,11 +419,11 @@ CHRONO_API long chrono_cpu_switches(void)
 
 CHRONO_API int chrono_cpu_count(void)
 {
-#if defined(CHRONO__CPU_WIN32)
+#if CHRONO__OS_WINDOWS
     SYSTEM_INFO si;
     GetSystemInfo(&si);
     return si.dwNumberOfProcessors >= 1 ? (int)si.dwNumberOfProcessors : CHRONO_ENOTSUP;
-#elif (defined(CHRONO__CPU_LINUX) || defined(CHRONO__CPU_POSIX)) && defined(_SC_NPROCESSORS_ONLN)
+#elif (CHRONO__OS_LINUX || CHRONO__OS_POSIX) && defined(_SC_NPROCESSORS_ONLN)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n >= 1 ? (int)n : CHRONO_ENOTSUP;
 #else
@@ -459,13 +433,12 @@ CHRONO_API int chrono_cpu_count(void)
 
 CHRONO_API int chrono_cpu_allowed(int cpu)
 {
-#if defined(CHRONO__CPU_LINUX)
-    cpu_set_t set;
+#if CHRONO__OS_LINUX
+    chrono__mask set;
     if (cpu < 0) return CHRONO_EINVAL;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
-    return cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set) ? 1 : 0;
-#elif defined(CHRONO__CPU_WIN32)
+    if (chrono__mask_get(&set) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
+    return chrono__mask_has(&set, cpu) ? 1 : 0;
+#elif CHRONO__OS_WINDOWS
     DWORD_PTR m;
     if (cpu < 0) return CHRONO_EINVAL;
     if (chrono__win_thread_mask(&m) != 0) return CHRONO_ENOTSUP;
@@ -476,7 +449,7 @@ CHRONO_API int chrono_cpu_allowed(int cpu)
 }
 
 /* ---- pinning ----------------------------------------------------------- */
-CHRONO_API void chrono__pin_clear(chrono_pin *p)
+CHRONO__PRIVATE void chrono__pin_clear(chrono_pin *p)
 {
     p->cpu = -1;
     p->pinned = 0;
@@ -488,7 +461,7 @@ CHRONO_API void chrono__pin_clear(chrono_pin *p)
 /* The CPU to pin to: cpu, or for CHRONO_CPU_CURRENT the one the thread is on
    (CHRONO_EPIN when that cannot be read).  With hwloc, p is described from
    the topology and *described set. */
-CHRONO_API int chrono__pin_target(chrono_pin *p, int cpu, int *described)
+CHRONO__PRIVATE int chrono__pin_target(chrono_pin *p, int cpu, int *described)
 {
     *described = 0;
 #if defined(CHRONO_USE_HWLOC)
@@ -506,21 +479,19 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
     if (!p) return CHRONO_EINVAL;
     chrono__pin_clear(p);
     if (cpu < CHRONO_CPU_CURRENT) return CHRONO_EINVAL;
-#if defined(CHRONO__CPU_LINUX)
+#if CHRONO__OS_LINUX
     {
-        cpu_set_t old, one;
-        CPU_ZERO(&old);
-        if (sched_getaffinity(0, sizeof old, &old) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
+        chrono__mask old, one;
+        if (chrono__mask_get(&old) != 0) return errno == EINVAL ? CHRONO_ENOTSUP : CHRONO_EPIN;
         if ((cpu = chrono__pin_target(p, cpu, &described)) < 0) return cpu;
-        if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &old)) { chrono__pin_clear(p); return CHRONO_EPIN; }
-        CPU_ZERO(&one);
-        CPU_SET(cpu, &one);
-        if (sched_setaffinity(0, sizeof one, &one) != 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
-        p->chrono__saved = old;
+        if (!chrono__mask_has(&old, cpu)) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        chrono__mask_only(&one, cpu);
+        if (chrono__mask_set(&one) != 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        memcpy(p->chrono__saved, &old, sizeof old);
         p->chrono__thread = (long)syscall(SYS_gettid);
         if (!described) chrono__linux_describe(p, cpu);
     }
-#elif defined(CHRONO__CPU_WIN32)
+#elif CHRONO__OS_WINDOWS
     {
         DWORD_PTR old, bit;
         if (chrono__win_thread_mask(&old) != 0) return CHRONO_EPIN;
@@ -528,7 +499,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
         if (cpu >= (int)(8 * sizeof old) || !((old >> cpu) & 1u)) { chrono__pin_clear(p); return CHRONO_EPIN; }
         bit = (DWORD_PTR)1 << cpu;
         if (SetThreadAffinityMask(GetCurrentThread(), bit) == 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
-        p->chrono__saved = old;
+        p->chrono__saved[0] = (uint64_t)old;
         p->chrono__thread = (long)GetCurrentThreadId();
         if (!described) chrono__win_describe(p, cpu);
     }
@@ -536,7 +507,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
     (void)described;
     return CHRONO_ENOTSUP;
 #endif
-#if defined(CHRONO__CPU_LINUX) || defined(CHRONO__CPU_WIN32)
+#if CHRONO__OS_LINUX || CHRONO__OS_WINDOWS
     p->cpu = cpu;
     p->pinned = 1;
     return CHRONO_OK;
@@ -547,12 +518,12 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
 {
     if (!p) return CHRONO_EINVAL;
     if (p->pinned != 1) return CHRONO_OK;
-#if defined(CHRONO__CPU_LINUX)
+#if CHRONO__OS_LINUX
     if (p->chrono__thread != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
-    if (sched_setaffinity(0, sizeof p->chrono__saved, &p->chrono__saved) != 0) return CHRONO_EPIN;
-#elif defined(CHRONO__CPU_WIN32)
+    if (chrono__mask_set((const chrono__mask *)(const void *)p->chrono__saved) != 0) return CHRONO_EPIN;
+#elif CHRONO__OS_WINDOWS
     if (p->chrono__thread != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
-    if (SetThreadAffinityMask(GetCurrentThread(), p->chrono__saved) == 0) return CHRONO_EPIN;
+    if (SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)p->chrono__saved[0]) == 0) return CHRONO_EPIN;
 #endif
     p->pinned = 0;
     p->cpu = -1;
@@ -560,7 +531,7 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
 }
 
 /* ---- environment ------------------------------------------------------- */
-CHRONO_API void chrono__env_compiler(chrono_env *e)
+CHRONO__PRIVATE void chrono__env_compiler(chrono_env *e)
 {
     char *s = e->compiler;
     size_t n = sizeof e->compiler;
@@ -577,12 +548,10 @@ CHRONO_API void chrono__env_compiler(chrono_env *e)
 #else
     chrono__str_copy(s, n, "unknown compiler");
 #endif
-    e->optimized = CHRONO__OPTIMIZED;
-    e->asserts = CHRONO__ASSERTS;
 }
 
 /* CPUID: vendor, brand, hypervisor bit and signature (x86 only). */
-CHRONO_API void chrono__env_cpuid(chrono_env *e)
+CHRONO__PRIVATE void chrono__env_cpuid(chrono_env *e)
 {
     uint32_t r[4];
     char b[49];
@@ -612,7 +581,7 @@ CHRONO_API void chrono__env_cpuid(chrono_env *e)
     }
 }
 
-CHRONO_API void chrono__env_add_cache(chrono_env *e, int level, int type, long size, int sharing)
+CHRONO__PRIVATE void chrono__env_add_cache(chrono_env *e, int level, int type, long size, int sharing)
 {
     static const char *const names[] = { "", "Data", "Instruction", "Unified" };
     chrono_cache *c;
@@ -628,7 +597,7 @@ CHRONO_API void chrono__env_add_cache(chrono_env *e, int level, int type, long s
 /* Caches from CPUID when the OS did not list them: the deterministic cache
    leaf (4 on Intel, 0x8000001D with TOPOEXT on AMD), else AMD's legacy
    0x80000005/6.  num_sharing there is the CPU's "maximum IDs sharing". */
-CHRONO_API void chrono__env_cpuid_caches(chrono_env *e)
+CHRONO__PRIVATE void chrono__env_cpuid_caches(chrono_env *e)
 {
     uint32_t r[4], leaf = 0;
     int i, amd = strcmp(e->cpu_vendor, "AuthenticAMD") == 0 || strcmp(e->cpu_vendor, "HygonGenuine") == 0;
@@ -655,9 +624,9 @@ CHRONO_API void chrono__env_cpuid_caches(chrono_env *e)
     }
 }
 
-#if defined(CHRONO__CPU_LINUX) || defined(CHRONO__CPU_POSIX)
+#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
 /* Kernel ("Linux 6.1.0 x86_64") and host name from uname. */
-CHRONO_API void chrono__env_uname(chrono_env *e)
+CHRONO__PRIVATE void chrono__env_uname(chrono_env *e)
 {
     struct utsname u;
     if (uname(&u) == 0) {
@@ -671,8 +640,8 @@ CHRONO_API void chrono__env_uname(chrono_env *e)
 }
 #endif
 
-#if defined(CHRONO__CPU_LINUX)
-CHRONO_API void chrono__env_linux(chrono_env *e)
+#if CHRONO__OS_LINUX
+CHRONO__PRIVATE void chrono__env_linux(chrono_env *e)
 {
     char buf[4096], path[96];
     long v;
@@ -733,8 +702,8 @@ CHRONO_API void chrono__env_linux(chrono_env *e)
         chrono__env_add_cache(e, (int)level, t + 1, size, sharing);
     }
 }
-#elif defined(CHRONO__CPU_WIN32)
-CHRONO_API void chrono__env_windows(chrono_env *e)
+#elif CHRONO__OS_WINDOWS
+CHRONO__PRIVATE void chrono__env_windows(chrono_env *e)
 {
     SYSTEM_LOGICAL_PROCESSOR_INFORMATION buf[CHRONO__GLPI_MAX];
     DWORD size = (DWORD)sizeof e->hostname;
@@ -763,8 +732,8 @@ CHRONO_API void chrono__env_windows(chrono_env *e)
         }
     }
 }
-#elif defined(CHRONO__CPU_POSIX)
-CHRONO_API void chrono__env_posix(chrono_env *e)
+#elif CHRONO__OS_POSIX
+CHRONO__PRIVATE void chrono__env_posix(chrono_env *e)
 {
     chrono__env_uname(e);
 #  if defined(__APPLE__) && (!defined(_POSIX_C_SOURCE) || defined(_DARWIN_C_SOURCE))
@@ -776,12 +745,15 @@ CHRONO_API void chrono__env_posix(chrono_env *e)
 }
 #endif
 
-CHRONO_API int chrono_env_read(chrono_env *e)
+CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
 {
     int n;
     unsigned w = 0;
     if (!e) return CHRONO_EINVAL;
+    if (caller / 16u != CHRONO_VERSION_NUM) return CHRONO_EVERSION;
     memset(e, 0, sizeof *e);
+    e->optimized = (int)((caller / 4u) % 4u) - 1;
+    e->asserts = (int)(caller % 2u);
     e->online_cpus = -1;
     e->boost = -1;
     e->smt = -1;
@@ -790,11 +762,11 @@ CHRONO_API int chrono_env_read(chrono_env *e)
     chrono__env_cpuid(e);
     n = chrono_cpu_count();
     if (n >= 1) e->online_cpus = n;
-#if defined(CHRONO__CPU_LINUX)
+#if CHRONO__OS_LINUX
     chrono__env_linux(e);
-#elif defined(CHRONO__CPU_WIN32)
+#elif CHRONO__OS_WINDOWS
     chrono__env_windows(e);
-#elif defined(CHRONO__CPU_POSIX)
+#elif CHRONO__OS_POSIX
     chrono__env_posix(e);
 #endif
     if (e->ncaches == 0) chrono__env_cpuid_caches(e);
@@ -835,4 +807,5 @@ CHRONO_API const char *chrono_env_warning(unsigned bit)
     }
 }
 
-#endif /* CHRONOSCOPE_CPU_H */
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_CPU_IMPL */

@@ -80,27 +80,6 @@
 #define CHRONOSCOPE_REPORT_H
 
 #include "bench.h"
-#include <stdlib.h>
-#include <time.h>
-#include <locale.h>
-
-/* Is a FILE a terminal?  Only for the colour decision: where the platform
-   cannot say, the answer is "no" and the report has no colour. */
-#if defined(_WIN32)
-#  include <io.h>
-#  define CHRONO__ISATTY(f) (_isatty(_fileno(f)) != 0)
-#elif defined(__unix__) || defined(__unix) || defined(__APPLE__)
-#  include <unistd.h>
-#  define CHRONO__ISATTY(f) (isatty(fileno(f)) != 0)
-#else
-#  define CHRONO__ISATTY(f) 0
-#endif
-
-#ifdef CHRONO_VERSION_STRING
-#  define CHRONO__VERSION CHRONO_VERSION_STRING
-#else
-#  define CHRONO__VERSION "unknown"
-#endif
 
 /* ---- types ---------------------------------------------------------------- */
 typedef enum chrono_format {
@@ -132,41 +111,86 @@ typedef struct chrono_report_writer {
     const char *executable;
 } chrono_report_writer;
 
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* "1.50 µs" for 1500: the unit scales with the value (ns, µs, ms, s), three
+   significant figures ("0.285 ns" below one nanosecond); "-" for NaN. */
+CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns);
+
+/* Write s as the inside of a JSON string (no surrounding quotes): valid UTF-8
+   passes through, '"' '\\' and control characters are escaped, invalid bytes
+   become \ufffd.  0, CHRONO_EINVAL (NULL) or CHRONO_EIO. */
+CHRONO_API int chrono_json_escape(FILE *out, const char *s);
+
+/* Write s as one CSV field (RFC 4180): quoted when it holds ',', '"', CR or
+   LF, quotes doubled; invalid UTF-8 as U+FFFD.  0, CHRONO_EINVAL or CHRONO_EIO. */
+CHRONO_API int chrono_csv_field(FILE *out, const char *s);
+
+/* ---- formats by name ----------------------------------------------------------- */
+CHRONO_API const char *chrono_format_name(chrono_format fmt);
+
+/* "text", "md" (or "markdown"), "csv", "json" into *fmt; CHRONO_EINVAL otherwise. */
+CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt);
+
+/* Start a report: the header (text, markdown), the header row (CSV) or the
+   context and the opening of "benchmarks" (JSON).  opt may be NULL. */
+CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out, chrono_format fmt,
+                                   const chrono_report_options *opt);
+
+/* Stream one result (a row, a CSV record, a JSON entry of its own family). */
+CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result *r);
+
+/* Stream both sides of a comparison; its ratio line comes with chrono_report_end
+   (from the session's comparisons). */
+CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_comparison *c);
+
+/* Finish: text and markdown get the notes, the comparisons' verdicts and the
+   sweeps' fits; JSON its "comparisons" and "sweeps" arrays and the closing
+   brace.  Flushes `out`. */
+CHRONO_API int chrono_report_end(chrono_report_writer *w);
+
+/* The whole session: results in order (a sweep's points share a JSON family),
+   then both sides of each comparison, then the footer. */
+CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt);
+
+/* The whole session in one format, colour decided automatically. */
+CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
+
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_REPORT_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_REPORT_IMPL)
+#define CHRONOSCOPE_REPORT_IMPL
+
+#include <stdlib.h>
+#include <time.h>
+#include <locale.h>
+/* Is a FILE a terminal?  Only for the colour decision: where the platform
+   cannot say, the answer is "no" and the report has no colour. */
+#if CHRONO__OS_WINDOWS
+#  include <io.h>
+#  define CHRONO__ISATTY(f) (_isatty(_fileno(f)) != 0)
+#elif CHRONO__OS_LINUX || CHRONO__OS_POSIX
+#  include <unistd.h>
+#  define CHRONO__ISATTY(f) (isatty(fileno(f)) != 0)
+#else
+#  define CHRONO__ISATTY(f) 0
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
 /* ---- small helpers ---------------------------------------------------------- */
 #define CHRONO__CELL 640     /* one sanitised name: 127 bytes, each up to 4 on output */
 
-CHRONO_API int chrono__finite(double v) { return v == v && v - v == 0; }
-
-CHRONO_API int chrono__io(FILE *out) { return ferror(out) ? CHRONO_EIO : 0; }
-
-/* Decimal digits of v into buf (at least 21 bytes). */
-CHRONO_API const char *chrono__u64(char *buf, uint64_t v)
-{
-    char tmp[24];
-    size_t n = 0, i;
-    do { tmp[n++] = (char)('0' + (int)(v % 10)); v /= 10; } while (v);
-    for (i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
-    buf[n] = '\0';
-    return buf;
-}
-
-/* snprintf of one double with '.' as the decimal point whatever LC_NUMERIC says. */
-CHRONO_API const char *chrono__num(char *buf, size_t n, const char *fmt, double v)
-{
-    const char *dp = localeconv()->decimal_point;
-    char *p;
-    if (chrono__bprintf(buf, n, fmt, v) < 0 && n) buf[0] = '\0';
-    if (dp && dp[0] && dp[0] != '.' && !dp[1])
-        for (p = buf; *p; p++)
-            if (*p == dp[0]) *p = '.';
-    return buf;
-}
+CHRONO__PRIVATE int chrono__io(FILE *out) { return ferror(out) ? CHRONO_EIO : 0; }
 
 /* Length of the UTF-8 sequence at p (at least 1).  *valid is 1 for a
    well-formed sequence (no overlong forms, surrogates or code points above
    U+10FFFF); otherwise the length is the maximal subpart to replace by one
    U+FFFD, as Unicode recommends. */
-CHRONO_API size_t chrono__utf8_seq(const unsigned char *p, int *valid)
+CHRONO__PRIVATE size_t chrono__utf8_seq(const unsigned char *p, int *valid)
 {
     unsigned char c = p[0], lo = 0x80, hi = 0xBF;
     size_t need, i;
@@ -185,13 +209,13 @@ CHRONO_API size_t chrono__utf8_seq(const unsigned char *p, int *valid)
 
 #define CHRONO__REPLACEMENT "\xEF\xBF\xBD"   /* U+FFFD in UTF-8 */
 
-CHRONO_API int chrono__is_alnum(unsigned char c)
+CHRONO__PRIVATE int chrono__is_alnum(unsigned char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
 
 /* Markdown punctuation that could start markup inside a table cell. */
-CHRONO_API int chrono__md_special(const unsigned char *s, size_t i)
+CHRONO__PRIVATE int chrono__md_special(const unsigned char *s, size_t i)
 {
     unsigned char c = s[i];
     if (c == '_') return !(i > 0 && chrono__is_alnum(s[i - 1]) && chrono__is_alnum(s[i + 1]));
@@ -203,7 +227,7 @@ enum { CHRONO__PLAIN = 0, CHRONO__MD = 1 };
 /* One line of display text from src: valid UTF-8 kept, invalid bytes as
    U+FFFD, control characters as \n \t \r \xNN, and in markdown mode its
    punctuation backslash-escaped.  Always terminated; truncated whole. */
-CHRONO_API const char *chrono__sanitize(char *dst, size_t n, const char *src, int mode)
+CHRONO__PRIVATE const char *chrono__sanitize(char *dst, size_t n, const char *src, int mode)
 {
     const unsigned char *s = (const unsigned char *)src;
     size_t i = 0, w = 0;
@@ -238,7 +262,7 @@ CHRONO_API const char *chrono__sanitize(char *dst, size_t n, const char *src, in
 
 /* Terminal columns of one code point: 2 for East Asian wide and fullwidth
    forms and emoji, 0 for combining marks, else 1. */
-CHRONO_API int chrono__cp_width(uint32_t c)
+CHRONO__PRIVATE int chrono__cp_width(uint32_t c)
 {
     if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
     if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF) ||
@@ -251,7 +275,7 @@ CHRONO_API int chrono__cp_width(uint32_t c)
 }
 
 /* Terminal columns of UTF-8 text (invalid bytes count one each). */
-CHRONO_API size_t chrono__width(const char *str)
+CHRONO__PRIVATE size_t chrono__width(const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t n = 0;
@@ -267,7 +291,7 @@ CHRONO_API size_t chrono__width(const char *str)
 }
 
 /* s padded with spaces to `width` characters, left or right aligned. */
-CHRONO_API void chrono__pad(FILE *out, const char *s, size_t width, int right)
+CHRONO__PRIVATE void chrono__pad(FILE *out, const char *s, size_t width, int right)
 {
     size_t w = chrono__width(s);
     if (right) for (; w < width; w++) fputc(' ', out);
@@ -276,7 +300,7 @@ CHRONO_API void chrono__pad(FILE *out, const char *s, size_t width, int right)
 }
 
 /* x in a unit already chosen: 3 significant figures, at most 2 decimals. */
-CHRONO_API const char *chrono__fmt3(char *buf, size_t n, double x)
+CHRONO__PRIVATE const char *chrono__fmt3(char *buf, size_t n, double x)
 {
     double a = fabs(x);
     const char *fmt = a < 9.995 ? "%.2f" : a < 99.95 ? "%.1f" : "%.0f";
@@ -284,7 +308,7 @@ CHRONO_API const char *chrono__fmt3(char *buf, size_t n, double x)
 }
 
 /* Unit for a duration of ns nanoseconds: index into ns, µs, ms, s. */
-CHRONO_API int chrono__unit(double ns)
+CHRONO__PRIVATE int chrono__unit(double ns)
 {
     double a = fabs(ns);
     if (a < 999.5) return 0;
@@ -293,11 +317,9 @@ CHRONO_API int chrono__unit(double ns)
     return 3;
 }
 
-CHRONO_API double chrono__unit_div(int u) { return u == 0 ? 1.0 : u == 1 ? 1e3 : u == 2 ? 1e6 : 1e9; }
-CHRONO_API const char *chrono__unit_name(int u) { return u == 0 ? "ns" : u == 1 ? "\xC2\xB5s" : u == 2 ? "ms" : "s"; }
+CHRONO__PRIVATE double chrono__unit_div(int u) { return u == 0 ? 1.0 : u == 1 ? 1e3 : u == 2 ? 1e6 : 1e9; }
+CHRONO__PRIVATE const char *chrono__unit_name(int u) { return u == 0 ? "ns" : u == 1 ? "\xC2\xB5s" : u == 2 ? "ms" : "s"; }
 
-/* "1.50 µs" for 1500: the unit scales with the value (ns, µs, ms, s), three
-   significant figures ("0.285 ns" below one nanosecond); "-" for NaN. */
 CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns)
 {
     char num[32];
@@ -312,16 +334,13 @@ CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns)
 }
 
 /* A plain number for the text table: "-" when NaN. */
-CHRONO_API const char *chrono__plain(char *buf, size_t n, double v)
+CHRONO__PRIVATE const char *chrono__plain(char *buf, size_t n, double v)
 {
     if (!chrono__finite(v)) { (void)chrono__bprintf(buf, n, "-"); return buf; }
     return chrono__fmt3(buf, n, v);
 }
 
 /* ---- strings for JSON and CSV ------------------------------------------------ */
-/* Write s as the inside of a JSON string (no surrounding quotes): valid UTF-8
-   passes through, '"' '\\' and control characters are escaped, invalid bytes
-   become \ufffd.  0, CHRONO_EINVAL (NULL) or CHRONO_EIO. */
 CHRONO_API int chrono_json_escape(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -344,15 +363,13 @@ CHRONO_API int chrono_json_escape(FILE *out, const char *s)
     return chrono__io(out);
 }
 
-CHRONO_API void chrono__json_str(FILE *out, const char *s)
+CHRONO__PRIVATE void chrono__json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     (void)chrono_json_escape(out, s ? s : "");
     fputc('"', out);
 }
 
-/* Write s as one CSV field (RFC 4180): quoted when it holds ',', '"', CR or
-   LF, quotes doubled; invalid UTF-8 as U+FFFD.  0, CHRONO_EINVAL or CHRONO_EIO. */
 CHRONO_API int chrono_csv_field(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -372,7 +389,6 @@ CHRONO_API int chrono_csv_field(FILE *out, const char *s)
     return chrono__io(out);
 }
 
-/* ---- formats by name ----------------------------------------------------------- */
 CHRONO_API const char *chrono_format_name(chrono_format fmt)
 {
     switch (fmt) {
@@ -384,7 +400,6 @@ CHRONO_API const char *chrono_format_name(chrono_format fmt)
     }
 }
 
-/* "text", "md" (or "markdown"), "csv", "json" into *fmt; CHRONO_EINVAL otherwise. */
 CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
 {
     if (!name || !fmt) return CHRONO_EINVAL;
@@ -399,7 +414,7 @@ CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
 /* ---- facts shared by the formats ------------------------------------------------- */
 /* "2025-06-01T12:00:00+00:00" (UTC) from time(NULL), without localtime's
    static buffer: days since the epoch to a civil date. */
-CHRONO_API void chrono__date(char *buf, size_t n)
+CHRONO__PRIVATE void chrono__date(char *buf, size_t n)
 {
     long long t = (long long)time(NULL), days, secs, z, era, doe, yoe, y, doy, mp, d, m;
     if (t < 0) t = 0;
@@ -419,15 +434,15 @@ CHRONO_API void chrono__date(char *buf, size_t n)
 }
 
 /* Path of the running program where the OS says, else "". */
-CHRONO_API void chrono__executable(char *buf, size_t n)
+CHRONO__PRIVATE void chrono__executable(char *buf, size_t n)
 {
     buf[0] = '\0';
-#if defined(__linux__)
+#if CHRONO__OS_LINUX
     {
         ssize_t len = readlink("/proc/self/exe", buf, n - 1);
         buf[len > 0 ? (size_t)len : 0] = '\0';
     }
-#elif defined(_WIN32)
+#elif CHRONO__OS_WINDOWS
     {
         DWORD len = GetModuleFileNameA(NULL, buf, (DWORD)n);
         if (len == 0 || len >= (DWORD)n) buf[0] = '\0';
@@ -435,7 +450,7 @@ CHRONO_API void chrono__executable(char *buf, size_t n)
 #endif
 }
 
-CHRONO_API int chrono__want_color(FILE *out, int mode)
+CHRONO__PRIVATE int chrono__want_color(FILE *out, int mode)
 {
     if (mode == CHRONO_COLOR_ALWAYS) return 1;
     if (mode != CHRONO_COLOR_AUTO) return 0;
@@ -443,7 +458,7 @@ CHRONO_API int chrono__want_color(FILE *out, int mode)
 }
 
 /* "2.995 GHz" / "24.000 MHz" / "1000000000 Hz". */
-CHRONO_API const char *chrono__hz(char *buf, size_t n, double hz)
+CHRONO__PRIVATE const char *chrono__hz(char *buf, size_t n, double hz)
 {
     char num[48];
     if (!chrono__finite(hz) || hz <= 0) { (void)chrono__bprintf(buf, n, "unknown"); return buf; }
@@ -453,18 +468,18 @@ CHRONO_API const char *chrono__hz(char *buf, size_t n, double hz)
     return buf;
 }
 
-CHRONO_API const char *chrono__tri(int v, const char *yes, const char *no)
+CHRONO__PRIVATE const char *chrono__tri(int v, const char *yes, const char *no)
 {
     return v > 0 ? yes : v == 0 ? no : "unknown";
 }
 
-CHRONO_API const char *chrono__or(const char *s, const char *dflt) { return s && s[0] ? s : dflt; }
+CHRONO__PRIVATE const char *chrono__or(const char *s, const char *dflt) { return s && s[0] ? s : dflt; }
 
 /* The environment as labelled lines, for the text and markdown headers. */
 typedef struct chrono__env_line { const char *label; char text[256]; } chrono__env_line;
 #define CHRONO__ENV_LINES 7
 
-CHRONO_API void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
     char cpus[24];
@@ -475,7 +490,7 @@ CHRONO_API void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
                    chrono__tri(e->smt, "on", "off"));
 }
 
-CHRONO_API void chrono__env_pin(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_pin(const chrono_session *s, char *buf, size_t n)
 {
     if (s->pin.pinned)
         (void)chrono__bprintf(buf, n, "cpu %d%s%s", s->pin.cpu, s->pin.topology[0] ? ", " : "", s->pin.topology);
@@ -483,7 +498,7 @@ CHRONO_API void chrono__env_pin(const chrono_session *s, char *buf, size_t n)
         (void)chrono__bprintf(buf, n, "no: the scheduler may move the thread");
 }
 
-CHRONO_API void chrono__env_clock(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_clock(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_clock *c = &s->clock;
     char hz[48], ovh[48], spread[64], num[48];
@@ -498,7 +513,7 @@ CHRONO_API void chrono__env_clock(const chrono_session *s, char *buf, size_t n)
                    c->source == CHRONO_CLOCK_TSC ? (c->invariant_tsc ? ", invariant TSC" : ", TSC not invariant") : "");
 }
 
-CHRONO_API void chrono__env_core(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_core(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
     char ghz[48];
@@ -511,7 +526,7 @@ CHRONO_API void chrono__env_core(const chrono_session *s, char *buf, size_t n)
                        chrono__or(e->governor, "unknown"), chrono__tri(e->boost, "on", "off"));
 }
 
-CHRONO_API void chrono__env_machine(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_machine(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
     char load[48];
@@ -522,7 +537,7 @@ CHRONO_API void chrono__env_machine(const chrono_session *s, char *buf, size_t n
                    load, chrono__or(e->hostname, "unknown"));
 }
 
-CHRONO_API void chrono__env_build(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_build(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
     (void)chrono__bprintf(buf, n, "%s, %s, assertions %s", chrono__or(e->compiler, "unknown compiler"),
@@ -530,7 +545,7 @@ CHRONO_API void chrono__env_build(const chrono_session *s, char *buf, size_t n)
                    e->asserts ? "on" : "off");
 }
 
-CHRONO_API void chrono__env_run(const chrono_session *s, char *buf, size_t n)
+CHRONO__PRIVATE void chrono__env_run(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_config *c = &s->cfg;
     char w[48], m[48], conf[48], samples[24];
@@ -541,7 +556,7 @@ CHRONO_API void chrono__env_run(const chrono_session *s, char *buf, size_t n)
                    chrono__num(conf, sizeof conf, "%.0f", 100.0 * c->confidence));
 }
 
-CHRONO_API void chrono__env_lines(const chrono_session *s, chrono__env_line *l)
+CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line *l)
 {
     l[0].label = "cpu";     chrono__env_cpu(s, l[0].text, sizeof l[0].text);
     l[1].label = "pinned";  chrono__env_pin(s, l[1].text, sizeof l[1].text);
@@ -553,7 +568,7 @@ CHRONO_API void chrono__env_lines(const chrono_session *s, chrono__env_line *l)
 }
 
 /* Next CHRONO_WARN_* bit set in w after `bit` (0 to start); 0 when none is left. */
-CHRONO_API unsigned chrono__next_warning(unsigned w, unsigned bit)
+CHRONO__PRIVATE unsigned chrono__next_warning(unsigned w, unsigned bit)
 {
     unsigned b = bit ? bit << 1 : 1u;
     for (; b; b <<= 1)
@@ -572,7 +587,7 @@ static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 
 
 /* A sparkline of the histogram: one block character per bin (▁ to █), `zero`
    for an empty bin, "-" when there is no sample. */
-CHRONO_API const char *chrono__sparkline(char *buf, size_t n, const unsigned *hist, size_t bins, const char *zero)
+CHRONO__PRIVATE const char *chrono__sparkline(char *buf, size_t n, const unsigned *hist, size_t bins, const char *zero)
 {
     static const char *const blocks[8] = {
         "\xE2\x96\x81", "\xE2\x96\x82", "\xE2\x96\x83", "\xE2\x96\x84",
@@ -599,7 +614,7 @@ CHRONO_API const char *chrono__sparkline(char *buf, size_t n, const unsigned *hi
 }
 
 /* x with the decimals of chrono__fmt3 plus `extra`. */
-CHRONO_API const char *chrono__fmt_extra(char *buf, size_t n, double x, int extra)
+CHRONO__PRIVATE const char *chrono__fmt_extra(char *buf, size_t n, double x, int extra)
 {
     double a = fabs(x);
     int d = (a < 9.995 ? 2 : a < 99.95 ? 1 : 0) + extra;
@@ -610,7 +625,7 @@ CHRONO_API const char *chrono__fmt_extra(char *buf, size_t n, double x, int extr
 
 /* The CI "[1.497, 1.503] µs" in the unit of the median, with as many more
    decimals (up to 3) as it takes to tell its two ends apart. */
-CHRONO_API void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
+CHRONO__PRIVATE void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
 {
     char lo[48], hi[48];
     int u = chrono__unit(st->median), extra = 0;
@@ -634,7 +649,7 @@ CHRONO_API void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
 }
 
 /* Estimated cycles: plain up to 99999, then 875k, 8.75M, 42.0G; "-" when unknown. */
-CHRONO_API const char *chrono__cycles_cell(char *buf, size_t n, double c)
+CHRONO__PRIVATE const char *chrono__cycles_cell(char *buf, size_t n, double c)
 {
     char num[48];
     static const char *const suffix[] = { "k", "M", "G", "T" };
@@ -646,7 +661,7 @@ CHRONO_API const char *chrono__cycles_cell(char *buf, size_t n, double c)
     return buf;
 }
 
-CHRONO_API void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode)
+CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode)
 {
     char a[24], b[24];
     size_t out = r->ns.outliers_low + r->ns.outliers_high;
@@ -667,7 +682,7 @@ CHRONO_API void chrono__row_fill(chrono__row *row, const chrono_result *r, int m
     chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO__MD ? "\xE2\x80\x87" : " ");
 }
 
-CHRONO_API void chrono__row_title(chrono__row *row, const chrono_session *s)
+CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s)
 {
     int i;
     for (i = 0; i < CHRONO__COLS; i++) (void)chrono__bprintf(row->cell[i], CHRONO__CELL, "%s", chrono__col_title[i]);
@@ -683,7 +698,7 @@ CHRONO_API void chrono__row_title(chrono__row *row, const chrono_session *s)
 #define CHRONO__GREEN "\033[32m"
 #define CHRONO__RESET "\033[0m"
 
-CHRONO_API void chrono__color(const chrono_report_writer *w, const char *code)
+CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *code)
 {
     if (w->color) fputs(code, w->out);
 }
@@ -691,7 +706,7 @@ CHRONO_API void chrono__color(const chrono_report_writer *w, const char *code)
 /* ---- comparisons and sweeps in words ------------------------------------------------ */
 /* "3.001x [2.999, 3.003] — add1000 is 3.00x faster (~cycles 3.000x)".
    Returns 1 when one side is faster with the stated confidence. */
-CHRONO_API int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, int mode)
+CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, int mode)
 {
     char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24];
     double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
@@ -716,7 +731,7 @@ CHRONO_API int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, 
     return clear;
 }
 
-CHRONO_API void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_result *sw)
+CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_result *sw)
 {
     char pu[48], fx[48], r2[48], pc[48], fc[48], r2c[48], pts[24];
     const char *sign = sw->fixed_ns < 0 ? "-" : "+", *csign = sw->fixed_cycles < 0 ? "-" : "+";
@@ -734,7 +749,7 @@ CHRONO_API void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_resu
 
 /* "N migrated, N preempted, ..." for the samples the runs rejected and
    replaced, by cause (the order of w->rejected); 0 when there were none. */
-CHRONO_API int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
+CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
 {
     static const char *const cause[5] = { "migrated", "preempted", "clock went backwards",
                                           "reference chains disagreed", "front end contended" };
@@ -752,7 +767,7 @@ CHRONO_API int chrono__rejected_words(char *buf, size_t n, const chrono_report_w
 }
 
 /* ---- text ------------------------------------------------------------------------- */
-CHRONO_API void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
+CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
 {
     int i;
     for (i = 0; i < CHRONO__COLS; i++) {
@@ -767,7 +782,7 @@ CHRONO_API void chrono__text_row(chrono_report_writer *w, const chrono__row *row
     fputc('\n', w->out);
 }
 
-CHRONO_API void chrono__text_begin(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__text_begin(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
     chrono__env_line lines[CHRONO__ENV_LINES];
@@ -778,7 +793,7 @@ CHRONO_API void chrono__text_begin(chrono_report_writer *w)
     chrono__date(date, sizeof date);
     chrono__env_lines(s, lines);
     chrono__color(w, CHRONO__BOLD);
-    fprintf(w->out, "chronoscope %s", CHRONO__VERSION);
+    fprintf(w->out, "chronoscope %s", CHRONO_VERSION_STRING);
     chrono__color(w, CHRONO__RESET);
     fprintf(w->out, "  %s\n", date);
     for (i = 0; i < CHRONO__ENV_LINES; i++)
@@ -796,7 +811,7 @@ CHRONO_API void chrono__text_begin(chrono_report_writer *w)
     chrono__color(w, CHRONO__RESET);
 }
 
-CHRONO_API void chrono__text_end(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
     char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
@@ -823,7 +838,7 @@ CHRONO_API void chrono__text_end(chrono_report_writer *w)
 }
 
 /* ---- markdown -------------------------------------------------------------------- */
-CHRONO_API void chrono__md_row(chrono_report_writer *w, const chrono__row *row)
+CHRONO__PRIVATE void chrono__md_row(chrono_report_writer *w, const chrono__row *row)
 {
     int i;
     fputc('|', w->out);
@@ -835,7 +850,7 @@ CHRONO_API void chrono__md_row(chrono_report_writer *w, const chrono__row *row)
     fputc('\n', w->out);
 }
 
-CHRONO_API void chrono__md_begin(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__md_begin(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
     chrono__env_line lines[CHRONO__ENV_LINES];
@@ -845,7 +860,7 @@ CHRONO_API void chrono__md_begin(chrono_report_writer *w)
     int i;
     chrono__date(date, sizeof date);
     chrono__env_lines(s, lines);
-    fprintf(w->out, "#### chronoscope %s, %s\n\n", CHRONO__VERSION, date);
+    fprintf(w->out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, date);
     for (i = 0; i < CHRONO__ENV_LINES; i++)
         fprintf(w->out, "- **%s**: %s\n", lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__MD));
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
@@ -859,7 +874,7 @@ CHRONO_API void chrono__md_begin(chrono_report_writer *w)
     fputc('\n', w->out);
 }
 
-CHRONO_API void chrono__md_end(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
     char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
@@ -889,21 +904,21 @@ static const char *const chrono__csv_cols[] = {
     "rejected_migrated", "rejected_backwards", "rejected_reference", "rejected_preempted", "rejected_contended", "truncated", "cpu", "wall_ms", "warmup_ms"
 };
 
-CHRONO_API void chrono__csv_num(FILE *out, double v)
+CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
 {
     char buf[48];
     fputc(',', out);
     if (chrono__finite(v)) fputs(chrono__num(buf, sizeof buf, "%.10g", v), out);
 }
 
-CHRONO_API void chrono__csv_u64(FILE *out, uint64_t v)
+CHRONO__PRIVATE void chrono__csv_u64(FILE *out, uint64_t v)
 {
     char buf[24];
     fputc(',', out);
     fputs(chrono__u64(buf, v), out);
 }
 
-CHRONO_API void chrono__csv_begin(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
 {
     size_t i;
     for (i = 0; i < sizeof chrono__csv_cols / sizeof chrono__csv_cols[0]; i++) {
@@ -922,7 +937,7 @@ typedef struct chrono__row_ctx {
     size_t family, instance; /* JSON family_index, per_family_instance_index */
 } chrono__row_ctx;
 
-CHRONO_API void chrono__csv_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
 {
     FILE *o = w->out;
     const chrono_stats *st = &r->ns, *cy = &r->cycles;
@@ -956,7 +971,7 @@ CHRONO_API void chrono__csv_row(chrono_report_writer *w, const chrono_result *r,
 /* Members of one object, Google Benchmark's layout: one per line, indented. */
 typedef struct chrono__jobj { FILE *f; int n, indent; } chrono__jobj;
 
-CHRONO_API chrono__jobj chrono__jopen(FILE *f, int indent)
+CHRONO__PRIVATE chrono__jobj chrono__jopen(FILE *f, int indent)
 {
     chrono__jobj o;
     o.f = f; o.n = 0; o.indent = indent;
@@ -964,25 +979,25 @@ CHRONO_API chrono__jobj chrono__jopen(FILE *f, int indent)
     return o;
 }
 
-CHRONO_API void chrono__jclose(chrono__jobj *o)
+CHRONO__PRIVATE void chrono__jclose(chrono__jobj *o)
 {
     fprintf(o->f, "\n%*s}", o->indent - 2, "");
 }
 
-CHRONO_API void chrono__jkey(chrono__jobj *o, const char *key)
+CHRONO__PRIVATE void chrono__jkey(chrono__jobj *o, const char *key)
 {
     if (o->n++) fputs(",\n", o->f);
     fprintf(o->f, "%*s\"%s\": ", o->indent, "", key);
 }
 
-CHRONO_API void chrono__jstr(chrono__jobj *o, const char *key, const char *v)
+CHRONO__PRIVATE void chrono__jstr(chrono__jobj *o, const char *key, const char *v)
 {
     chrono__jkey(o, key);
     chrono__json_str(o->f, v);
 }
 
 /* The shortest %.Ng (N = 15, 16, 17) that reads back as v exactly, with '.'. */
-CHRONO_API const char *chrono__num_exact(char *buf, size_t n, double v)
+CHRONO__PRIVATE const char *chrono__num_exact(char *buf, size_t n, double v)
 {
     const char *dp = localeconv()->decimal_point;
     char *p;
@@ -997,19 +1012,19 @@ CHRONO_API const char *chrono__num_exact(char *buf, size_t n, double v)
     return buf;
 }
 
-CHRONO_API void chrono__jnum_value(FILE *f, double v)
+CHRONO__PRIVATE void chrono__jnum_value(FILE *f, double v)
 {
     char buf[48];
     fputs(chrono__finite(v) ? chrono__num_exact(buf, sizeof buf, v) : "null", f);
 }
 
-CHRONO_API void chrono__jnum(chrono__jobj *o, const char *key, double v)
+CHRONO__PRIVATE void chrono__jnum(chrono__jobj *o, const char *key, double v)
 {
     chrono__jkey(o, key);
     chrono__jnum_value(o->f, v);
 }
 
-CHRONO_API void chrono__jint(chrono__jobj *o, const char *key, long long v)
+CHRONO__PRIVATE void chrono__jint(chrono__jobj *o, const char *key, long long v)
 {
     char buf[24];
     chrono__jkey(o, key);
@@ -1017,13 +1032,13 @@ CHRONO_API void chrono__jint(chrono__jobj *o, const char *key, long long v)
     fputs(chrono__u64(buf, (uint64_t)v), o->f);
 }
 
-CHRONO_API void chrono__jbool(chrono__jobj *o, const char *key, int v)
+CHRONO__PRIVATE void chrono__jbool(chrono__jobj *o, const char *key, int v)
 {
     chrono__jkey(o, key);
     fputs(v > 0 ? "true" : v == 0 ? "false" : "null", o->f);
 }
 
-CHRONO_API void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
+CHRONO__PRIVATE void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
 {
     int i;
     chrono__jkey(o, "caches");
@@ -1042,7 +1057,7 @@ CHRONO_API void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
     fputc(']', o->f);
 }
 
-CHRONO_API void chrono__json_warnings(chrono__jobj *o, unsigned warnings)
+CHRONO__PRIVATE void chrono__json_warnings(chrono__jobj *o, unsigned warnings)
 {
     unsigned bit = 0;
     int n = 0;
@@ -1056,7 +1071,7 @@ CHRONO_API void chrono__json_warnings(chrono__jobj *o, unsigned warnings)
 }
 
 /* Google Benchmark's context members, then ours. */
-CHRONO_API void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
+CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
 {
     const chrono_session *s = w->session;
     const chrono_env *e = &s->env;
@@ -1078,7 +1093,7 @@ CHRONO_API void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
     if (e->loadavg1 >= 0) chrono__jnum_value(o->f, e->loadavg1);
     fputc(']', o->f);
     chrono__jstr(o, "library_build_type", e->optimized == 0 ? "debug" : "release");
-    chrono__jstr(o, "chronoscope_version", CHRONO__VERSION);
+    chrono__jstr(o, "chronoscope_version", CHRONO_VERSION_STRING);
     chrono__jstr(o, "cpu_brand", e->cpu_brand);
     chrono__jstr(o, "cpu_vendor", e->cpu_vendor);
     chrono__jkey(o, "pinned_cpu");
@@ -1110,7 +1125,7 @@ CHRONO_API void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
     chrono__json_warnings(o, s->warnings);
 }
 
-CHRONO_API void chrono__json_begin(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
 {
     chrono__jobj ctx;
     fputs("{\n  \"context\": ", w->out);
@@ -1121,7 +1136,7 @@ CHRONO_API void chrono__json_begin(chrono_report_writer *w)
 }
 
 /* Google Benchmark's run members, then our statistics. */
-CHRONO_API void chrono__json_entry(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
 {
     chrono__jobj o;
     const chrono_stats *st = &r->ns, *cy = &r->cycles;
@@ -1185,7 +1200,7 @@ CHRONO_API void chrono__json_entry(chrono_report_writer *w, const chrono_result 
     chrono__jclose(&o);
 }
 
-CHRONO_API void chrono__json_end(chrono_report_writer *w)
+CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
     size_t i;
@@ -1234,7 +1249,7 @@ CHRONO_API void chrono__json_end(chrono_report_writer *w)
 }
 
 /* ---- the writer --------------------------------------------------------------------- */
-CHRONO_API size_t chrono__name_width(const chrono_session *s, int mode)
+CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, int mode)
 {
     char buf[CHRONO__CELL];
     size_t w = 4, i, n;
@@ -1247,8 +1262,6 @@ CHRONO_API size_t chrono__name_width(const chrono_session *s, int mode)
     return w;
 }
 
-/* Start a report: the header (text, markdown), the header row (CSV) or the
-   context and the opening of "benchmarks" (JSON).  opt may be NULL. */
 CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out, chrono_format fmt,
                                    const chrono_report_options *opt)
 {
@@ -1271,13 +1284,13 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     return chrono__io(out);
 }
 
-CHRONO_API int chrono__writer_ok(const chrono_report_writer *w)
+CHRONO__PRIVATE int chrono__writer_ok(const chrono_report_writer *w)
 {
     return w && w->session && w->out ? 0 : CHRONO_EINVAL;
 }
 
 /* One result in its context (kind, group, comparison ratio, JSON family). */
-CHRONO_API int chrono__report_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
 {
     int rc = chrono__writer_ok(w);
     chrono__row row;
@@ -1305,7 +1318,7 @@ CHRONO_API int chrono__report_row(chrono_report_writer *w, const chrono_result *
     return chrono__io(w->out);
 }
 
-CHRONO_API chrono__row_ctx chrono__ctx_run(size_t family)
+CHRONO__PRIVATE chrono__row_ctx chrono__ctx_run(size_t family)
 {
     chrono__row_ctx x;
     x.kind = "run"; x.group = ""; x.vs = "";
@@ -1314,7 +1327,6 @@ CHRONO_API chrono__row_ctx chrono__ctx_run(size_t family)
     return x;
 }
 
-/* Stream one result (a row, a CSV record, a JSON entry of its own family). */
 CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result *r)
 {
     chrono__row_ctx x;
@@ -1324,8 +1336,6 @@ CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result
     return chrono__report_row(w, r, &x);
 }
 
-/* Stream both sides of a comparison; its ratio line comes with chrono_report_end
-   (from the session's comparisons). */
 CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_comparison *c)
 {
     char group[2 * CHRONO_NAME_MAX + 8];
@@ -1346,9 +1356,6 @@ CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_co
     return rc;
 }
 
-/* Finish: text and markdown get the notes, the comparisons' verdicts and the
-   sweeps' fits; JSON its "comparisons" and "sweeps" arrays and the closing
-   brace.  Flushes `out`. */
 CHRONO_API int chrono_report_end(chrono_report_writer *w)
 {
     int rc = chrono__writer_ok(w);
@@ -1364,7 +1371,7 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w)
 }
 
 /* The sweep holding result i, or NULL. */
-CHRONO_API const chrono_sweep_result *chrono__sweep_of(const chrono_session *s, size_t i)
+CHRONO__PRIVATE const chrono_sweep_result *chrono__sweep_of(const chrono_session *s, size_t i)
 {
     size_t k;
     for (k = 0; k < s->nsweeps; k++)
@@ -1373,8 +1380,6 @@ CHRONO_API const chrono_sweep_result *chrono__sweep_of(const chrono_session *s, 
     return NULL;
 }
 
-/* The whole session: results in order (a sweep's points share a JSON family),
-   then both sides of each comparison, then the footer. */
 CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt)
 {
     chrono_report_writer w;
@@ -1397,10 +1402,10 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
     return rc;
 }
 
-/* The whole session in one format, colour decided automatically. */
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt)
 {
     return chrono_report_ex(s, out, fmt, NULL);
 }
 
-#endif /* CHRONOSCOPE_REPORT_H */
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_REPORT_IMPL */

@@ -61,6 +61,34 @@ typedef struct chrono_fit {                 /* least squares y = intercept + slo
     double intercept, slope, r2;            /* r2 = 1 when every y is equal */
 } chrono_fit;
 
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* Ascending, in place.  NaNs end up somewhere; nothing breaks. */
+CHRONO_API void chrono_stats_sort(double *x, size_t n);
+
+CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p);
+/* 0-based ranks of the CI of the median of n sorted values, and its coverage
+   (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
+CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level);
+
+CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch, chrono_stats *out);
+CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence, double *scratch,
+                                  chrono_ratio *out);
+
+CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chrono_fit *out);
+/* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
+CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi, unsigned *bins, size_t nbins);
+
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_STATS_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_STATS_IMPL)
+#define CHRONOSCOPE_STATS_IMPL
+
+CHRONO__EXTERN_C_BEGIN
+
 #define CHRONO__MAD_SCALE 1.4826
 /* Binomial weights this far below the covered weight no longer change a
    coverage that a double can hold. */
@@ -68,14 +96,14 @@ typedef struct chrono_fit {                 /* least squares y = intercept + slo
 
 /* ---- sorting ------------------------------------------------------------ */
 
-CHRONO_API void chrono__swap(double *a, double *b)
+CHRONO__PRIVATE void chrono__swap(double *a, double *b)
 {
     double t = *a;
     *a = *b;
     *b = t;
 }
 
-CHRONO_API void chrono__insertion_sort(double *x, size_t n)
+CHRONO__PRIVATE void chrono__insertion_sort(double *x, size_t n)
 {
     size_t i, j;
     for (i = 1; i < n; i++) {
@@ -85,7 +113,7 @@ CHRONO_API void chrono__insertion_sort(double *x, size_t n)
     }
 }
 
-CHRONO_API void chrono__sift_down(double *x, size_t root, size_t n)
+CHRONO__PRIVATE void chrono__sift_down(double *x, size_t root, size_t n)
 {
     for (;;) {
         size_t child = 2 * root + 1;
@@ -97,7 +125,7 @@ CHRONO_API void chrono__sift_down(double *x, size_t root, size_t n)
     }
 }
 
-CHRONO_API void chrono__heap_sort(double *x, size_t n)
+CHRONO__PRIVATE void chrono__heap_sort(double *x, size_t n)
 {
     size_t i;
     for (i = n / 2; i-- > 0;) chrono__sift_down(x, i, n);
@@ -109,7 +137,7 @@ CHRONO_API void chrono__heap_sort(double *x, size_t n)
 
 /* Hoare partition around the median of three (n >= 3).  Returns k with
    0 < k < n: x[0..k) <= pivot <= x[k..n). */
-CHRONO_API size_t chrono__partition(double *x, size_t n)
+CHRONO__PRIVATE size_t chrono__partition(double *x, size_t n)
 {
     size_t i = 0, j = n - 1, mid = (n - 1) / 2;
     double pivot;
@@ -127,7 +155,7 @@ CHRONO_API size_t chrono__partition(double *x, size_t n)
 
 /* Quicksort on the larger side, recursion on the smaller (stack depth
    <= log2 n), heapsort once the depth budget is spent. */
-CHRONO_API void chrono__intro_sort(double *x, size_t n, unsigned depth_left)
+CHRONO__PRIVATE void chrono__intro_sort(double *x, size_t n, unsigned depth_left)
 {
     while (n > 16) {
         size_t k;
@@ -148,7 +176,6 @@ CHRONO_API void chrono__intro_sort(double *x, size_t n, unsigned depth_left)
     chrono__insertion_sort(x, n);
 }
 
-/* Ascending, in place.  NaNs end up somewhere; nothing breaks. */
 CHRONO_API void chrono_stats_sort(double *x, size_t n)
 {
     unsigned depth = 0;
@@ -174,7 +201,7 @@ CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p
     return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
 }
 
-CHRONO_API int chrono__confidence_valid(double confidence)
+CHRONO__PRIVATE int chrono__confidence_valid(double confidence)
 {
     return confidence > 0.0 && confidence < 1.0;
 }
@@ -193,7 +220,7 @@ typedef struct chrono__median_walk {
 } chrono__median_walk;
 
 /* C(n, n/2) when every step of the walk stays exact in a double, else 1. */
-CHRONO_API double chrono__binomial_centre(size_t n)
+CHRONO__PRIVATE double chrono__binomial_centre(size_t n)
 {
     double c = 1.0;
     size_t k, m = n / 2;
@@ -202,7 +229,7 @@ CHRONO_API double chrono__binomial_centre(size_t n)
     return c;
 }
 
-CHRONO_API chrono__median_walk chrono__median_walk_start(size_t n)
+CHRONO__PRIVATE chrono__median_walk chrono__median_walk_start(size_t n)
 {
     chrono__median_walk wk;
     double centre = chrono__binomial_centre(n);
@@ -222,7 +249,7 @@ CHRONO_API chrono__median_walk chrono__median_walk_start(size_t n)
 
 /* One pair wider: ranks lo and n-1-lo move inside.  Returns 0 instead when
    lo is 0 or what is left outside cannot change the coverage any more. */
-CHRONO_API int chrono__median_walk_widen(chrono__median_walk *wk)
+CHRONO__PRIVATE int chrono__median_walk_widen(chrono__median_walk *wk)
 {
     if (wk->lo == 0 || wk->w < wk->covered * CHRONO__NEGLIGIBLE) return 0;
     wk->covered += 2.0 * wk->w;
@@ -231,8 +258,6 @@ CHRONO_API int chrono__median_walk_widen(chrono__median_walk *wk)
     return 1;
 }
 
-/* 0-based ranks of the CI of the median of n sorted values, and its coverage
-   (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
 CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level)
 {
     chrono__median_walk wk;
@@ -252,7 +277,7 @@ CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, s
 
 /* ---- moments ------------------------------------------------------------ */
 
-CHRONO_API int chrono__all_finite(const double *x, size_t n)
+CHRONO__PRIVATE int chrono__all_finite(const double *x, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -262,7 +287,7 @@ CHRONO_API int chrono__all_finite(const double *x, size_t n)
 
 /* Two passes, the second adding back what the first lost to rounding; kept
    within [min, max] so that constant data have exactly that mean. */
-CHRONO_API double chrono__mean(const double *x, size_t n)
+CHRONO__PRIVATE double chrono__mean(const double *x, size_t n)
 {
     double sum = 0.0, residual = 0.0, lo = x[0], hi = x[0], mean;
     size_t i;
@@ -278,7 +303,7 @@ CHRONO_API double chrono__mean(const double *x, size_t n)
 }
 
 /* Sum of squared deviations, corrected two-pass (Chan, Golub & LeVeque). */
-CHRONO_API double chrono__sum_squared_deviations(const double *x, size_t n, double mean)
+CHRONO__PRIVATE double chrono__sum_squared_deviations(const double *x, size_t n, double mean)
 {
     double ss = 0.0, s = 0.0;
     size_t i;
@@ -293,13 +318,13 @@ CHRONO_API double chrono__sum_squared_deviations(const double *x, size_t n, doub
 
 /* ---- chrono_stats_compute ------------------------------------------------- */
 
-CHRONO_API double *chrono__alloc_doubles(size_t n)
+CHRONO__PRIVATE double *chrono__alloc_doubles(size_t n)
 {
     if (n > (size_t)-1 / sizeof(double)) return NULL;
     return (double *)CHRONO_MALLOC(n * sizeof(double));
 }
 
-CHRONO_API void chrono__count_outliers(const double *sorted, size_t n, chrono_stats *s)
+CHRONO__PRIVATE void chrono__count_outliers(const double *sorted, size_t n, chrono_stats *s)
 {
     double iqr = s->q3 - s->q1;
     double fence_low = s->q1 - 1.5 * iqr, fence_high = s->q3 + 1.5 * iqr;
@@ -314,7 +339,7 @@ CHRONO_API void chrono__count_outliers(const double *sorted, size_t n, chrono_st
 }
 
 /* Median absolute deviation; overwrites the sorted data. */
-CHRONO_API double chrono__mad(double *sorted, size_t n, double median)
+CHRONO__PRIVATE double chrono__mad(double *sorted, size_t n, double median)
 {
     size_t i;
     for (i = 0; i < n; i++) sorted[i] = fabs(sorted[i] - median);
@@ -323,14 +348,14 @@ CHRONO_API double chrono__mad(double *sorted, size_t n, double median)
 }
 
 /* Every field that is defined is finite: nothing overflowed. */
-CHRONO_API int chrono__stats_finite(const chrono_stats *s)
+CHRONO__PRIVATE int chrono__stats_finite(const chrono_stats *s)
 {
     return isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) &&
            isfinite(s->q1) && isfinite(s->q3) && isfinite(s->mad);
 }
 
 /* Fills *s from x, using work (n doubles). */
-CHRONO_API int chrono__stats_fill(const double *x, size_t n, double confidence, double *work, chrono_stats *s)
+CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confidence, double *work, chrono_stats *s)
 {
     size_t lo = 0, hi = n - 1;
     memcpy(work, x, n * sizeof(double));
@@ -369,7 +394,7 @@ CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence
 
 /* ---- paired ratios ---------------------------------------------------------- */
 
-CHRONO_API int chrono__all_positive_finite(const double *x, size_t n)
+CHRONO__PRIVATE int chrono__all_positive_finite(const double *x, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -436,7 +461,7 @@ CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chro
 
 /* The bin of v; outside [lo, hi] clamps to the first or last bin, and a
    degenerate range (hi <= lo, NaN) puts everything in bin 0. */
-CHRONO_API size_t chrono__histogram_bin(double v, double lo, double hi, size_t nbins)
+CHRONO__PRIVATE size_t chrono__histogram_bin(double v, double lo, double hi, size_t nbins)
 {
     double t = (v - lo) / (hi - lo) * (double)nbins;
     if (!(hi > lo) || !(t > 0.0)) return 0;
@@ -444,7 +469,6 @@ CHRONO_API size_t chrono__histogram_bin(double v, double lo, double hi, size_t n
     return (size_t)t;
 }
 
-/* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
 CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi, unsigned *bins, size_t nbins)
 {
     size_t i;
@@ -457,4 +481,5 @@ CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, dou
         if (x[i] == x[i]) bins[chrono__histogram_bin(x[i], lo, hi, nbins)]++;
 }
 
-#endif /* CHRONOSCOPE_STATS_H */
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_STATS_IMPL */
