@@ -1,13 +1,21 @@
 /* chronoscope.h — time code precisely: calibrated timestamps, warmup, CPU pinning,
    statistics, reports and unit-test helpers, in one header-only C99 library.
 
+   Do this:
+       #define CHRONOSCOPE_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the
+   implementation (or #define CHRONO_STATIC for a private copy in a single-file
+   program).  Every other file just includes it, in any order, under any -std.
+   meson users need neither: dependency('chronoscope') links the implementation
+   (src/chronoscope.c), and so does pkg-config.
+
    TABLE OF CONTENTS
      1. Usage              4. Platforms
      2. Configuration      5. Modules
      3. Errors             6. Licence
 
    1. USAGE ---------------------------------------------------------------------
-   Include the header (first, or after defining _GNU_SOURCE) and link -lm.
+   Include the header and link -lm (and the implementation, above).
    Time a loop of yours, compare two, report (examples/quickstart.c is whole):
 
        static void body(void *ctx, uint64_t iters) {        // the loop is yours
@@ -34,7 +42,9 @@
        printf("%.1f ns\n", chrono_clock_ns(&clk, t1 - t0 - clk.overhead_ticks));
 
    2. CONFIGURATION (define before including) ----------------------------------
-     CHRONO_API                 storage of every function      default: static inline
+     CHRONOSCOPE_IMPLEMENTATION compile the implementation here (one file)
+     CHRONO_STATIC              a private static copy in this file (single-file programs)
+     CHRONO_API                 storage of every function      default: extern (static with CHRONO_STATIC)
      CHRONO_MALLOC(n) / CHRONO_FREE(p)   both or neither       default: malloc / free
      CHRONO_USE_HWLOC           choose CPUs through hwloc (link -lhwloc)  default: off
      CHRONO_NO_RDTSCP           stop with lfence;rdtsc even where CPUID offers RDTSCP
@@ -51,9 +61,11 @@
      Linux, BSD    clock_gettime(CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC)
      Windows       QueryPerformanceCounter; SetThreadAffinityMask
      macOS         mach_absolute_time; no pinning (CHRONO_ENOTSUP)
-   Under strict -std=c99 glibc hides clock_gettime and sched_setaffinity: included
-   first, chronoscope.h defines _GNU_SOURCE itself; included after a system header it
-   stops with an #error that names the define to add.
+   The declarations need only <stdint.h>, <stddef.h> and <stdio.h>.  The
+   implementation wants glibc's GNU extensions: first in its file it defines
+   _GNU_SOURCE itself; after a system header it makes the Linux system calls
+   itself; only under a strict -std=c99 with a system header first (glibc then
+   hides clock_gettime) it stops with an #error that names _GNU_SOURCE.
 
    5. MODULES ---------------------------------------------------------------------
      chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror

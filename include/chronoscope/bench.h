@@ -15,7 +15,16 @@
        chrono_report(&s, stdout, CHRONO_FORMAT_TEXT);        // report.h
        chrono_session_close(&s);
 
-   How a run measures (see DESIGN.md, "Measurement rules"):
+   Functions:
+       chrono_config_default()              the defaults (zero fields mean these too)
+       chrono_session_open(s, cfg)          pin, calibrate, read the machine (a macro)
+       chrono_session_close(s)              unpin, free
+       chrono_run(s, name, fn, ctx, out)    one benchmark
+       chrono_compare(s, na, a, ca, nb, b, cb, out)   A against B, interleaved
+       chrono_sweep(s, name, fn, ctx, params, n, out) fn at each param, fitted
+       chrono_keep(x), chrono_clobber()     keep a value / memory alive (inline)
+
+   How a run measures (README.md, "How it measures", says the same for users):
      1. size the batch: iterations per sample grow until one sample is at least
         1000x the clock's overhead and resolution and at least .min_sample_us;
      2. warm up for .warmup_ms, longer until two successive windows agree;
@@ -84,6 +93,17 @@ typedef enum chrono_cycles_mode {
 #define CHRONO_SAMPLES_MAX 1000000
 #define CHRONO_HIST_BINS 16
 #define CHRONO_CONTENTION_OFF (-1.0)   /* .contention_tolerance: no front-end probe */
+
+/* Why samples were rejected and replaced, one list for every place that names
+   them: X(field of chrono_result, words in the text report, CSV/JSON key). */
+#define CHRONO__REJECTIONS(X) \
+    X(migrated,     "migrated",                   "rejected_migrated") \
+    X(preempted,    "preempted",                  "rejected_preempted") \
+    X(backwards,    "clock went backwards",       "rejected_backwards") \
+    X(ref_rejected, "reference chains disagreed", "rejected_reference") \
+    X(contended,    "front end contended",        "rejected_contended")
+#define CHRONO__REJECTION_COUNT_ONE(field, words, key) +1
+enum { CHRONO__NREJECTIONS = 0 CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT_ONE) };
 
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
@@ -154,6 +174,7 @@ typedef struct chrono_session {
     double core_ghz;             /* core clock measured at open, NAN if unknown */
     uint64_t ref_adds;           /* length of one reference chain */
     uint64_t ref_fixed_ticks;    /* what timing a chain costs besides its adds */
+    /* private: the runner's own state */
     double fe_best;              /* lowest probe reading of the session, cycles a call (INFINITY: none) */
     chrono_result *results; size_t nresults, cap_results;
     chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;

@@ -9,6 +9,16 @@
        uint64_t t1 = chrono_clock_stop(&clk);
        printf("%s: %.1f ns\n", clk.name, chrono_clock_ns(&clk, t1 - t0 - clk.overhead_ticks));
 
+   Functions:
+       chrono_clock_open(c, src)            detect, calibrate, measure the overhead
+       chrono_clock_open_custom(c, name, read, ctx, hz)   time with a function of yours
+       chrono_clock_start(c) / _stop(c)     serialized reads around a region (inline)
+       chrono_clock_ns(c, ticks)            ticks to ns (double)
+       chrono_clock_ns_u64(c, ticks)        ticks to whole ns, exact
+       chrono_clock_calibrate(c, windows, window_ns, &hz, &spread)
+       chrono_clock_available(src)          1 if this machine has the source
+       chrono_clock_source_name(src), chrono_clock_hz_method_name(m)
+
    Sources (CHRONO_CLOCK_AUTO picks the first the machine has):
      x86 / x86-64  CHRONO_CLOCK_TSC       start lfence;rdtsc, stop rdtscp;lfence when CPUID
                                           0x80000001 EDX[27] says RDTSCP exists, else

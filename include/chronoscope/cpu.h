@@ -85,18 +85,24 @@ typedef struct chrono_cache {
     int num_sharing;    /* logical CPUs sharing it, -1 unknown */
 } chrono_cache;
 
-enum {  /* bits in chrono_env.warnings */
-    CHRONO_WARN_DEBUG_BUILD = 1u << 0,      /* compiled without optimisation */
-    CHRONO_WARN_VM = 1u << 1,               /* running under a hypervisor */
-    CHRONO_WARN_UNPINNED = 1u << 2,         /* (set by the session) thread not pinned */
-    CHRONO_WARN_FREQ_SCALING = 1u << 3,     /* governor not "performance", or boost on */
-    CHRONO_WARN_LOAD = 1u << 4,             /* 1-minute load above online_cpus/2 */
-    CHRONO_WARN_NO_INVARIANT_TSC = 1u << 5, /* (set by the session) */
-    CHRONO_WARN_MIGRATED = 1u << 6,         /* (set by the session) samples changed CPU */
-    CHRONO_WARN_ASSERTS = 1u << 7,          /* NDEBUG not defined */
-    CHRONO_WARN_CONTENDED = 1u << 8,        /* (set by the session) the front end was shared for most of a run */
-    CHRONO_WARN_LAST = CHRONO_WARN_CONTENDED
-};
+/* Warning bits and their texts, one list: X(name, bit, text). */
+#define CHRONO__WARNINGS(X) \
+    X(CHRONO_WARN_DEBUG_BUILD, 0, "compiled without optimisation: figures are not representative") \
+    X(CHRONO_WARN_VM, 1, "running under a hypervisor: the host can steal time and blur short intervals") \
+    X(CHRONO_WARN_UNPINNED, 2, "thread not pinned to a CPU: the scheduler may move it between samples") \
+    X(CHRONO_WARN_FREQ_SCALING, 3, "CPU frequency scaling or boost is active: the core clock can change during the run") \
+    X(CHRONO_WARN_LOAD, 4, "machine is busy (1-minute load above half the CPUs): other work competes for the CPU") \
+    X(CHRONO_WARN_NO_INVARIANT_TSC, 5, "TSC is not invariant: its rate follows the core frequency") \
+    X(CHRONO_WARN_MIGRATED, 6, "samples were taken on different CPUs: the thread migrated during the run") \
+    X(CHRONO_WARN_ASSERTS, 7, "assertions enabled (NDEBUG not defined): checks may distort the figures") \
+    X(CHRONO_WARN_CONTENDED, 8, "the core's front end was shared (SMT sibling or host) for most of a run: " \
+                                "call- and branch-heavy code reads slow, and those samples were kept")
+/* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
+   environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS; by the session:
+   UNPINNED, NO_INVARIANT_TSC, MIGRATED, CONTENDED. */
+#define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_CONTENDED };
+#undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
     char cpu_brand[64];     /* CPUID brand string, else /proc/cpuinfo "model name", "" */
@@ -782,29 +788,12 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
 
 CHRONO_API const char *chrono_env_warning(unsigned bit)
 {
+#define CHRONO__WARNING_CASE(name, b, text) case name: return text;
     switch (bit) {
-    case CHRONO_WARN_DEBUG_BUILD:
-        return "compiled without optimisation: figures are not representative";
-    case CHRONO_WARN_VM:
-        return "running under a hypervisor: the host can steal time and blur short intervals";
-    case CHRONO_WARN_UNPINNED:
-        return "thread not pinned to a CPU: the scheduler may move it between samples";
-    case CHRONO_WARN_FREQ_SCALING:
-        return "CPU frequency scaling or boost is active: the core clock can change during the run";
-    case CHRONO_WARN_LOAD:
-        return "machine is busy (1-minute load above half the CPUs): other work competes for the CPU";
-    case CHRONO_WARN_NO_INVARIANT_TSC:
-        return "TSC is not invariant: its rate follows the core frequency";
-    case CHRONO_WARN_MIGRATED:
-        return "samples were taken on different CPUs: the thread migrated during the run";
-    case CHRONO_WARN_ASSERTS:
-        return "assertions enabled (NDEBUG not defined): checks may distort the figures";
-    case CHRONO_WARN_CONTENDED:
-        return "the core's front end was shared (SMT sibling or host) for most of a run: "
-               "call- and branch-heavy code reads slow, and those samples were kept";
-    default:
-        return "unknown environment warning";
+    CHRONO__WARNINGS(CHRONO__WARNING_CASE)
+    default: return "unknown environment warning";
     }
+#undef CHRONO__WARNING_CASE
 }
 
 CHRONO__EXTERN_C_END

@@ -107,7 +107,7 @@ typedef struct chrono_report_writer {
     size_t written;          /* rows / entries written */
     size_t families;         /* next JSON family_index */
     int any_truncated;       /* a result hit max_ms: the text footer says so */
-    size_t rejected[5];      /* samples rejected, in chrono__rejected_words' order */
+    size_t rejected[CHRONO__NREJECTIONS];  /* samples rejected, in CHRONO__REJECTIONS' order */
     const char *executable;
 } chrono_report_writer;
 
@@ -751,13 +751,14 @@ CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep
    replaced, by cause (the order of w->rejected); 0 when there were none. */
 CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
 {
-    static const char *const cause[5] = { "migrated", "preempted", "clock went backwards",
-                                          "reference chains disagreed", "front end contended" };
+#define CHRONO__REJECTION_WORDS(field, words, key) words,
+    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
+#undef CHRONO__REJECTION_WORDS
     char num[24];
     size_t i, len = 0, any = 0;
-    for (i = 0; i < 5; i++) any += w->rejected[i];
+    for (i = 0; i < CHRONO__NREJECTIONS; i++) any += w->rejected[i];
     buf[0] = '\0';
-    for (i = 0; any && i < 5 && len < n; i++) {
+    for (i = 0; any && i < CHRONO__NREJECTIONS && len < n; i++) {
         int k = chrono__bprintf(buf + len, n - len, "%s%s %s", i ? ", " : "", chrono__u64(num, (uint64_t)w->rejected[i]),
                                 cause[i]);
         if (k < 0) break;
@@ -901,7 +902,10 @@ static const char *const chrono__csv_cols[] = {
     "median_ns", "ci_low_ns", "ci_high_ns", "ci_level", "mean_ns", "min_ns", "max_ns", "stddev_ns", "mad_ns", "cv",
     "q1_ns", "q3_ns", "cycles_median", "cycles_ci_low", "cycles_ci_high", "cycles_min", "core_ghz",
     "iters_per_sample", "samples", "samples_taken", "outliers_low", "outliers_high", "outliers_severe",
-    "rejected_migrated", "rejected_backwards", "rejected_reference", "rejected_preempted", "rejected_contended", "truncated", "cpu", "wall_ms", "warmup_ms"
+#define CHRONO__REJECTION_KEY(field, words, key) key,
+    CHRONO__REJECTIONS(CHRONO__REJECTION_KEY)
+#undef CHRONO__REJECTION_KEY
+    "truncated", "cpu", "wall_ms", "warmup_ms"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -957,9 +961,9 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
     chrono__csv_u64(o, r->iters_per_sample); chrono__csv_u64(o, (uint64_t)r->samples);
     chrono__csv_u64(o, (uint64_t)r->samples_taken); chrono__csv_u64(o, (uint64_t)st->outliers_low);
     chrono__csv_u64(o, (uint64_t)st->outliers_high); chrono__csv_u64(o, (uint64_t)st->outliers_severe);
-    chrono__csv_u64(o, (uint64_t)r->migrated); chrono__csv_u64(o, (uint64_t)r->backwards);
-    chrono__csv_u64(o, (uint64_t)r->ref_rejected); chrono__csv_u64(o, (uint64_t)r->preempted);
-    chrono__csv_u64(o, (uint64_t)r->contended);
+#define CHRONO__REJECTION_CSV(field, words, key) chrono__csv_u64(o, (uint64_t)r->field);
+    CHRONO__REJECTIONS(CHRONO__REJECTION_CSV)
+#undef CHRONO__REJECTION_CSV
     chrono__csv_u64(o, (uint64_t)(r->truncated != 0));
     fputc(',', o);
     if (r->cpu >= 0) fprintf(o, "%d", r->cpu);
@@ -1188,11 +1192,9 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jint(&o, "outliers_low", (long long)st->outliers_low);
     chrono__jint(&o, "outliers_high", (long long)st->outliers_high);
     chrono__jint(&o, "outliers_severe", (long long)st->outliers_severe);
-    chrono__jint(&o, "rejected_migrated", (long long)r->migrated);
-    chrono__jint(&o, "rejected_backwards", (long long)r->backwards);
-    chrono__jint(&o, "rejected_reference", (long long)r->ref_rejected);
-    chrono__jint(&o, "rejected_preempted", (long long)r->preempted);
-    chrono__jint(&o, "rejected_contended", (long long)r->contended);
+#define CHRONO__REJECTION_JSON(field, words, key) chrono__jint(&o, key, (long long)r->field);
+    CHRONO__REJECTIONS(CHRONO__REJECTION_JSON)
+#undef CHRONO__REJECTION_JSON
     chrono__jbool(&o, "truncated", r->truncated != 0);
     chrono__jint(&o, "cpu", r->cpu);
     chrono__jnum(&o, "wall_ms", r->wall_ms);
@@ -1297,11 +1299,12 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     if (rc < 0) return rc;
     if (!r) return CHRONO_EINVAL;
     if (r->truncated) w->any_truncated = 1;
-    w->rejected[0] += r->migrated;
-    w->rejected[1] += r->preempted;
-    w->rejected[2] += r->backwards;
-    w->rejected[3] += r->ref_rejected;
-    w->rejected[4] += r->contended;
+    {
+        size_t k = 0;
+#define CHRONO__REJECTION_ADD(field, words, key) w->rejected[k++] += r->field;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
+#undef CHRONO__REJECTION_ADD
+    }
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
         chrono__row_fill(&row, r, CHRONO__PLAIN);
