@@ -102,6 +102,15 @@ static void test_scaling(void)
     tap_ok(fabsl((long double)ns - want) <= 1.0L, "ns_u64 of 2^62 ticks at 2.096 GHz does not overflow (%llu vs %.0Lf)",
            (unsigned long long)ns, want);
     tap_ok(chrono_clock_ns_u64(&c, 2096035000u) == 1000000000u, "ns_u64 of one second of ticks is exactly 1e9");
+    /* Fast custom clocks (the API accepts up to 1e12 Hz): r * 1e9 no longer fits in 64 bits. */
+    chrono_clock_open_custom(&c, "counter", counter_read, &n, 1e11);
+    ns = chrono_clock_ns_u64(&c, UINT64_C(99999999999));
+    tap_ok(ns == UINT64_C(999999999), "ns_u64 at 1e11 Hz: 99,999,999,999 ticks -> %llu ns (999,999,999)",
+           (unsigned long long)ns);
+    chrono_clock_open_custom(&c, "counter", counter_read, &n, 999999999999.0);
+    ns = chrono_clock_ns_u64(&c, UINT64_C(999999999999) * 6 - 1);
+    tap_ok(ns == UINT64_C(5999999999), "ns_u64 at 999,999,999,999 Hz: one tick short of 6 s -> %llu ns "
+           "(5,999,999,999)", (unsigned long long)ns);
 }
 
 static void test_strerror(void)
