@@ -109,6 +109,14 @@ static void check(checks *c, const char *what, double value, double truth, doubl
     if (!ok) c->failed++;
 }
 
+/* A run or comparison that failed is reported, and the program exits 1. */
+static void called(const char *what, int rc, int *bad)
+{
+    if (rc == 0) return;
+    fprintf(stderr, "selfcheck: %s failed: %s\n", what, chrono_strerror(rc));
+    *bad = 1;
+}
+
 static void info(checks *c, const char *what, double value)
 {
     fprintf(c->f, "%-42s %12.4f\n", what, value);
@@ -122,7 +130,7 @@ int main(int argc, char **argv)
     chrono_result r_add1, r_add2, r_imul, r_empty, r_call;
     chrono_comparison c_imul, c_add;
     checks ck;
-    int strict = 0, rc;
+    int strict = 0, rc, bad = 0;
     const chrono_cli_flag extra[] = {
         {"--strict", CHRONO_CLI_BOOL, &strict, 0, 1, "exit 1 when a figure misses its bar"},
     };
@@ -138,18 +146,18 @@ int main(int argc, char **argv)
     ck.f = cli.format == CHRONO_FORMAT_TEXT ? stdout : stderr;
 
 #if HAVE_CHAINS
-    if (chrono_cli_want(&cli, "add1000")) chrono_run(&s, "add1000", add1000, NULL, &r_add1);
-    if (chrono_cli_want(&cli, "add2000")) chrono_run(&s, "add2000", add2000, NULL, &r_add2);
-    if (chrono_cli_want(&cli, "imul1000")) chrono_run(&s, "imul1000", imul1000, NULL, &r_imul);
+    if (chrono_cli_want(&cli, "add1000")) called("add1000", chrono_run(&s, "add1000", add1000, NULL, &r_add1), &bad);
+    if (chrono_cli_want(&cli, "add2000")) called("add2000", chrono_run(&s, "add2000", add2000, NULL, &r_add2), &bad);
+    if (chrono_cli_want(&cli, "imul1000")) called("imul1000", chrono_run(&s, "imul1000", imul1000, NULL, &r_imul), &bad);
     if (chrono_cli_want(&cli, "imul1000_vs_add1000"))
-        chrono_compare(&s, "imul1000", imul1000, NULL, "add1000", add1000, NULL, &c_imul);
+        called("imul1000_vs_add1000", chrono_compare(&s, "imul1000", imul1000, NULL, "add1000", add1000, NULL, &c_imul), &bad);
     if (chrono_cli_want(&cli, "add2000_vs_add1000"))
-        chrono_compare(&s, "add2000", add2000, NULL, "add1000", add1000, NULL, &c_add);
+        called("add2000_vs_add1000", chrono_compare(&s, "add2000", add2000, NULL, "add1000", add1000, NULL, &c_add), &bad);
 #endif
-    if (chrono_cli_want(&cli, "empty_loop")) chrono_run(&s, "empty_loop", empty_loop, NULL, &r_empty);
-    if (chrono_cli_want(&cli, "tiny_call")) chrono_run(&s, "tiny_call", tiny_call, NULL, &r_call);
+    if (chrono_cli_want(&cli, "empty_loop")) called("empty_loop", chrono_run(&s, "empty_loop", empty_loop, NULL, &r_empty), &bad);
+    if (chrono_cli_want(&cli, "tiny_call")) called("tiny_call", chrono_run(&s, "tiny_call", tiny_call, NULL, &r_call), &bad);
 #if defined(__linux__)
-    if (chrono_cli_want(&cli, "getppid")) chrono_run(&s, "getppid", null_syscall, NULL, NULL);
+    if (chrono_cli_want(&cli, "getppid")) called("getppid", chrono_run(&s, "getppid", null_syscall, NULL, NULL), &bad);
 #endif
     if (cli.list) { chrono_session_close(&s); return 0; }
 
@@ -180,6 +188,6 @@ int main(int argc, char **argv)
         fprintf(ck.f, "%d of the bars missed\n", ck.failed);
     }
     chrono_session_close(&s);
-    if (rc < 0) return 1;
+    if (rc < 0 || bad) return 1;
     return strict && ck.failed ? 1 : 0;
 }

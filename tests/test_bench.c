@@ -331,17 +331,246 @@ static void test_real_ratios(void)
            s.ncomparisons ? s.comparisons[0].rounds : (size_t)0);
     chrono_run(&s, "adds1024", add_chain, &n1, &r1);
     chrono_run(&s, "adds2048", add_chain, &n2, &r2);
-    tap_ok(r1.ns.ci_low <= r1.ns.median && r1.ns.median <= r1.ns.ci_high && r1.ns.min <= r1.ns.median,
-           "CI brackets the median, min below it");
     if (s.has_cycles && !emu) {
         double ratio = r2.cycles.median / r1.cycles.median;
         tap_ok(ratio > 1.6 && ratio < 2.4, "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f)",
                r2.cycles.median, r1.cycles.median, ratio);
-        tap_ok(s.core_ghz > 0.2 && s.core_ghz < 10, "core clock estimate plausible (%.3f GHz)", s.core_ghz);
     } else {
         tap_skip(s.has_cycles ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");
-        tap_skip("core clock");
     }
+    chrono_session_close(&s);
+}
+
+/* ---- accuracy against truths the library does not define ------------------------
+   Chains of dependent instructions written here, not the library's reference
+   chain: n adds cost n core cycles (1-cycle latency on every x86-64 and arm64
+   core), n imuls 3n on x86-64 since 2008.  The loop counter runs alongside. */
+#if (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)) && (defined(__GNUC__) || defined(__clang__))
+#  define HAVE_OWN_CHAINS 1
+#  if defined(__aarch64__)
+#    define OWN_CHAIN(name, op, n)                                                                   \
+    static void name(void *ctx, uint64_t iters)                                                     \
+    {                                                                                                \
+        uintptr_t x = 1, one = 1;                                                                    \
+        (void)ctx;                                                                                   \
+        for (uint64_t i = 0; i < iters; i++)                                                         \
+            __asm__ __volatile__(".rept " #n "\n\t" op " %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one)); \
+    }
+OWN_CHAIN(own_add1000, "add", 1000)
+OWN_CHAIN(own_add2000, "add", 2000)
+#  else
+#    define OWN_CHAIN(name, op, n)                                                                   \
+    static void name(void *ctx, uint64_t iters)                                                     \
+    {                                                                                                \
+        uintptr_t x = 1, one = 1;                                                                    \
+        (void)ctx;                                                                                   \
+        for (uint64_t i = 0; i < iters; i++)                                                         \
+            __asm__ __volatile__(".rept " #n "\n\t" op " %1, %0\n\t.endr" : "+r"(x) : "r"(one));     \
+    }
+OWN_CHAIN(own_add1000, "add", 1000)
+OWN_CHAIN(own_add2000, "add", 2000)
+OWN_CHAIN(own_imul1000, "imul", 1000)
+#  endif
+#else
+#  define HAVE_OWN_CHAINS 0
+#endif
+
+static chrono_config accurate(void)
+{
+    chrono_config c = quick();
+    c.samples = 31;
+    c.min_sample_us = 50;
+    return c;
+}
+
+#if HAVE_OWN_CHAINS
+/* Up to `tries` runs of fn; returns the estimated cycles of the try closest
+   to truth among the clean ones (at most a third of the samples rejected or
+   contended: the host left the core alone), or among all when none was
+   clean (*clean = 0 then). */
+static double cycles_closest(chrono_session *s, const char *name, chrono_fn fn, double truth, int tries, int *clean)
+{
+    double best = NAN, best_any = NAN;
+    int k;
+    for (k = 0; k < tries; k++) {
+        chrono_result r;
+        int rc = chrono_run(s, name, fn, NULL, &r), quiet;
+        quiet = rc == 0 && r.samples == (size_t)s->cfg.samples && 3 * (r.ref_rejected + r.contended) <= r.samples;
+        tap_diag("%s try %d: rc %d, %.2f cycles (truth %.0f), %zu/%zu samples kept, %zu ref-rejected, %zu contended%s",
+                 name, k + 1, rc, r.cycles.median, truth, r.samples, r.samples_taken, r.ref_rejected, r.contended,
+                 quiet ? "" : " (noisy)");
+        if (rc == 0 && !(fabs(r.cycles.median / truth - 1) >= fabs(best_any / truth - 1))) best_any = r.cycles.median;
+        if (quiet && !(fabs(r.cycles.median / truth - 1) >= fabs(best / truth - 1))) best = r.cycles.median;
+        if (fabs(best / truth - 1) < 0.002) break;
+    }
+    *clean = best == best;
+    return *clean ? best : best_any;
+}
+#endif
+
+static void test_accuracy(void)
+{
+#if HAVE_OWN_CHAINS
+    chrono_config cfg = accurate();
+    chrono_session s;
+    chrono_comparison cmp;
+    double c, best = NAN;
+    int rc, k, clean = 0;
+    if (tap_emulated()) {
+        tap_skip("accuracy: emulated (CHRONO_TEST_EMULATED=1): timings are the emulator's");
+        tap_skip("accuracy: emulated (CHRONO_TEST_EMULATED=1): timings are the emulator's");
+        tap_skip("accuracy: emulated (CHRONO_TEST_EMULATED=1): timings are the emulator's");
+        return;
+    }
+    rc = chrono_session_open(&s, &cfg);
+    if (rc < 0) { tap_ok(0, "accuracy: session opens (%s)", chrono_strerror(rc)); return; }
+    if (!s.has_cycles) {
+        tap_skip("accuracy: no reference chain on this CPU (no cycle estimates)");
+    } else {
+        /* 1% on a quiet core; a host that never left it alone in 8 tries gets
+           5% (reported): cycles 10% off still fail. */
+        c = cycles_closest(&s, "own_add1000", own_add1000, 1000, 8, &clean);
+        tap_ok(fabs(c / 1000 - 1) <= (clean ? 0.01 : 0.05),
+               "1000 dependent adds (this test's chain) read %.2f estimated cycles (1000 +- %s)", c,
+               clean ? "1%" : "5%: no quiet run in 8 tries");
+    }
+    /* Both sides slow alike when the host shares the core: the ratio holds. */
+    for (k = 0; k < 5; k++) {
+        rc = chrono_compare(&s, "own_add2000", own_add2000, NULL, "own_add1000", own_add1000, NULL, &cmp);
+        tap_diag("compare try %d: rc %d, ratio %.4f [%.4f, %.4f], %zu rounds", k + 1, rc, cmp.ratio, cmp.ci_low,
+                 cmp.ci_high, cmp.rounds);
+        if (rc == 0 && !(fabs(cmp.ratio / 2 - 1) >= fabs(best / 2 - 1))) best = cmp.ratio;
+        if (fabs(best / 2 - 1) < 0.001) break;
+    }
+    tap_ok(fabs(best / 2 - 1) <= 0.005, "compare 2000 vs 1000 dependent adds: ratio %.4f (2.000 +- 0.5%%)", best);
+#  if defined(__x86_64__) || defined(__i386__)
+    if (!s.has_cycles) {
+        tap_skip("accuracy: no reference chain on this CPU (no cycle estimates)");
+    } else {
+        /* On a shared core the adds of the reference slow more than imuls, so the
+           figure reads low, never high: the bar is 1% above and 8% below, the
+           figure is reported.  Cycles 10% too high fail it. */
+        c = cycles_closest(&s, "own_imul1000", own_imul1000, 3000, 8, &clean);
+        if (!(fabs(c / 3000 - 1) <= 0.01)) tap_diag("imul1000: %.2f cycles, outside 3000 +- 1%% (a shared core?)", c);
+        tap_ok(c >= 3000 * 0.92 && c <= 3000 * (clean ? 1.01 : 1.05),
+               "1000 dependent imuls read %.2f estimated cycles (3000: -8%%..+%s)", c, clean ? "1%" : "5%, no quiet run");
+    }
+#  else
+    tap_skip("imul latency: 3 cycles is an x86-64 fact; not checked on this CPU");
+#  endif
+    chrono_session_close(&s);
+#else
+    tap_skip("accuracy: no inline-asm chains for this compiler/CPU");
+    tap_skip("accuracy: no inline-asm chains for this compiler/CPU");
+    tap_skip("accuracy: no inline-asm chains for this compiler/CPU");
+#endif
+}
+
+/* cfg.confidence sets the level of every interval: 0.80 and 0.99 on the same
+   simulated data give the levels median_ci gives for those confidences. */
+static void test_confidence(void)
+{
+    static const double want[2] = { 0.80, 0.99 };
+    double level_run[2] = { NAN, NAN }, level_cmp[2] = { NAN, NAN }, expect[2];
+    int k, ok = 1;
+    for (k = 0; k < 2; k++) {
+        chrono_session s;
+        chrono_clock clk;
+        chrono_config cfg = quick();
+        chrono_result r;
+        chrono_comparison cmp;
+        size_t lo, hi;
+        sim c;
+        memset(&c, 0, sizeof c);
+        c.cost_per_iter = 1000;
+        cfg.confidence = want[k];
+        if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+        ok &= chrono_run(&s, "sim", sim_body, &c, &r) == 0;
+        ok &= chrono_compare(&s, "a", sim_body, &c, "b", sim_body, &c, &cmp) == 0;
+        level_run[k] = r.ns.ci_level;
+        level_cmp[k] = cmp.ci_level;
+        ok &= chrono_stats_median_ci(r.samples, want[k], &lo, &hi, &expect[k]) == 0 && r.ns.ci_level == expect[k];
+        ok &= chrono_stats_median_ci(cmp.rounds, want[k], &lo, &hi, &expect[k]) == 0 && cmp.ci_level == expect[k];
+        chrono_session_close(&s);
+    }
+    tap_ok(ok && level_run[0] < 0.9 && level_run[1] >= 0.99 && level_cmp[0] < 0.9 && level_cmp[1] >= 0.99,
+           "cfg.confidence 0.80 / 0.99: run CI levels %.4f / %.4f, compare %.4f / %.4f", level_run[0], level_run[1],
+           level_cmp[0], level_cmp[1]);
+}
+
+/* ABBA: a machine that slows down steadily (each call of the body costs 10
+   ticks an iteration more than the one before) favours whichever side runs
+   first in a round.  Interleaved ABBA, the two sides' means agree within a
+   round's drift / rounds; run A-then-B every round, B reads 10 ns slower. */
+static void drift_body(void *ctx, uint64_t iters)
+{
+    sim *c = (sim *)ctx;
+    c->now += (1000 + 10 * c->calls++) * iters;
+}
+
+static void test_abba(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_comparison cmp;
+    sim c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    cfg.warmup_ms = 1;
+    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    rc = chrono_compare(&s, "a", drift_body, &c, "b", drift_body, &c, &cmp);
+    tap_ok(rc == 0 && cmp.rounds == 21 && fabs(cmp.a.ns.mean - cmp.b.ns.mean) < 10.0 / 4,
+           "a steady drift cancels in ABBA order: means %.3f vs %.3f ns (within 2.5; A-then-B would differ by 10)",
+           cmp.a.ns.mean, cmp.b.ns.mean);
+    chrono_session_close(&s);
+}
+
+/* A reference chain that disagrees with its twin is rejected: a clock (the OS
+   one, in ns) that jumps 20 us during the reference chain after every fourth
+   sample.  Each such sample must be rejected. */
+typedef struct jumpy { int pending; int every; uint64_t calls, offset, injected; } jumpy;
+
+static uint64_t jumpy_read(void *ctx)
+{
+    jumpy *j = (jumpy *)ctx;
+    if (j->pending && --j->pending == 0) { j->offset += 20000; j->injected++; }
+    return chrono__os_ns(chrono__reference_clockid()) + j->offset;
+}
+
+static void jumpy_body(void *ctx, uint64_t iters)
+{
+    jumpy *j = (jumpy *)ctx;
+    uint64_t n = 64;
+    adds(&n, iters);
+    /* reads after the body: its stop (1), the reference's start (2) and stop (3) */
+    if (++j->calls % (uint64_t)j->every == 0) j->pending = 3;
+}
+
+static void test_ref_rejection(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_config cfg = quick();
+    chrono_result r;
+    jumpy j;
+    int rc;
+    memset(&j, 0, sizeof j);
+    j.every = 1 << 30;   /* none while the session opens */
+    if (tap_emulated()) { tap_skip("reference rejection: emulated (CHRONO_TEST_EMULATED=1): no meaningful reference chains"); return; }
+    if (chrono_clock_open_custom(&clk, "jumpy", jumpy_read, &j, 1e9) < 0) { tap_ok(0, "open jumpy clock"); return; }
+    cfg.custom_clock = &clk;
+    cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
+    if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open: %s", chrono_strerror(rc)); return; }
+    if (!s.has_cycles) { tap_skip("reference rejection: no reference chain on this CPU"); chrono_session_close(&s); return; }
+    s.clock.chrono__ctx = &j;
+    j.every = 4;   /* a quarter: room for natural rejections within the 2-per-sample limit */
+    rc = chrono_run(&s, "jumpy", jumpy_body, &j, &r);
+    /* With the check off nothing is ever rejected; on a noisy host natural
+       rejections add to these (and may stop the run short of 21 samples). */
+    tap_ok(rc == 0 && r.ref_rejected >= 3 && r.samples >= 1,
+           "references that disagree (20 us jump in one) reject the sample: %zu rejected of %zu taken, %llu jumps",
+           r.ref_rejected, r.samples_taken, (unsigned long long)j.injected);
     chrono_session_close(&s);
 }
 
@@ -622,6 +851,10 @@ int main(void)
     test_simulated_max_ms();
     test_simulated_sweep();
     test_real_ratios();
+    test_accuracy();
+    test_confidence();
+    test_abba();
+    test_ref_rejection();
     test_contention_filter();
     test_contention_real();
     test_too_fast_body();

@@ -532,6 +532,27 @@ static void test_fit_errors(void)
            "fit: a slope beyond DBL_MAX -> CHRONO_ERANGE, out untouched");
 }
 
+/* Data far from 1 in scale: centring and scaling keep the sums finite. */
+static void test_fit_extreme_scale(void)
+{
+    static const double x[] = { 0, 1e155 }, y[] = { 0, 1 };
+    static const double xs[] = { 1e-200, 2e-200, 3e-200 }, ys[] = { 1, 3, 5 };
+    static const double big[] = { 1e154, 2e154, 3e154 };
+    chrono_fit f;
+    chrono_stats s;
+    int rc = chrono_stats_fit(x, y, 2, &f);
+    tap_ok(rc == 0 && same("slope", f.slope, 1e-155, REL) && fabs(f.intercept) < 1e-15 && same("r2", f.r2, 1.0, REL),
+           "fit {0, 1e155} -> {0, 1}: slope %.6g (1e-155), intercept %.3g, r2 %.6f (1), rc %d", f.slope,
+           f.intercept, f.r2, rc);
+    rc = chrono_stats_fit(xs, ys, 3, &f);
+    tap_ok(rc == 0 && same("slope", f.slope, 2e200, REL) && same("intercept", f.intercept, -1.0, 1e-9) &&
+           same("r2", f.r2, 1.0, REL),
+           "fit x 1e-200..3e-200 (squares underflow): slope %.6g (2e200), intercept %.6f, rc %d", f.slope, f.intercept, rc);
+    rc = chrono_stats_compute(big, 3, 0.95, NULL, &s);
+    tap_ok(rc == 0 && same("stddev", s.stddev, 1e154, REL) && same("mean", s.mean, 2e154, REL),
+           "compute {1e154, 2e154, 3e154}: stddev %.6g (1e154, representable: no ERANGE), rc %d", s.stddev, rc);
+}
+
 /* ---- histogram ------------------------------------------------------------------------- */
 
 static void test_histogram(void)
@@ -575,6 +596,7 @@ int main(void)
     test_fit_hand();
     test_fit_fixtures();
     test_fit_errors();
+    test_fit_extreme_scale();
     test_histogram();
     tap_ok(allocs == frees, "every CHRONO_MALLOC was freed (%zu allocations)", allocs);
     return tap_done();

@@ -161,8 +161,10 @@ CHRONO_API uint64_t chrono__read(const chrono_clock *c);
 /* Ticks to nanoseconds, as a double (exact to 53 bits); NAN without a clock. */
 CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks);
 
-/* Ticks to whole nanoseconds without overflow for any tick count whose
-   result fits in 64 bits: q = t / hz, r = t % hz, ns = q·1e9 + r·1e9 / hz. */
+/* Ticks to whole nanoseconds, floor(t·1e9 / hz) exactly, for every hz the API
+   accepts (< 1e12) and any tick count whose result fits in 64 bits: 128-bit
+   arithmetic where the compiler has it, else q = t / hz, r = t % hz and
+   r·1e9 / hz in two steps (r·1e4, then ·1e5: neither overflows below 1.8e15 Hz). */
 CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks);
 
 /* 1 if this machine has the source, 0 if not. */
@@ -290,12 +292,21 @@ CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks)
     return (double)ticks * c->ns_per_tick;
 }
 
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 chrono__u128;
+#endif
 CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks)
 {
     uint64_t hz = c && c->chrono__hz_int ? c->chrono__hz_int : 0u;
     if (!hz) return 0;   /* no (opened) clock */
-    uint64_t q = ticks / hz, r = ticks % hz;
-    return q * 1000000000u + (r * 1000000000u) / hz;
+#if defined(__SIZEOF_INT128__)
+    return (uint64_t)((chrono__u128)ticks * 1000000000u / hz);
+#else
+    {
+        uint64_t q = ticks / hz, r = (ticks % hz) * 10000u;
+        return q * 1000000000u + (r / hz) * 100000u + (r % hz) * 100000u / hz;
+    }
+#endif
 }
 
 /* ---- capabilities ------------------------------------------------------- */

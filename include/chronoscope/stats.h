@@ -302,13 +302,25 @@ CHRONO__PRIVATE double chrono__mean(const double *x, size_t n)
     return mean < lo ? lo : (mean > hi ? hi : mean);
 }
 
-/* Sum of squared deviations, corrected two-pass (Chan, Golub & LeVeque). */
-CHRONO__PRIVATE double chrono__sum_squared_deviations(const double *x, size_t n, double mean)
+/* The largest |x - mean|, 1 when every x is the mean: a scale that keeps
+   squared deviations from overflowing (or underflowing). */
+CHRONO__PRIVATE double chrono__deviation_scale(const double *x, size_t n, double mean)
+{
+    double m = 0.0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (fabs(x[i] - mean) > m) m = fabs(x[i] - mean);
+    return m > 0.0 ? m : 1.0;
+}
+
+/* Sum of squared deviations divided by scale², corrected two-pass (Chan,
+   Golub & LeVeque): representable whenever the standard deviation is. */
+CHRONO__PRIVATE double chrono__sum_squared_deviations(const double *x, size_t n, double mean, double scale)
 {
     double ss = 0.0, s = 0.0;
     size_t i;
     for (i = 0; i < n; i++) {
-        double d = x[i] - mean;
+        double d = (x[i] - mean) / scale;
         s += d;
         ss += d * d;
     }
@@ -364,7 +376,12 @@ CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confide
     s->min = work[0];
     s->max = work[n - 1];
     s->mean = chrono__mean(work, n);
-    s->stddev = n > 1 ? sqrt(chrono__sum_squared_deviations(work, n, s->mean) / (double)(n - 1)) : NAN;
+    if (n > 1) {
+        double scale = chrono__deviation_scale(work, n, s->mean);
+        s->stddev = scale * sqrt(chrono__sum_squared_deviations(work, n, s->mean, scale) / (double)(n - 1));
+    } else {
+        s->stddev = NAN;
+    }
     s->cv = (n > 1 && s->mean != 0.0) ? s->stddev / s->mean : NAN;
     s->median = chrono_stats_quantile(work, n, 0.5);
     s->q1 = chrono_stats_quantile(work, n, 0.25);
@@ -434,23 +451,26 @@ CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, do
 CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chrono_fit *out)
 {
     chrono_fit f;
-    double mx, my, sxx = 0.0, sxy = 0.0, syy = 0.0;
+    double mx, my, kx, ky, sxx = 0.0, sxy = 0.0, syy = 0.0;
     size_t i;
     if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
     if (!x || !y || !out || n < 2 || !chrono__all_finite(x, n) || !chrono__all_finite(y, n)) return CHRONO_EINVAL;
     mx = chrono__mean(x, n);
     my = chrono__mean(y, n);
+    /* Centred and scaled to [-1, 1]: the sums cannot overflow or underflow. */
+    kx = chrono__deviation_scale(x, n, mx);
+    ky = chrono__deviation_scale(y, n, my);
     for (i = 0; i < n; i++) {
-        double dx = x[i] - mx, dy = y[i] - my;
+        double dx = (x[i] - mx) / kx, dy = (y[i] - my) / ky;
         sxx += dx * dx;
         sxy += dx * dy;
         syy += dy * dy;
     }
     if (sxx == 0.0) return CHRONO_EINVAL;   /* every x equal: no slope */
     f.n = n;
-    f.slope = sxy / sxx;
+    f.slope = sxy / sxx * (ky / kx);
     f.intercept = my - f.slope * mx;
-    f.r2 = syy == 0.0 ? 1.0 : f.slope * (sxy / syy);
+    f.r2 = syy == 0.0 ? 1.0 : (sxy / sxx) * (sxy / syy);
     if (f.r2 > 1.0) f.r2 = 1.0;
     if (!isfinite(f.slope) || !isfinite(f.intercept) || !isfinite(f.r2)) return CHRONO_ERANGE;
     *out = f;
