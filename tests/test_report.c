@@ -415,6 +415,52 @@ static void test_locale(const chrono_session *s)
     setlocale(LC_NUMERIC, "C");
 }
 
+/* A program's own table in every format, and in the session's JSON as an
+   extra top-level array after "sweeps". */
+static void test_tables(const chrono_session *s)
+{
+    static const char *const cols[] = { "row", "then_us", "now_ns" };
+    static const char *const cells[] = { "regparm(2)", "37.354", "1.5e3", "a, \"b\"", "n/a", "" };
+    chrono_table t = { "then_vs_now", "Then vs now", 3, 2, cols, cells };
+    chrono_report_options opt;
+    FILE *f;
+    capture c;
+    f = scratch();
+    tap_ok(f && chrono_report_table(f, CHRONO_FORMAT_JSON, &t) == 0, "chrono_report_table JSON: rc 0");
+    c = capture_read(f);
+    tap_ok(c.text && strstr(c.text, "\"then_vs_now\": [") && strstr(c.text, "\"then_us\": 37.354") &&
+           strstr(c.text, "\"now_ns\": 1500") && strstr(c.text, "\"row\": \"a, \\\"b\\\"\"") &&
+           strstr(c.text, "\"then_us\": null") && strstr(c.text, "\"now_ns\": null"),
+           "table JSON: numbers as numbers, n/a and \"\" as null, strings escaped");
+    free(c.text); fclose(f);
+    f = scratch();
+    tap_ok(f && chrono_report_table(f, CHRONO_FORMAT_CSV, &t) == 0, "chrono_report_table CSV: rc 0");
+    c = capture_read(f);
+    tap_ok(c.text && strstr(c.text, "row,then_us,now_ns\r\nregparm(2),37.354,1.5e3\r\n\"a, \"\"b\"\"\",n/a,\r\n") != NULL,
+           "table CSV: header, rows, RFC 4180 quoting");
+    free(c.text); fclose(f);
+    f = scratch();
+    tap_ok(f && chrono_report_table(f, CHRONO_FORMAT_TEXT, &t) == 0, "chrono_report_table text: rc 0");
+    c = capture_read(f);
+    tap_ok(c.text && strstr(c.text, "Then vs now\nrow         then_us  now_ns\nregparm(2)   37.354   1.5e3\n") != NULL,
+           "table text: title, aligned columns (numbers right-aligned)");
+    free(c.text); fclose(f);
+    t.cols = NULL;
+    tap_ok(chrono_report_table(stdout, CHRONO_FORMAT_TEXT, &t) == CHRONO_EINVAL && chrono_report_table(stdout, CHRONO_FORMAT_TEXT, NULL) == CHRONO_EINVAL,
+           "a table without columns, or NULL: CHRONO_EINVAL");
+    t.cols = cols;
+    memset(&opt, 0, sizeof opt);
+    opt.tables = &t;
+    opt.ntables = 1;
+    f = scratch();
+    tap_ok(f && chrono_report_ex(s, f, CHRONO_FORMAT_JSON, &opt) == 0, "session JSON with a table: rc 0");
+    c = capture_read(f);
+    tap_ok(c.text && strstr(c.text, "\"sweeps\": [") && strstr(c.text, "\"then_vs_now\": [") &&
+           strstr(c.text, "\"sweeps\": [") < strstr(c.text, "\"then_vs_now\": ["),
+           "session JSON: the table is a top-level array after sweeps");
+    free(c.text); fclose(f);
+}
+
 int main(void)
 {
     static fixture fx;
@@ -430,5 +476,6 @@ int main(void)
     test_streaming(&fx);
     test_errors(&fx);
     test_locale(&fx.s);
+    test_tables(&fx.s);
     return tap_done();
 }

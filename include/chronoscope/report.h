@@ -91,10 +91,27 @@ typedef enum chrono_format {
 
 enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
 
+/* A table of the program's own (an experiment's then-vs-now rows, say), written
+   after the benchmarks in every format.  Cells are text, row by row; JSON
+   writes the table as a top-level array `key` of objects keyed by column
+   name, a cell that reads wholly as a number as a number and "" or "n/a" as
+   null (Google Benchmark's readers ignore the extra array).  Text: a title
+   line and aligned columns; markdown: a GitHub table; CSV: a blank line, then
+   the header and rows. */
+typedef struct chrono_table {
+    const char *key;            /* JSON array name, e.g. "then_vs_now" */
+    const char *title;          /* text and markdown heading */
+    size_t ncols, nrows;
+    const char *const *cols;    /* ncols column names */
+    const char *const *cells;   /* nrows * ncols cells, row by row */
+} chrono_table;
+
 /* Zero-initialised means defaults. */
 typedef struct chrono_report_options {
     int color;               /* CHRONO_COLOR_AUTO: a terminal and NO_COLOR unset (text only) */
     const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS says */
+    const chrono_table *tables;  /* written after the benchmarks (see chrono_table) */
+    size_t ntables;
 } chrono_report_options;
 
 /* Streaming state; fill it with chrono_report_begin. */
@@ -109,6 +126,8 @@ typedef struct chrono_report_writer {
     int any_truncated;       /* a result hit max_ms: the text footer says so */
     size_t rejected[CHRONO__NREJECTIONS];  /* samples rejected, in CHRONO__REJECTIONS' order */
     const char *executable;
+    const chrono_table *tables;
+    size_t ntables;
 } chrono_report_writer;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -155,6 +174,10 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
 
 /* The whole session in one format, colour decided automatically. */
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
+
+/* One table of the program's own, alone, in fmt (JSON: one object holding the
+   array).  CHRONO_EINVAL for a NULL or malformed table, CHRONO_EIO. */
+CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t);
 
 CHRONO__EXTERN_C_END
 
@@ -1202,6 +1225,102 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jclose(&o);
 }
 
+/* ---- the program's own tables ----------------------------------------------------- */
+CHRONO__PRIVATE int chrono__table_ok(const chrono_table *t)
+{
+    size_t i;
+    if (!t || !t->key || !t->key[0] || !t->cols || t->ncols == 0 || (t->nrows && !t->cells)) return 0;
+    for (i = 0; i < t->ncols; i++) if (!t->cols[i]) return 0;
+    for (i = 0; i < t->nrows * t->ncols; i++) if (!t->cells[i]) return 0;
+    return 1;
+}
+
+/* A cell as a JSON value: a number when strtod reads all of it, null for ""
+   and "n/a", else a string. */
+CHRONO__PRIVATE void chrono__json_cell(FILE *out, const char *c)
+{
+    char *end;
+    double v;
+    if (!c[0] || strcmp(c, "n/a") == 0) { fputs("null", out); return; }
+    v = strtod(c, &end);
+    if (*end == '\0' && end != c && chrono__finite(v) && (c[0] == '-' || (c[0] >= '0' && c[0] <= '9'))) chrono__jnum_value(out, v);
+    else chrono__json_str(out, c);
+}
+
+/* `"key": [ {...}, ... ]` at the given indent (a member of an object). */
+CHRONO__PRIVATE void chrono__json_table(FILE *out, const chrono_table *t, int indent)
+{
+    size_t r, c;
+    fprintf(out, "%*s", indent, "");
+    chrono__json_str(out, t->key);
+    fputs(": [", out);
+    for (r = 0; r < t->nrows; r++) {
+        fprintf(out, r ? ",\n%*s{\n" : "\n%*s{\n", indent + 2, "");
+        for (c = 0; c < t->ncols; c++) {
+            fprintf(out, c ? ",\n%*s" : "%*s", indent + 4, "");
+            chrono__json_str(out, t->cols[c]);
+            fputs(": ", out);
+            chrono__json_cell(out, t->cells[r * t->ncols + c]);
+        }
+        fprintf(out, "\n%*s}", indent + 2, "");
+    }
+    fprintf(out, t->nrows ? "\n%*s]" : "]", t->nrows ? indent : 0, "");
+}
+
+CHRONO__PRIVATE void chrono__text_table(FILE *out, const chrono_table *t, int md)
+{
+    size_t r, c, w[32], nc = t->ncols < 32 ? t->ncols : 32;
+    char buf[CHRONO__CELL];
+    for (c = 0; c < nc; c++) {
+        w[c] = chrono__width(chrono__sanitize(buf, sizeof buf, t->cols[c], md ? CHRONO__MD : CHRONO__PLAIN));
+        for (r = 0; r < t->nrows; r++) {
+            size_t k = chrono__width(chrono__sanitize(buf, sizeof buf, t->cells[r * t->ncols + c], md ? CHRONO__MD : CHRONO__PLAIN));
+            if (k > w[c]) w[c] = k;
+        }
+    }
+    fprintf(out, md ? "\n### %s\n\n" : "\n%s\n", t->title ? t->title : t->key);
+    for (r = 0; r <= t->nrows; r++) {
+        for (c = 0; c < nc; c++) {
+            const char *cell = r ? t->cells[(r - 1) * t->ncols + c] : t->cols[c];
+            const char *s = chrono__sanitize(buf, sizeof buf, cell, md ? CHRONO__MD : CHRONO__PLAIN);
+            size_t pad = w[c] - chrono__width(s);
+            if (md) fputs("| ", out);
+            else if (c) fputs("  ", out);
+            if (c == 0) { fputs(s, out); fprintf(out, "%*s", (int)pad, ""); }
+            else { fprintf(out, "%*s", (int)pad, ""); fputs(s, out); }
+            if (md) fputs(" ", out);
+        }
+        fputs(md ? "|\n" : "\n", out);
+        if (md && r == 0) {
+            for (c = 0; c < nc; c++) fputs(c ? "|---:" : "|:---", out);
+            fputs("|\n", out);
+        }
+    }
+}
+
+CHRONO__PRIVATE void chrono__csv_table(FILE *out, const chrono_table *t)
+{
+    size_t r, c;
+    fputs("\r\n", out);
+    for (r = 0; r <= t->nrows; r++) {
+        for (c = 0; c < t->ncols; c++) {
+            if (c) fputc(',', out);
+            (void)chrono_csv_field(out, r ? t->cells[(r - 1) * t->ncols + c] : t->cols[c]);
+        }
+        fputs("\r\n", out);
+    }
+}
+
+/* The writer's tables in the text formats (JSON writes them in chrono__json_end). */
+CHRONO__PRIVATE void chrono__tables_end(chrono_report_writer *w)
+{
+    size_t i;
+    for (i = 0; i < w->ntables; i++) {
+        if (w->fmt == CHRONO_FORMAT_CSV) chrono__csv_table(w->out, &w->tables[i]);
+        else if (w->fmt != CHRONO_FORMAT_JSON) chrono__text_table(w->out, &w->tables[i], w->fmt == CHRONO_FORMAT_MARKDOWN);
+    }
+}
+
 CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
@@ -1247,7 +1366,12 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
         chrono__jint(&o, "first_result", (long long)sw->first_result);
         chrono__jclose(&o);
     }
-    fputs(s->nsweeps ? "\n  ]\n}\n" : "]\n}\n", w->out);
+    fputs(s->nsweeps ? "\n  ]" : "]", w->out);
+    for (i = 0; i < w->ntables; i++) {
+        fputs(",\n", w->out);
+        chrono__json_table(w->out, &w->tables[i], 2);
+    }
+    fputs("\n}\n", w->out);
 }
 
 /* ---- the writer --------------------------------------------------------------------- */
@@ -1276,6 +1400,8 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     w->fmt = fmt;
     w->color = fmt == CHRONO_FORMAT_TEXT && chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
     w->executable = opt ? opt->executable : NULL;
+    w->tables = opt ? opt->tables : NULL;
+    w->ntables = opt && opt->tables ? opt->ntables : 0;
     w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO__MD : CHRONO__PLAIN);
     switch (fmt) {
     case CHRONO_FORMAT_TEXT:     chrono__text_begin(w); break;
@@ -1369,6 +1495,7 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w)
     case CHRONO_FORMAT_CSV:      break;
     case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
     }
+    chrono__tables_end(w);
     if (fflush(w->out) != 0) return CHRONO_EIO;
     return chrono__io(w->out);
 }
@@ -1408,6 +1535,18 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt)
 {
     return chrono_report_ex(s, out, fmt, NULL);
+}
+
+CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t)
+{
+    if (!out || !chrono__table_ok(t) || (int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_JSON) return CHRONO_EINVAL;
+    switch (fmt) {
+    case CHRONO_FORMAT_CSV:  chrono__csv_table(out, t); break;
+    case CHRONO_FORMAT_JSON: fputs("{\n", out); chrono__json_table(out, t, 2); fputs("\n}\n", out); break;
+    default:                 chrono__text_table(out, t, fmt == CHRONO_FORMAT_MARKDOWN); break;
+    }
+    if (fflush(out) != 0) return CHRONO_EIO;
+    return chrono__io(out);
 }
 
 CHRONO__EXTERN_C_END
