@@ -15,18 +15,10 @@ static void sum(void *ctx, uint64_t iters) /* ctx: the stride */
 
 int main(int argc, char **argv)
 {
-    int one = 1, wide = 64, rc = 0;
-    chrono_config cfg = chrono_config_default();
-    chrono_cli cli;
-    chrono_session s;
-    if (chrono_cli_parse(&cfg, &cli, argc, argv) < 0) return chrono_cli_fail(&cli, argv[0]);
-    if (chrono_cli_handle_info(&cli, argv[0]) || chrono_session_open(&s, &cfg) < 0) return cli.help || cli.version ? 0 : 1;
-    if (rc == 0 && chrono_cli_want(&cli, "sum_in_order")) rc = chrono_run(&s, "sum_in_order", sum, &one, NULL);
-    if (rc == 0 && chrono_cli_want(&cli, "sum_stride_64")) rc = chrono_run(&s, "sum_stride_64", sum, &wide, NULL);
-    if (rc == 0 && chrono_cli_want(&cli, "in_order_vs_stride"))
-        rc = chrono_compare(&s, "in_order", sum, &one, "stride_64", sum, &wide, NULL);
-    if (rc < 0) fprintf(stderr, "%s: %s\n", argv[0], chrono_strerror(rc));   /* a failed run: say so, exit 1 */
-    else if ((rc = chrono_cli_finish(&cli, &s)) < 0) fprintf(stderr, "%s: %s\n", argv[0], cli.error);
-    chrono_session_close(&s);
-    return rc < 0 ? 1 : 0;
+    static int one = 1, wide = 64;
+    chrono_entry table[3];
+    table[0] = chrono_with_bytes(chrono_bench("sum_in_order", sum, &one), sizeof data);
+    table[1] = chrono_with_bytes(chrono_bench("sum_stride_64", sum, &wide), sizeof data);
+    table[2] = chrono_versus("in_order", sum, &one, "stride_64", sum, &wide);
+    return chrono_main(argc, argv, table, 3);   /* every common flag; 1 if a run failed */
 }

@@ -145,6 +145,8 @@ typedef struct chrono_result {
     double warmup_ms;            /* time spent warming up */
     unsigned hist[CHRONO_HIST_BINS];  /* distribution of ns per iteration over [hist_lo, hist_hi] */
     double hist_lo, hist_hi;
+    double bytes_per_iter;       /* set by the program (program.h): bytes one iteration processes, 0 none */
+    double items_per_iter;       /* the same in items */
 } chrono_result;
 
 typedef struct chrono_comparison {

@@ -112,6 +112,7 @@ typedef struct chrono_report_options {
     const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS says */
     const chrono_table *tables;  /* written after the benchmarks (see chrono_table) */
     size_t ntables;
+    int name_width;          /* streaming: the widest name to come (text, markdown), 0: the session's */
 } chrono_report_options;
 
 /* Streaming state; fill it with chrono_report_begin. */
@@ -684,6 +685,29 @@ CHRONO__PRIVATE const char *chrono__cycles_cell(char *buf, size_t n, double c)
     return buf;
 }
 
+/* "  1.52 GB/s" (and/or "  3.1 M items/s") after the distribution, where the
+   program said what an iteration processes (median-based). */
+CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chrono_result *r)
+{
+    static const char *const unit[] = { "", " k", " M", " G", " T" };
+    char num[48];
+    size_t len = strlen(cell);
+    double per_s;
+    int u = 0;
+    if (!(r->ns.median > 0) || !chrono__finite(r->ns.median)) return;
+    if (r->bytes_per_iter > 0) {
+        per_s = r->bytes_per_iter * 1e9 / r->ns.median;
+        if (per_s >= 1e9) (void)chrono__bprintf(cell + len, n - len, "  %s GB/s", chrono__fmt3(num, sizeof num, per_s / 1e9));
+        else (void)chrono__bprintf(cell + len, n - len, "  %s MB/s", chrono__fmt3(num, sizeof num, per_s / 1e6));
+        len = strlen(cell);
+    }
+    if (r->items_per_iter > 0) {
+        per_s = r->items_per_iter * 1e9 / r->ns.median;
+        while (per_s >= 999.5 && u < 4) { per_s /= 1000; u++; }
+        (void)chrono__bprintf(cell + len, n - len, "  %s%s items/s", chrono__fmt3(num, sizeof num, per_s), unit[u]);
+    }
+}
+
 CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode)
 {
     char a[24], b[24];
@@ -703,6 +727,7 @@ CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, 
         (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
     chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO__MD ? "\xE2\x80\x87" : " ");
+    chrono__throughput_append(row->cell[8], CHRONO__CELL, r);
 }
 
 CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s)
@@ -1170,10 +1195,19 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     int ok = chrono__finite(st->median), cyc = r->has_cycles;
     fputs(w->written ? ",\n    " : "\n    ", w->out);
     o = chrono__jopen(w->out, 6);
-    chrono__jstr(&o, "name", r->name);
-    chrono__jint(&o, "family_index", (long long)x->family);
-    chrono__jint(&o, "per_family_instance_index", (long long)x->instance);
-    chrono__jstr(&o, "run_name", r->name);
+    if (!strcmp(x->kind, "compare")) {   /* "a vs b/a": unique, so tools do not take the sides for repetitions */
+        char unique[3 * CHRONO_NAME_MAX + 16];
+        (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
+        chrono__jstr(&o, "name", unique);
+        chrono__jint(&o, "family_index", (long long)x->family);
+        chrono__jint(&o, "per_family_instance_index", (long long)x->instance);
+        chrono__jstr(&o, "run_name", unique);
+    } else {
+        chrono__jstr(&o, "name", r->name);
+        chrono__jint(&o, "family_index", (long long)x->family);
+        chrono__jint(&o, "per_family_instance_index", (long long)x->instance);
+        chrono__jstr(&o, "run_name", r->name);
+    }
     chrono__jstr(&o, "run_type", "iteration");
     chrono__jint(&o, "repetitions", 1);
     chrono__jint(&o, "repetition_index", 0);
@@ -1187,6 +1221,8 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jnum(&o, "real_time", ok ? st->median : 0.0);
     chrono__jnum(&o, "cpu_time", ok ? st->median : 0.0);
     chrono__jstr(&o, "time_unit", "ns");
+    if (r->bytes_per_iter > 0 && ok && st->median > 0) chrono__jnum(&o, "bytes_per_second", r->bytes_per_iter * 1e9 / st->median);
+    if (r->items_per_iter > 0 && ok && st->median > 0) chrono__jnum(&o, "items_per_second", r->items_per_iter * 1e9 / st->median);
     chrono__jstr(&o, "kind", x->kind);
     if (x->group[0]) chrono__jstr(&o, "group", x->group);
     if (x->vs[0]) { chrono__jstr(&o, "vs", x->vs); chrono__jnum(&o, "ratio", x->ratio);
@@ -1403,6 +1439,7 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     w->tables = opt ? opt->tables : NULL;
     w->ntables = opt && opt->tables ? opt->ntables : 0;
     w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO__MD : CHRONO__PLAIN);
+    if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
     switch (fmt) {
     case CHRONO_FORMAT_TEXT:     chrono__text_begin(w); break;
     case CHRONO_FORMAT_MARKDOWN: chrono__md_begin(w); break;
