@@ -96,6 +96,71 @@ else
   not_ok "CHRONO_STATIC after <stdio.h> under strict -std=c99: the error does not name _GNU_SOURCE"
 fi
 
+# Compile time of the declarations against an empty file: the compilers' CPU
+# time (user + system, which other processes on the machine do not inflate as
+# they do wall time), interleaved, the best of 7 each.
+ratio=$(python3 - "$t" "$inc" $CC <<'PY'
+import resource, subprocess, sys
+t, inc, cc = sys.argv[1], sys.argv[2], sys.argv[3:]
+def cpu(src):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cc + ['-std=gnu17', '-O2', '-I' + inc, '-c', src, '-o', t + '/x.o'], check=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+best = {'empty': 1e9, 'plain': 1e9}
+for _ in range(7):
+    for k in best:
+        best[k] = min(best[k], cpu(t + '/' + k + '.c'))
+print('%.0f %.0f %.2f' % (1e3 * best['empty'], 1e3 * best['plain'], best['plain'] / max(best['empty'], 1e-3)))
+PY
+) || ratio="0 0 99"
+set -- $ratio
+te=$1 tu=$2 r=$3
+if python3 -c "import sys; sys.exit(0 if float('$r') <= 4 else 1)"; then
+  ok "a file calling chrono_run compiles at -O2 in ${tu} ms of CPU against ${te} ms for an empty file (${r}x, <= 4x)"
+else
+  echo "# empty $te ms, user $tu ms of CPU" > "$t/log"
+  not_ok "a file calling chrono_run compiles at -O2 in ${tu} ms of CPU against ${te} ms for an empty file (${r}x > 4x)"
+fi
+echo "1..$n"; exit 1
+fi
+
+for std in "c99 -pedantic" gnu17; do
+  cp "$t/user.c" "$t/src.c"
+  if $CC -std=$std -Wall -Wextra -Werror -O2 -I"$inc" -c "$t/src.c" -o "$t/user.o" >"$t/log" 2>&1 &&
+     $CC "$t/user.o" "$t/impl.o" -o "$t/prog" -lm >>"$t/log" 2>&1 && "$t/prog" >>"$t/log" 2>&1; then
+    ok "system headers first, -std=$std, implementation in another file: compiles and runs"
+  else not_ok "system headers first, -std=$std, implementation in another file"; fi
+done
+if [ "$CXX" != false ]; then
+  cp "$t/user.c" "$t/user.cpp"
+  if $CXX -std=c++17 -Wall -Wextra -Werror -O2 -I"$inc" -c "$t/user.cpp" -o "$t/user.o" >"$t/log" 2>&1 &&
+     $CXX "$t/user.o" "$t/impl.o" -o "$t/prog" -lm >>"$t/log" 2>&1 && "$t/prog" >>"$t/log" 2>&1; then
+    ok "system headers first, C++17, implementation in a C file: compiles, links and runs"
+  else not_ok "system headers first, C++17, implementation in a C file"; fi
+else
+  skip "no C++ compiler in this build"
+fi
+
+if $CC -std=gnu17 -Wall -Wextra -Werror -O2 -I"$inc" "$t/single.c" -o "$t/prog" -lm >"$t/log" 2>&1 && "$t/prog" >>"$t/log" 2>&1; then
+  ok "system headers first, one file with CHRONO_STATIC, gnu17: compiles and runs"
+else not_ok "system headers first, one file with CHRONO_STATIC, gnu17"; fi
+if [ "$CXX" != false ]; then
+  cp "$t/single.c" "$t/single.cpp"
+  if $CXX -std=c++17 -Wall -Wextra -Werror -O2 -I"$inc" "$t/single.cpp" -o "$t/prog" -lm >"$t/log" 2>&1 && "$t/prog" >>"$t/log" 2>&1; then
+    ok "system headers first, one file with CHRONO_STATIC, C++17: compiles and runs"
+  else not_ok "system headers first, one file with CHRONO_STATIC, C++17"; fi
+else
+  skip "no C++ compiler in this build"
+fi
+if $CC -std=c99 -I"$inc" -c "$t/single.c" -o "$t/single.o" >"$t/log" 2>&1; then
+  not_ok "CHRONO_STATIC after <stdio.h> under strict -std=c99 compiled: glibc should hide clock_gettime there"
+elif grep -q '_GNU_SOURCE' "$t/log"; then
+  ok "CHRONO_STATIC after <stdio.h> under strict -std=c99: the #error names _GNU_SOURCE"
+else
+  not_ok "CHRONO_STATIC after <stdio.h> under strict -std=c99: the error does not name _GNU_SOURCE"
+fi
+
 # Compile time of the declarations: best of 5, against an empty file.
 best() {   # best FILE: the fastest of 5 compiles, in ms
   b=
