@@ -16,7 +16,7 @@ typedef DWORD_PTR t_mask;
 typedef cpu_set_t t_mask;
 #endif
 
-#define NTESTS 40
+#define NTESTS 42
 
 static int t_n, t_failed;
 
@@ -536,11 +536,35 @@ static void test_env(void)
        "unknown, zero and multi-bit values give one generic text");
 }
 
+/* Parsed and trimmed environment text: no float noise, no repeated signatures. */
+static void test_env_text(void)
+{
+    static const char *const in[] = { "bhyve bhyve", "KVMKVMKVM", "VMwareVMware", "TCGTCGTCGTCG", "Microsoft Hv", "ab" };
+    static const char *const want[] = { "bhyve", "KVM", "VMware", "TCG", "Microsoft Hv", "ab" };
+    char buf[16], num[32];
+    int i, good = 1;
+    for (i = 0; i < 6; i++) {
+        strcpy(buf, in[i]);
+        chrono__str_unrepeat(buf);
+        if (strcmp(buf, want[i]) != 0) { good = 0; printf("# %s -> %s, want %s\n", in[i], buf, want[i]); }
+    }
+    ok(good, "hypervisor signatures lose their repeats (bhyve bhyve, KVMKVMKVM, VMwareVMware, TCG x4)");
+#if defined(__linux__)
+    snprintf(num, sizeof num, "%.15g", chrono__parse_decimal("0.24 0.20 0.15"));
+    ok(chrono__parse_decimal("0.24") == 0.24 && chrono__parse_decimal("12.5") == 12.5 && strcmp(num, "0.24") == 0,
+       "load averages parse to the nearest double (0.24, not 0.24000000000000002)");
+#else
+    (void)num;
+    skip("load averages parse to the nearest double", "/proc/loadavg is Linux's");
+#endif
+}
+
 int main(void)
 {
     printf("1..%d\n", NTESTS);
     test_pinning();
     test_env();
+    test_env_text();
     if (t_n != NTESTS) {
         printf("# planned %d tests, ran %d\n", NTESTS, t_n);
         return 1;

@@ -276,12 +276,14 @@ CHRONO__PRIVATE int chrono__cpulist_count(const char *s)
 /* Locale-independent "12.34" parser (strtod obeys LC_NUMERIC). */
 CHRONO__PRIVATE double chrono__parse_decimal(const char *s)
 {
-    double v = 0.0, scale = 1.0;
+    /* the digits as one integer, divided once: 0.24 reads 0.24, not the
+       0.24000000000000002 that adding 2/10 and 4/100 gives */
+    double v = 0.0, div = 1.0;
     int digits = 0;
     for (; *s >= '0' && *s <= '9'; s++, digits++) v = v * 10.0 + (*s - '0');
     if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9'; s++, digits++) { scale /= 10.0; v += (*s - '0') * scale; }
-    return digits ? v : -1.0;
+        for (s++; *s >= '0' && *s <= '9' && div < 1e15; s++, digits++) { v = v * 10.0 + (*s - '0'); div *= 10.0; }
+    return digits ? v / div : -1.0;
 }
 
 /* Core of Linux CPU `cpu` from sysfs into p->smt_siblings, p->topology. */
@@ -556,6 +558,24 @@ CHRONO__PRIVATE void chrono__env_compiler(chrono_env *e)
 #endif
 }
 
+/* A signature that repeats one word to fill CPUID's 12 bytes, as "bhyve bhyve",
+   "KVMKVMKVM" or "VMwareVMware", down to the word once. */
+CHRONO__PRIVATE void chrono__str_unrepeat(char *s)
+{
+    size_t len = strlen(s), k, u, i;
+    for (k = 4; k >= 2; k--) {
+        for (u = 1; u * k <= len; u++) {
+            size_t sep = (len - u * k) / (k - 1);
+            int same = (len - u * k) % (k - 1) == 0 && sep <= 1;
+            for (i = 1; same && i < k; i++) {
+                same = memcmp(s, s + i * (u + sep), u) == 0;
+                if (same && sep) same = s[i * (u + sep) - 1] == ' ';
+            }
+            if (same && u * k + sep * (k - 1) == len) { s[u] = '\0'; return; }
+        }
+    }
+}
+
 /* CPUID: vendor, brand, hypervisor bit and signature (x86 only). */
 CHRONO__PRIVATE void chrono__env_cpuid(chrono_env *e)
 {
@@ -582,6 +602,7 @@ CHRONO__PRIVATE void chrono__env_cpuid(chrono_env *e)
             memcpy(b, &r[1], 4); memcpy(b + 4, &r[2], 4); memcpy(b + 8, &r[3], 4);
             b[12] = '\0';
             chrono__str_trim(b);
+            chrono__str_unrepeat(b);
             chrono__str_copy(e->hypervisor, sizeof e->hypervisor, b);
         }
     }

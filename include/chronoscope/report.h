@@ -572,12 +572,20 @@ CHRONO__PRIVATE void chrono__env_build(const chrono_session *s, char *buf, size_
 CHRONO__PRIVATE void chrono__env_run(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_config *c = &s->cfg;
-    char w[48], m[48], conf[48], samples[24];
-    (void)chrono__bprintf(buf, n, "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
+    char w[48], m[48], conf[48], real[48], samples[24];
+    size_t lo, hi;
+    double level = NAN;
+    int len;
+    (void)chrono_stats_median_ci((size_t)(c->samples > 0 ? c->samples : 0), c->confidence, &lo, &hi, &level);
+    len = chrono__bprintf(buf, n, "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
                    chrono__u64(samples, (uint64_t)(c->samples > 0 ? c->samples : 0)),
                    chrono_report_duration(w, sizeof w, c->warmup_ms * 1e6),
                    chrono_report_duration(m, sizeof m, c->max_ms * 1e6),
                    chrono__num(conf, sizeof conf, "%.0f", 100.0 * c->confidence));
+    /* order statistics cannot hit the level exactly: say what it is */
+    if (len > 0 && (size_t)len < n && chrono__finite(level) && fabs(level - c->confidence) >= 0.0005)
+        (void)chrono__bprintf(buf + len, n - (size_t)len, " (%s%% with %s samples)",
+                              chrono__num(real, sizeof real, "%.1f", 100.0 * level), samples);
 }
 
 CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line *l)
@@ -649,14 +657,14 @@ CHRONO__PRIVATE const char *chrono__fmt_extra(char *buf, size_t n, double x, int
 
 /* The CI "[1.497, 1.503] µs" in the unit of the median, with as many more
    decimals (up to 3) as it takes to tell its two ends apart. */
-CHRONO__PRIVATE void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
+CHRONO__PRIVATE int chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
 {
     char lo[48], hi[48];
     int u = chrono__unit(st->median), extra = 0;
     double div = chrono__unit_div(u);
     if (!chrono__finite(st->ci_low) || !chrono__finite(st->ci_high) || !chrono__finite(st->median)) {
         (void)chrono__bprintf(buf, n, "-");
-        return;
+        return 0;
     }
     do {
         if (u == 0 && fabs(st->median) < 0.9995) {
@@ -670,6 +678,21 @@ CHRONO__PRIVATE void chrono__ci_cell(char *buf, size_t n, const chrono_stats *st
         }
     } while (!strcmp(lo, hi) && st->ci_low != st->ci_high && ++extra <= 3);
     (void)chrono__bprintf(buf, n, "[%s, %s] %s", lo, hi, chrono__unit_name(u));
+    return extra > 3 ? 3 : extra;
+}
+
+/* The median with as many decimals as its CI needed: "101.60 ns", not "102 ns"
+   beside [101.58, 101.62]. */
+CHRONO__PRIVATE void chrono__median_cell(char *buf, size_t n, const chrono_stats *st, int extra)
+{
+    int u = chrono__unit(st->median);
+    char num[48];
+    if (!extra || !chrono__finite(st->median) || (u == 0 && fabs(st->median) < 0.9995)) {
+        chrono_report_duration(buf, n, st->median);
+        return;
+    }
+    chrono__fmt_extra(num, sizeof num, st->median / chrono__unit_div(u), extra);
+    (void)chrono__bprintf(buf, n, "%s %s", num, chrono__unit_name(u));
 }
 
 /* Estimated cycles: plain up to 99999, then 875k, 8.75M, 42.0G; "-" when unknown. */
@@ -713,15 +736,14 @@ CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, 
     char a[24], b[24];
     size_t out = r->ns.outliers_low + r->ns.outliers_high;
     chrono__sanitize(row->cell[0], CHRONO__CELL, r->name, mode);
-    chrono_report_duration(row->cell[1], CHRONO__CELL, r->ns.median);
-    chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns);
+    chrono__median_cell(row->cell[1], CHRONO__CELL, &r->ns, chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns));
     chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
     chrono_report_duration(row->cell[4], CHRONO__CELL, r->ns.mad);
     chrono__cycles_cell(row->cell[5], CHRONO__CELL, r->has_cycles ? r->cycles.median : NAN);
     (void)chrono__bprintf(row->cell[6], CHRONO__CELL, "%s \xC3\x97 %s%s", chrono__u64(a, r->iters_per_sample),
                    chrono__u64(b, (uint64_t)r->samples), r->truncated ? "*" : "");
     if (r->ns.outliers_severe)
-        (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s (%s far)", chrono__u64(a, (uint64_t)out),
+        (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s (%s severe)", chrono__u64(a, (uint64_t)out),
                        chrono__u64(b, (uint64_t)r->ns.outliers_severe));
     else
         (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
