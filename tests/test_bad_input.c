@@ -17,6 +17,8 @@
 #include <limits.h>
 #if !defined(_WIN32)
 #  include <pthread.h>
+#else
+#  include <windows.h>   /* a thread of our own: the declarations bring no platform header */
 #endif
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,6 +10,7 @@
        --cpu and --no-pin were not both given.
    Built and run by .ci/run (leg "fuzz"):
      clang -fsanitize=fuzzer,address,undefined -Iinclude .ci/fuzz/fuzz_cli.c -lm */
+#define CHRONO_STATIC   /* a private copy: one file, no library to link */
 #include <chronoscope.h>
 #include <chronoscope/cli.h>
 #include <stdlib.h>

@@ -10,6 +10,7 @@
        above U+10FFFF) once the escapes are decoded;
      - valid UTF-8 input decodes back to exactly the input.
    Built and run by .ci/run (leg "fuzz"). */
+#define CHRONO_STATIC   /* a private copy: one file, no library to link */
 #include <chronoscope.h>
 #include <chronoscope/report.h>
 #include <stdlib.h>
