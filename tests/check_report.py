@@ -219,7 +219,7 @@ def check_markdown_fixed():
     ok(all(re.match(r"^:?-{3,}:?$", c) for c in cells[1]), "md: separator row")
     ok(cells[0][:2] == ["name", "median"], "md: title row")
     ok([c[0] for c in cells[2:]] == [display(n) for n in FIXED_NAMES], "md: names unescape to what they show")
-    ok(cells[2][1] == "1.50 \u00b5s" and cells[2][2] == "[1.498, 1.502] \u00b5s", "md: median and CI with units")
+    ok(cells[2][1] == "1.500 \u00b5s" and cells[2][2] == "[1.498, 1.502] \u00b5s", "md: median and CI with units")
     ok("\n\nrejected and replaced samples: 24 migrated, 12 preempted, 0 clock went backwards, "
        "0 reference chains disagreed, 36 front end contended\n" in p.stdout.decode("utf-8"),
        "md: rejected samples summed by cause, after the table")
@@ -265,7 +265,7 @@ def check_markdown_rendered():
     ok(r.returncode == 0 and len(t.rows) == 1 + len(FIXED_NAMES) and all(len(row) == 9 for row in t.rows),
        "md rendered by cmark-gfm: a table of 9 columns, one row per result")
     ok([row[0] for row in t.rows[1:]] == [display(n) for n in FIXED_NAMES], "md rendered: names shown as in the text report")
-    ok(t.rows[0][0] == "name" and t.rows[1][1] == "1.50 \u00b5s", "md rendered: header and values")
+    ok(t.rows[0][0] == "name" and t.rows[1][1] == "1.500 \u00b5s", "md rendered: header and values")
 
 
 # ---- text and colour -----------------------------------------------------------------------
@@ -293,7 +293,7 @@ def check_text():
     env.pop("NO_COLOR", None)
     p = run("--fixed", env=env)
     t = p.stdout.decode("utf-8")
-    ok(p.returncode == 0 and "1.50 \u00b5s" in t and "2.50 ms" in t and "12.0 s" in t, "text: units scale")
+    ok(p.returncode == 0 and "1.500 \u00b5s" in t and "2.500 ms" in t and "12.00 s" in t, "text: units scale")
     ok("\x1b[" not in t, "text: no colour into a pipe")
     ok("add1000 is 3.00x faster" in t, "text: comparison says which side is faster")
     if not sys.platform.startswith("linux"):

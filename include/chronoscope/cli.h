@@ -34,6 +34,8 @@
                                  20 µs; a flag given explicitly wins, in any order
      --list                      chrono_cli_want() prints each wanted name, runs nothing
      --keep-contended            cfg.contention_tolerance = CHRONO_CONTENTION_OFF
+     --baseline=NAME             each text/markdown row also reads "1.52x NAME" (median
+                                 against NAME's; JSON: "relative_to_baseline")
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -84,6 +86,7 @@ typedef struct chrono_cli {
     chrono_format format;    /* --format, default CHRONO_FORMAT_TEXT */
     const char *out_path;    /* --out, NULL: standard output */
     const char *filter;      /* --filter, NULL: every name */
+    const char *baseline;    /* --baseline, NULL: no relative column */
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
     char error[256];         /* after CHRONO_EINVAL: the flag, the value, what is wrong */
@@ -147,7 +150,7 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
 /* The built-in flags. */
 enum { CHRONO__F_FORMAT, CHRONO__F_OUT, CHRONO__F_CPU, CHRONO__F_NOPIN, CHRONO__F_SAMPLES, CHRONO__F_WARMUP,
        CHRONO__F_MAX, CHRONO__F_FILTER, CHRONO__F_QUICK, CHRONO__F_LIST, CHRONO__F_HELP, CHRONO__F_VERSION,
-       CHRONO__F_KEEP_CONTENDED,
+       CHRONO__F_KEEP_CONTENDED, CHRONO__F_BASELINE,
        CHRONO__F_COUNT };
 
 typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
@@ -165,7 +168,8 @@ static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
     { "--list", NULL, "list the benchmarks' names and exit", 0 },
     { "--help", NULL, "show this help and exit", 0 },
     { "--version", NULL, "show the version and exit", 0 },
-    { "--keep-contended", NULL, "keep samples taken while another thread shared the core (no front-end probe)", 0 }
+    { "--keep-contended", NULL, "keep samples taken while another thread shared the core (no front-end probe)", 0 },
+    { "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1 }
 };
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -324,6 +328,7 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         break;
     case CHRONO__F_OUT: o->out_path = v; break;
     case CHRONO__F_FILTER: o->filter = v; break;
+    case CHRONO__F_BASELINE: o->baseline = v; break;
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_SAMPLES:
         if ((rc = chrono__cli_get_int(o, "--samples", v, 1, CHRONO_SAMPLES_MAX, &n)) == 0) {
@@ -606,6 +611,7 @@ CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
     if (!(f = chrono_cli_output(o))) return CHRONO_EIO;
     memset(&ro, 0, sizeof ro);
     ro.executable = o->prog;
+    ro.baseline = o->baseline;
     rc = chrono_report_ex(s, f, o->format, &ro);
     if (f != stdout) {
         if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;

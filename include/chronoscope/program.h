@@ -292,6 +292,7 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
         }
         ro.name_width = width;
         ro.executable = p->cli.prog;
+        ro.baseline = p->cli.baseline;
         rc = chrono_report_begin(&p->chrono__console, &p->session, stdout,
                                  p->chrono__file ? CHRONO_FORMAT_TEXT : p->cli.format, &ro);
         if (rc < 0) return chrono__program_fail(p, rc);
@@ -349,6 +350,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
             chrono_report_options ro;
             memset(&ro, 0, sizeof ro);
             ro.executable = p->cli.prog;
+            ro.baseline = p->cli.baseline;
             ro.tables = p->chrono__tables;
             ro.ntables = p->chrono__ntables;
             rc = chrono_report_ex(&p->session, p->chrono__file, p->chrono__file_fmt, &ro);

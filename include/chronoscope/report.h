@@ -113,6 +113,7 @@ typedef struct chrono_report_options {
     const chrono_table *tables;  /* written after the benchmarks (see chrono_table) */
     size_t ntables;
     int name_width;          /* streaming: the widest name to come (text, markdown), 0: the session's */
+    const char *baseline;    /* a result's name: every row also shows its median relative to it */
 } chrono_report_options;
 
 /* Streaming state; fill it with chrono_report_begin. */
@@ -129,6 +130,7 @@ typedef struct chrono_report_writer {
     const char *executable;
     const chrono_table *tables;
     size_t ntables;
+    const char *baseline;
 } chrono_report_writer;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -615,7 +617,7 @@ typedef struct chrono__row { char cell[CHRONO__COLS][CHRONO__CELL]; } chrono__ro
 static const char *const chrono__col_title[CHRONO__COLS] = {
     "name", "median", "CI", "min", "MAD", "~cycles", "iters \xC3\x97 samples", "outliers", "distribution"
 };
-static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 8, 16, 9, 16 };
+static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 8, 16, 12, 16 };   /* outliers: "12 (3 severe)" */
 
 /* A sparkline of the histogram: one block character per bin (▁ to █), `zero`
    for an empty bin, "-" when there is no sample. */
@@ -1209,6 +1211,8 @@ CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
     fputs(",\n  \"benchmarks\": [", w->out);
 }
 
+CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w);
+
 /* Google Benchmark's run members, then our statistics. */
 CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
 {
@@ -1245,6 +1249,7 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jstr(&o, "time_unit", "ns");
     if (r->bytes_per_iter > 0 && ok && st->median > 0) chrono__jnum(&o, "bytes_per_second", r->bytes_per_iter * 1e9 / st->median);
     if (r->items_per_iter > 0 && ok && st->median > 0) chrono__jnum(&o, "items_per_second", r->items_per_iter * 1e9 / st->median);
+    if (w->baseline && ok && chrono__baseline_ns(w) > 0) chrono__jnum(&o, "relative_to_baseline", st->median / chrono__baseline_ns(w));
     chrono__jstr(&o, "kind", x->kind);
     if (x->group[0]) chrono__jstr(&o, "group", x->group);
     if (x->vs[0]) { chrono__jstr(&o, "vs", x->vs); chrono__jnum(&o, "ratio", x->ratio);
@@ -1459,6 +1464,7 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     w->color = fmt == CHRONO_FORMAT_TEXT && chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
     w->executable = opt ? opt->executable : NULL;
     w->tables = opt ? opt->tables : NULL;
+    w->baseline = opt ? opt->baseline : NULL;
     w->ntables = opt && opt->tables ? opt->ntables : 0;
     w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO__MD : CHRONO__PLAIN);
     if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
@@ -1474,6 +1480,40 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
 CHRONO__PRIVATE int chrono__writer_ok(const chrono_report_writer *w)
 {
     return w && w->session && w->out ? 0 : CHRONO_EINVAL;
+}
+
+/* The baseline's median: the last result of that name, NAN when none. */
+CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    size_t i;
+    if (!w->baseline) return NAN;
+    for (i = s->nresults; i-- > 0;)
+        if (!strcmp(s->results[i].name, w->baseline)) return s->results[i].ns.median;
+    for (i = s->ncomparisons; i-- > 0;) {
+        if (!strcmp(s->comparisons[i].a.name, w->baseline)) return s->comparisons[i].a.ns.median;
+        if (!strcmp(s->comparisons[i].b.name, w->baseline)) return s->comparisons[i].b.ns.median;
+    }
+    return NAN;
+}
+
+/* What a row adds to the cells: in text "a: " / "b: " before a comparison
+   side's name (markdown keeps names as they are: readers copy them), and in
+   both "1.52x NAME" against the baseline. */
+CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__row *row, const chrono_result *r,
+                                        const chrono__row_ctx *x)
+{
+    double base = chrono__baseline_ns(w);
+    char tmp[CHRONO__CELL], num[48];
+    if (!strcmp(x->kind, "compare") && w->fmt == CHRONO_FORMAT_TEXT) {
+        (void)chrono__bprintf(tmp, sizeof tmp, "%s: %s", x->instance ? "b" : "a", row->cell[0]);
+        memcpy(row->cell[0], tmp, sizeof tmp);
+    }
+    if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
+        size_t len = strlen(row->cell[8]);
+        (void)chrono__bprintf(row->cell[8] + len, CHRONO__CELL - len, "  %sx %s",
+                              chrono__fmt3(num, sizeof num, r->ns.median / base), w->baseline);
+    }
 }
 
 /* One result in its context (kind, group, comparison ratio, JSON family). */
@@ -1493,10 +1533,12 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
         chrono__row_fill(&row, r, CHRONO__PLAIN);
+        chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
         break;
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO__MD);
+        chrono__row_extras(w, &row, r, x);
         chrono__md_row(w, &row);
         break;
     case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
