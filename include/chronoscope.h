@@ -63,6 +63,7 @@
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/cli.h     the common command-line flags of programs built on it
+     chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -81,5 +82,6 @@
 #include "chronoscope/bench.h"
 #include "chronoscope/report.h"
 #include "chronoscope/cli.h"
+#include "chronoscope/check.h"
 
 #endif /* CHRONOSCOPE_H */
