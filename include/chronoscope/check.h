@@ -68,7 +68,9 @@
        interval violates it, else another look; INCONCLUSIVE when the budget
        is spent undecided (TAP: ok ... # SKIP);
      - too few samples for the interval at alpha_k (n < 8 at look 1): no
-       decision at that look.
+       decision at that look.  A run whose every sample was rejected (a busy or
+       migrating machine) is INCONCLUSIVE with that reason: the machine,
+       not the claim.
    So: P(FAIL | the claim holds) <= alpha and P(PASS | the claim is false)
    <= alpha, for independent samples of a fixed distribution; the median is
    what the claim is about.  What the sign test cannot see is bias: code whose
@@ -453,7 +455,7 @@ CHRONO_API void chrono__sampler_fill(chrono__sampler *sp, size_t target)
 {
     chrono_session *s = sp->s;
     chrono__sample sm[2];
-    while (sp->n < target && !chrono__sampler_over(sp) && sp->round < 3 * target + 1000) {
+    while (sp->n < target && !chrono__sampler_over(sp) && sp->round < 100 * target + 10000) {
         size_t idx[2];
         int k, first = sp->sides == 2 && (sp->round & 1);   /* ABBA */
         for (k = 0; k < sp->sides; k++) {
@@ -504,7 +506,16 @@ CHRONO_API chrono_verdict chrono__sampler_decide(chrono__sampler *sp, const chro
         chrono__sampler_fill(sp, target);
         over = chrono__sampler_over(sp) || sp->n < target;
         m = chrono__sampler_figures(sp, sp->col[1].scratch);
-        if (m == 0) return chrono__expect_error(e, CHRONO_ENOSAMPLES, "every sample was rejected");
+        if (m == 0) {   /* the machine, not the claim: a skip, not a failure */
+            if (!over) { target *= 2; continue; }
+            e->verdict = CHRONO_INCONCLUSIVE;
+            e->looks = look;
+            (void)chrono__bprintf(e->reason, sizeof e->reason, "every sample was rejected (%lu migrated, %lu preempted, "
+                                  "%lu reference chains disagreed)", (unsigned long)(sp->r[0].migrated + sp->r[1].migrated),
+                                  (unsigned long)(sp->r[0].preempted + sp->r[1].preempted),
+                                  (unsigned long)(sp->r[0].ref_rejected + sp->r[1].ref_rejected));
+            return CHRONO_INCONCLUSIVE;
+        }
         v = chrono_expect_decide(sp->col[1].scratch, m, claim, claim_is_max, look, ck->cfg.alpha,
                                  sp->col[0].scratch, e);
         if (v != CHRONO_INCONCLUSIVE || over) break;
@@ -611,8 +622,8 @@ CHRONO_API chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expect
     sp.fn[0] = fast; sp.ctx[0] = fast_ctx; sp.fn[1] = slow; sp.ctx[1] = slow_ctx;
     chrono__sampler_start(&sp, nb, na);
     v = chrono__sampler_decide(&sp, ck, min_speedup, 0, e);
-    rc = v == CHRONO_VERDICT_ERROR ? 0 : chrono__sampler_finish(&sp);
-    if (v != CHRONO_VERDICT_ERROR && rc == 0) {   /* stored like any comparison: a = slow, b = fast */
+    rc = v == CHRONO_VERDICT_ERROR || sp.n == 0 ? 0 : chrono__sampler_finish(&sp);
+    if (v != CHRONO_VERDICT_ERROR && sp.n && rc == 0) {   /* stored like any comparison: a = slow, b = fast */
         memset(&cmp, 0, sizeof cmp);
         cmp.a = sp.r[1]; cmp.b = sp.r[0];
         cmp.rounds = sp.n;
@@ -651,8 +662,8 @@ CHRONO_API chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectati
     sp.fn[0] = fn; sp.ctx[0] = ctx;
     chrono__sampler_start(&sp, name, NULL);
     v = chrono__sampler_decide(&sp, ck, claim_ns, 1, e);
-    rc = v == CHRONO_VERDICT_ERROR ? 0 : chrono__sampler_finish(&sp);
-    if (v != CHRONO_VERDICT_ERROR && rc == 0) rc = chrono__keep_result(sp.s, &sp.r[0]);
+    rc = v == CHRONO_VERDICT_ERROR || sp.n == 0 ? 0 : chrono__sampler_finish(&sp);
+    if (v != CHRONO_VERDICT_ERROR && sp.n && rc == 0) rc = chrono__keep_result(sp.s, &sp.r[0]);
     e->spent_ms = chrono__elapsed_ms(sp.s, sp.start);
     CHRONO_FREE(sp.block);
     if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
@@ -1125,7 +1136,8 @@ CHRONO_API void chrono__tap_line(FILE *out, size_t i, const chrono_expectation *
     if (e->verdict == CHRONO_PASS) {
         fprintf(out, " # %s\n", fig);
     } else if (e->verdict == CHRONO_INCONCLUSIVE) {
-        fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
+        if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
+        else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
     } else {
         fputc('\n', out);
         chrono__tap_yaml(out, e);
