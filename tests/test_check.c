@@ -148,12 +148,12 @@ static void test_sim(void)
     tap_ok(chrono_check_faster(&ck, "sim 3x", sim_body, &fast, sim_body, &slow, 2.0) == CHRONO_PASS,
            "simulated 3x gap, claim >= 2: PASS");
     e = &ck.items[ck.n - 1];
-    tap_ok(e->estimate > 2.9 && e->estimate < 3.1 && e->ci_low >= 2.0 && e->looks == 1 && e->rounds == 32,
+    tap_ok(e->estimate > 2.9 && e->estimate < 3.1 && e->ci_low >= 2.0 && e->looks == 1 && e->rounds == 16,
            "ratio %.3f [%.3f, %.3f], decided at look %d on %lu pairs", e->estimate, e->ci_low, e->ci_high, e->looks,
            (unsigned long)e->rounds);
     tap_ok(s.ncomparisons == 1 && !strcmp(s.comparisons[0].a.name, "sim 3x/slow") &&
            !strcmp(s.comparisons[0].b.name, "sim 3x/fast") && s.comparisons[0].ratio == e->estimate &&
-           s.comparisons[0].rounds == 32, "stored in the session as the comparison slow vs fast");
+           s.comparisons[0].rounds == 16, "stored in the session as the comparison slow vs fast");
 
     tap_ok(chrono_check_faster(&ck, "sim identical", sim_body, &fast, sim_body, &fast, 1.2) == CHRONO_FAIL,
            "identical bodies, claim >= 1.2: FAIL");

@@ -94,7 +94,7 @@
 
    4. ERROR RATES (measured) -------------------------------------------------------
    examples/check_rates.c, default settings (alpha 0.01, budget 500 ms,
-   first look 32 pairs, session defaults), 2-vCPU Zen 5 VM shared with other
+   first look 16 pairs, session defaults), 2-vCPU Zen 5 VM shared with other
    work; "hog": `yes > /dev/null` running on the other vCPU.
                                           quiet               hog
      1.5x gap, claim >= 1.2x    PASS      100/100  FAIL 0     100/100  FAIL 0
@@ -122,7 +122,7 @@
    matches nothing) the plan is `1..0 # SKIP nothing selected`, exit 0.
 
    6. FUNCTIONS -----------------------------------------------------------------------
-     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 32
+     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16
      chrono_checker_open(ck, s, cfg)            cfg may be NULL; 0 or CHRONO_EINVAL
      chrono_checker_close(ck)
      chrono_check_faster(ck, name, fast, fctx, slow, sctx, min_speedup)     verdict
@@ -168,7 +168,7 @@ typedef enum chrono_complexity {
 typedef struct chrono_expect_config {
     double budget_ms;         /* whole expectation, sizing and warm-up included; default 500 */
     double alpha;             /* each wrong verdict at most this often; default 0.01, (0, 0.5) */
-    size_t first_look;        /* samples (pairs) at look 1, doubling; default 32, 9..1e6 */
+    size_t first_look;        /* samples (pairs) at look 1, doubling; default 16, 9..1e6 */
 } chrono_expect_config;
 
 /* One verdict and its figures. */
@@ -290,7 +290,7 @@ CHRONO_API chrono_expect_config chrono_expect_config_default(void)
     chrono_expect_config c;
     c.budget_ms = 500;
     c.alpha = 0.01;
-    c.first_look = 32;
+    c.first_look = 16;
     return c;
 }
 
@@ -434,7 +434,8 @@ CHRONO_API void chrono__sampler_start(chrono__sampler *sp, const char *name_a, c
         if (i > it) it = i;
     }
     for (w = 0; w < 2; w++)
-        for (k = 0; k < sp->sides; k++) spent += chrono__warmup(s, sp->fn[k], sp->ctx[k], it, warm / (2 * sp->sides));
+        for (k = 0; k < sp->sides; k++)   /* a warm-up may stretch to 4x its time: at most `warm` in all */
+            spent += chrono__warmup(s, sp->fn[k], sp->ctx[k], it, warm / (8 * sp->sides));
     for (k = 0; k < sp->sides; k++) {   /* warm now: both samples must reach the target */
         uint64_t i = chrono__size_batch(s, sp->fn[k], sp->ctx[k], it, sp->start, sp->budget_ms / 4);
         if (i > it) it = i;
