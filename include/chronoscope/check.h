@@ -426,7 +426,11 @@ CHRONO_API int chrono__sampler_reserve(chrono__sampler *sp, size_t need)
     return 0;
 }
 
-/* Size the batch (the larger of the two sides'), warm up (alternating). */
+/* Size the batch (the larger of the two sides'), warm up (alternating).
+   One iteration count for both, as in chrono_compare: bodies whose work
+   depends on the iteration index see the same inputs.  With a large gap the
+   slow side's samples are long, and on a busy machine the scheduler may cut
+   them (rejected, replaced): such a check can end INCONCLUSIVE, never FAIL. */
 CHRONO_API void chrono__sampler_start(chrono__sampler *sp, const char *name_a, const char *name_b)
 {
     chrono_session *s = sp->s;
