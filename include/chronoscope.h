@@ -76,6 +76,7 @@
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
+     chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -90,4 +91,5 @@
 #include "chronoscope/report.h"
 #include "chronoscope/cli.h"
 #include "chronoscope/program.h"
+#include "chronoscope/check.h"
 

@@ -1,0 +1,1237 @@
+/* chronoscope/check.h — performance expectations for unit tests: verdicts
+   with stated, measured error rates, and TAP output.
+
+   TABLE OF CONTENTS
+     1. Usage            4. Error rates (measured)
+     2. Expectations     5. The TAP stream and the exit status
+     3. How it decides   6. Functions
+
+   1. USAGE ---------------------------------------------------------------------
+   The claim "slow takes at least 1.2x the time of fast", checked on the CI of
+   interleaved pairs (examples/unit_test.c is whole):
+
+       static const chrono_check_entry checks[] = {
+           CHRONO_CHECK_FASTER("memchr beats a naive loop", fast_find, &buf, naive_find, &buf, 1.2),
+           CHRONO_CHECK_BELOW("lookup under 1 us", lookup, &table, 1000.0),
+       };
+       int main(int argc, char **argv)
+       {
+           return chrono_check_main(argc, argv, checks, sizeof checks / sizeof checks[0]);
+       }
+
+   which prints TAP version 13 and exits 0 (nothing failed) or 1 (something
+   failed), 2 on a bad command line.  By hand, with a checker of your own:
+
+       chrono_checker ck;
+       chrono_checker_open(&ck, &session, NULL);             // NULL: 0.5 s budget, alpha 0.01
+       chrono_check_faster(&ck, "memchr", fast, ctx, slow, ctx, 1.2);   // CHRONO_PASS, ...
+       chrono_checker_tap(&ck, stdout);
+       rc = chrono_checker_exit_status(&ck);                // 0 or 1
+       chrono_checker_close(&ck);
+
+   or with no checker at all: chrono_expect_faster(&session, "memchr", fast,
+   ctx, slow, ctx, 1.2) returns the verdict alone.  Every expectation also
+   stores what it measured in the session, so chrono_report() shows it.
+
+   2. EXPECTATIONS ----------------------------------------------------------------
+     faster   slow takes >= min_speedup x the time of fast.  Interleaved pairs
+              (ABBA, one iteration count); the figure is the median of the
+              per-pair ratios slow/fast.  Stored as the comparison
+              "name/slow" vs "name/fast" (its ratio is the speedup).
+     below    the median time of one iteration is <= max_ns.  An absolute
+              budget: FRAGILE ACROSS MACHINES (a slower CI runner, another
+              compiler or a shared core moves it); prefer "faster".  Stored as
+              the result "name".
+     scaling  over a sweep of n, time grows like the claimed class: O(1),
+              O(log n), O(n), O(n log n) or O(n^2).  Stored as a sweep.
+     saved    not slower than a saved run of the same program by more than
+              max_slowdown x.  The saved run is the Google-Benchmark-schema JSON
+              that chrono_report(..., CHRONO_FORMAT_JSON) or --format=json
+              writes; the entry of the same name is compared.  VALID ONLY ON THE
+              MACHINE THAT SAVED IT (same CPU, clock, compiler, flags).
+
+   3. HOW IT DECIDES --------------------------------------------------------------
+   faster / below / saved are sequential tests with a bounded budget:
+     - look k (k = 1, 2, ...) comes after first_look x 2^(k-1) accepted
+       samples (pairs), or when the budget (default 500 ms, everything
+       included: sizing, warm-up, samples) runs out;
+     - at look k, each wrong verdict may have probability
+           alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
+       and since sum_k 6/(pi^2 k^2) = 1, the looks together spend at most
+       alpha on each side, however many there are (alpha spending; a union
+       bound, so it holds for any stopping time);
+     - the interval is distribution-free: the order statistics of the
+       per-sample figures that bound their median with two-sided coverage
+       >= 1 - 2 alpha_k (sign test, exact binomial; stats.h), each side
+       missing with probability <= alpha_k;
+     - PASS when the whole interval satisfies the claim, FAIL when the whole
+       interval violates it, else another look; INCONCLUSIVE when the budget
+       is spent undecided (TAP: ok ... # SKIP);
+     - too few samples for the interval at alpha_k (n < 8 at look 1): no
+       decision at that look.  A run whose every sample was rejected (a busy or
+       migrating machine) is INCONCLUSIVE with that reason: the machine,
+       not the claim.
+   So: P(FAIL | the claim holds) <= alpha and P(PASS | the claim is false)
+   <= alpha, for independent samples of a fixed distribution; the median is
+   what the claim is about.  What the sign test cannot see is bias: code whose
+   speed depends on the order it runs in, or a host that slows one side only.
+   Samples taken while the core was shared (bench.h's front-end probe) are
+   dropped, as in chrono_compare.
+   saved: the interval of now/saved is [now_lo / saved_ci_high, now_hi /
+   saved_ci_low]; a wrong verdict needs either interval to miss, so its rate
+   is <= alpha + (1 - saved ci_level) / 2 (0.035 with a 0.95 save; save at
+   confidence 0.99 for 0.015).
+   scaling: each class c is fitted by least squares, y = a (O(1)) or
+   y = a + b f(n) with b >= 0 (f = log n, n, n log n, n^2), on the medians.
+   Its error e_c is the RMS of the relative residuals (y_i - fit_i) / y_i,
+   floored at the sweep's noise (the RMS of the points' relative CI
+   half-widths): a class cannot fit better than the data are known.
+   THE RULE: FAIL when another class c has e_c < e_claimed / 2; FAIL when the
+   claimed class is not O(1) and its fitted growth over the sweep,
+   b (f(n_max) - f(n_min)), is below the noise (time did not grow);
+   otherwise PASS.  The best class (least e_c, ties to the simpler) and its R^2
+   are reported.  No stated error rate: a sweep is a single look.
+
+   4. ERROR RATES (measured) -------------------------------------------------------
+   examples/check_rates.c, default settings (alpha 0.01, budget 500 ms,
+   first look 16 pairs, session defaults), a fresh session per trial, on a
+   2-vCPU Zen 5 VM shared with other work (load average 5-7 during the busy
+   runs); "busy": `yes > /dev/null` pinned to the other vCPU.  PASS/FAIL/skip:
+     truth, claim                      trials  quiet          busy
+     1.5x gap, claim >= 1.2x            100    100/0/0        100/0/0
+     identical, claim >= 1.2x           100    0/100/0        0/100/0
+     1.1x gap, claim >= 1.05x           100    100/0/0        100/0/0
+   With the first look at 32 pairs: quiet, 1000 trials each: 1000/0/0,
+   0/1000/0, 1000/0/0; busy, 100 each: 83/0/17, 0/93/7, 87/0/13 (the warm-up
+   then took most of the budget on a starved CPU: it is now capped at a tenth).
+   No wrong verdict was seen in any run.
+   The synthetic-data test (tests/test_check.c) runs the decision procedure
+   on 4000 seeded trials with the median exactly at the claim: PASS and FAIL
+   rates <= alpha, where looking without spending (alpha at every look)
+   exceeds it.
+
+   5. THE TAP STREAM AND THE EXIT STATUS ---------------------------------------------
+       TAP version 13
+       1..3
+       ok 1 - memchr beats a naive loop # ratio 1.52 [1.49, 1.55]
+       not ok 2 - lookup under 1 us
+         ---
+         kind: below
+         claim: 1000
+         ...
+       ok 3 - scaling # SKIP inconclusive after 500 ms: ratio 1.21 [1.18, 1.24], claim 1.2
+   A verdict error (bad input) is `not ok` with its reason in the YAML block.
+   chrono_checker_exit_status(): 0 when nothing failed (skips included: a run
+   where everything was inconclusive is all `# SKIP`, exit 0), 1 when something
+   failed or erred; never a count.  With nothing to run (a --filter that
+   matches nothing) the plan is `1..0 # SKIP nothing selected`, exit 0.
+
+   6. FUNCTIONS -----------------------------------------------------------------------
+     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16
+     chrono_checker_open(ck, s, cfg)            cfg may be NULL; 0 or CHRONO_EINVAL
+     chrono_checker_close(ck)
+     chrono_check_faster(ck, name, fast, fctx, slow, sctx, min_speedup)     verdict
+     chrono_check_below(ck, name, fn, ctx, max_ns)                          verdict
+     chrono_check_scaling(ck, name, sweep_fn, ctx, params, n, claimed)      verdict
+     chrono_check_saved(ck, name, fn, ctx, json_path, max_slowdown)         verdict
+     chrono_check_entry_run(ck, entry)                                      verdict
+     chrono_expect_faster(s, name, fast, fctx, slow, sctx, min_speedup)     verdict, no checker
+     chrono_expect_below(s, name, fn, ctx, max_ns)                          verdict, no checker
+     chrono_checker_tap(ck, out)                TAP version 13; 0 or CHRONO_EIO
+     chrono_checker_exit_status(ck)             0 or 1
+     chrono_check_main(argc, argv, entries, n)  the whole program: flags, checks, TAP
+     chrono_expect_decide(x, n, claim, dir, look, alpha, scratch, out)   one look, pure
+     chrono_expect_alpha(alpha, look)           alpha_k
+     chrono_saved_find(json, name, out)         an entry of a saved JSON report
+     chrono_verdict_name(v) / chrono_complexity_name(c)
+   ck->items[ck->n - 1] holds the figures of the last verdict.
+   Bad input (NULL body or name, min_speedup <= 0 or NaN, ...) gives
+   CHRONO_VERDICT_ERROR with .error (a CHRONO_E... code) and .reason set. */
+#ifndef CHRONOSCOPE_CHECK_H
+#define CHRONOSCOPE_CHECK_H
+
+#include "cli.h"
+
+/* ==== declarations =================================================================== */
+typedef enum chrono_verdict {
+    CHRONO_PASS = 0,          /* the claim holds, with the stated confidence */
+    CHRONO_FAIL,              /* the claim is false, with the stated confidence */
+    CHRONO_INCONCLUSIVE,      /* the budget ran out undecided */
+    CHRONO_VERDICT_ERROR      /* bad input or a failed measurement: .error, .reason */
+} chrono_verdict;
+
+typedef enum chrono_expect_kind {
+    CHRONO_EXPECT_FASTER = 0, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED
+} chrono_expect_kind;
+
+typedef enum chrono_complexity {
+    CHRONO_O_1 = 0, CHRONO_O_LOG_N, CHRONO_O_N, CHRONO_O_N_LOG_N, CHRONO_O_N2,
+    CHRONO_COMPLEXITY_COUNT
+} chrono_complexity;
+
+/* Zero means default for every field. */
+typedef struct chrono_expect_config {
+    double budget_ms;         /* whole expectation, sizing and warm-up included; default 500 */
+    double alpha;             /* each wrong verdict at most this often; default 0.01, (0, 0.5) */
+    size_t first_look;        /* samples (pairs) at look 1, doubling; default 16, 9..1e6 */
+} chrono_expect_config;
+
+/* One verdict and its figures. */
+typedef struct chrono_expectation {
+    char name[CHRONO_NAME_MAX];
+    chrono_expect_kind kind;
+    chrono_verdict verdict;
+    double claim;             /* min_speedup, max_ns or max_slowdown; scaling: NAN */
+    double estimate;          /* faster: median ratio slow/fast; below: median ns; saved: now/saved */
+    double ci_low, ci_high;   /* of the estimate, at the last look */
+    double ci_level;          /* its two-sided coverage: >= 1 - 2 alpha_k */
+    size_t rounds;            /* samples (pairs) behind the estimate */
+    int looks;
+    double spent_ms;
+    int error;                /* the CHRONO_E... code behind CHRONO_VERDICT_ERROR, else 0 */
+    char reason[192];         /* why (error, or the scaling rule that decided) */
+    chrono_complexity claimed, best;              /* scaling */
+    double fit_error[CHRONO_COMPLEXITY_COUNT];    /* scaling: e_c of each class (NAN: not fitted) */
+    double r2, noise;                             /* scaling: R^2 of the best class; the noise floor */
+} chrono_expectation;
+
+typedef struct chrono_checker {
+    chrono_session *session;
+    chrono_expect_config cfg;          /* defaults filled in */
+    chrono_expectation *items;         /* in the order they ran */
+    size_t n;
+    /* private */
+    size_t chrono__cap;
+    size_t chrono__lost_failed;        /* failed verdicts that could not be kept (out of memory) */
+} chrono_checker;
+
+/* A saved result: one entry of a JSON report. */
+typedef struct chrono_saved {
+    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
+    double samples;
+} chrono_saved;
+
+/* An expectation as data: one row of a program's table (chrono_check_main). */
+typedef struct chrono_check_entry {
+    const char *name;
+    chrono_expect_kind kind;
+    chrono_fn fn; void *ctx;            /* faster: the fast body; below, saved: the body */
+    chrono_fn slow; void *slow_ctx;     /* faster: the slow body */
+    double claim;                       /* min_speedup, max_ns, max_slowdown */
+    chrono_sweep_fn sweep;              /* scaling: the body, its params and the claimed class */
+    const uint64_t *params; size_t nparams;
+    chrono_complexity complexity;
+    const char *saved_path;             /* saved: the JSON report */
+} chrono_check_entry;
+
+#define CHRONO_CHECK_FASTER(name, fast, fast_ctx, slow, slow_ctx, min_speedup) \
+    { name, CHRONO_EXPECT_FASTER, fast, fast_ctx, slow, slow_ctx, min_speedup, NULL, NULL, 0, CHRONO_O_1, NULL }
+#define CHRONO_CHECK_BELOW(name, fn, ctx, max_ns) \
+    { name, CHRONO_EXPECT_BELOW, fn, ctx, NULL, NULL, max_ns, NULL, NULL, 0, CHRONO_O_1, NULL }
+#define CHRONO_CHECK_SCALING(name, sweep_fn, ctx, params, nparams, complexity) \
+    { name, CHRONO_EXPECT_SCALING, NULL, ctx, NULL, NULL, 0.0, sweep_fn, params, nparams, complexity, NULL }
+#define CHRONO_CHECK_SAVED(name, fn, ctx, json_path, max_slowdown) \
+    { name, CHRONO_EXPECT_SAVED, fn, ctx, NULL, NULL, max_slowdown, NULL, NULL, 0, CHRONO_O_1, json_path }
+
+CHRONO__EXTERN_C_BEGIN
+CHRONO_API chrono_expect_config chrono_expect_config_default(void);
+CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg);
+CHRONO_API void chrono_checker_close(chrono_checker *ck);
+CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
+                                              chrono_fn slow, void *slow_ctx, double min_speedup);
+CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             double max_ns);
+CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
+                                               const uint64_t *params, size_t nparams, chrono_complexity claimed);
+CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             const char *json_path, double max_slowdown);
+CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e);
+CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
+                                               chrono_fn slow, void *slow_ctx, double min_speedup);
+CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                              double max_ns);
+CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out);
+CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck);
+CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller);
+#define chrono_check_main(argc, argv, entries, n) chrono_check_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
+CHRONO_API double chrono_expect_alpha(double alpha, int look);
+CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
+                                               double alpha, double *scratch, chrono_expectation *out);
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out);
+CHRONO_API const char *chrono_verdict_name(chrono_verdict v);
+CHRONO_API const char *chrono_complexity_name(chrono_complexity c);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_CHECK_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CHECK_IMPL)
+#define CHRONOSCOPE_CHECK_IMPL
+
+CHRONO__EXTERN_C_BEGIN
+
+CHRONO_API const char *chrono_verdict_name(chrono_verdict v)
+{
+    switch (v) {
+    case CHRONO_PASS: return "pass";
+    case CHRONO_FAIL: return "fail";
+    case CHRONO_INCONCLUSIVE: return "inconclusive";
+    case CHRONO_VERDICT_ERROR: return "error";
+    default: return "unknown";
+    }
+}
+
+CHRONO_API const char *chrono_complexity_name(chrono_complexity c)
+{
+    static const char *const names[CHRONO_COMPLEXITY_COUNT] = { "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)" };
+    return (int)c >= 0 && c < CHRONO_COMPLEXITY_COUNT ? names[c] : "O(?)";
+}
+
+CHRONO__PRIVATE const char *chrono__kind_name(chrono_expect_kind k)
+{
+    switch (k) {
+    case CHRONO_EXPECT_FASTER: return "faster";
+    case CHRONO_EXPECT_BELOW: return "below";
+    case CHRONO_EXPECT_SCALING: return "scaling";
+    case CHRONO_EXPECT_SAVED: return "saved";
+    default: return "unknown";
+    }
+}
+
+CHRONO_API chrono_expect_config chrono_expect_config_default(void)
+{
+    chrono_expect_config c;
+    c.budget_ms = 500;
+    c.alpha = 0.01;
+    c.first_look = 16;
+    return c;
+}
+
+/* alpha_k = alpha 6 / (pi^2 k^2): the looks together spend alpha. */
+CHRONO_API double chrono_expect_alpha(double alpha, int look)
+{
+    double k = look < 1 ? 1.0 : (double)look;
+    return alpha * 6.0 / (3.14159265358979323846 * 3.14159265358979323846 * k * k);
+}
+
+CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in, chrono_expect_config *out)
+{
+    chrono_expect_config d = chrono_expect_config_default();
+    if (!in) { *out = d; return 0; }
+    if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0))) return CHRONO_EINVAL;
+    if (!(in->alpha == 0 || (in->alpha > 0 && in->alpha < 0.5))) return CHRONO_EINVAL;
+    if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000)) return CHRONO_EINVAL;
+    *out = *in;
+    if (in->budget_ms == 0) out->budget_ms = d.budget_ms;
+    if (in->alpha == 0) out->alpha = d.alpha;
+    if (in->first_look == 0) out->first_look = d.first_look;
+    return 0;
+}
+
+CHRONO__PRIVATE void chrono__expectation_init(chrono_expectation *e, const char *name, chrono_expect_kind kind, double claim)
+{
+    int c;
+    memset(e, 0, sizeof *e);
+    (void)chrono__bprintf(e->name, sizeof e->name, "%s", name ? name : "(null)");
+    e->kind = kind;
+    e->verdict = CHRONO_VERDICT_ERROR;
+    e->claim = claim;
+    e->estimate = e->ci_low = e->ci_high = e->ci_level = NAN;
+    e->r2 = e->noise = NAN;
+    e->claimed = e->best = CHRONO_O_1;
+    for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) e->fit_error[c] = NAN;
+}
+
+CHRONO__PRIVATE chrono_verdict chrono__expect_error(chrono_expectation *e, int err, const char *why)
+{
+    e->verdict = CHRONO_VERDICT_ERROR;
+    e->error = err < 0 ? err : CHRONO_EINVAL;
+    (void)chrono__bprintf(e->reason, sizeof e->reason, "%s", why);
+    return CHRONO_VERDICT_ERROR;
+}
+
+/* ---- one look: the decision on the median ------------------------------------------ */
+/* The claim "median of x >= claim" (claim_is_max 0) or "<= claim" (1), at
+   look `look` of a sequence spending alpha.  x is not modified; scratch holds
+   n doubles (NULL: allocated).  Fills out's estimate, CI, level, rounds, looks
+   and verdict (INCONCLUSIVE: not decided at this look). */
+CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
+                                               double alpha, double *scratch, chrono_expectation *out)
+{
+    double *v = scratch, level = 0, want;
+    size_t lo = 0, hi = 0;
+    chrono_verdict verdict = CHRONO_INCONCLUSIVE;
+    if (!x || !out || n == 0 || n > (size_t)-1 / sizeof(double) || look < 1 || !(alpha > 0 && alpha < 0.5) ||
+        !(claim == claim) || !chrono__all_finite(x, n))
+        return CHRONO_VERDICT_ERROR;
+    if (!v && !(v = chrono__alloc_doubles(n))) return CHRONO_VERDICT_ERROR;
+    memcpy(v, x, n * sizeof *v);
+    chrono_stats_sort(v, n);
+    want = 1.0 - 2.0 * chrono_expect_alpha(alpha, look);
+    (void)chrono_stats_median_ci(n, want, &lo, &hi, &level);
+    out->estimate = chrono_stats_quantile(v, n, 0.5);
+    out->ci_low = v[lo];
+    out->ci_high = v[hi];
+    out->ci_level = level;
+    out->rounds = n;
+    out->looks = look;
+    if (level >= want) {   /* [min, max] short of the level: no decision at this look */
+        if (claim_is_max ? v[hi] <= claim : v[lo] >= claim) verdict = CHRONO_PASS;
+        else if (claim_is_max ? v[lo] > claim : v[hi] < claim) verdict = CHRONO_FAIL;
+    }
+    if (!scratch) CHRONO_FREE(v);
+    out->verdict = verdict;
+    return verdict;
+}
+
+/* ---- the sequential sampler: one body, or two interleaved ----------------------------- */
+typedef struct chrono__sampler {
+    chrono_session *s;
+    chrono_fn fn[2];
+    void *ctx[2];
+    int sides;
+    uint64_t iters, start;
+    double budget_ms;
+    double *block;             /* 12 columns of cap doubles */
+    size_t cap, n, quiet, round;
+    chrono__columns col[2];
+    chrono_result r[2];
+} chrono__sampler;
+
+CHRONO__PRIVATE void chrono__sampler_columns(chrono__sampler *sp, double *block, size_t cap)
+{
+    int k;
+    for (k = 0; k < 2; k++) {
+        double *b = block + (size_t)k * 6 * cap;
+        sp->col[k].ns = b; sp->col[k].ticks = b + cap; sp->col[k].cycles = b + 2 * cap;
+        sp->col[k].ghz = b + 3 * cap; sp->col[k].fe = b + 4 * cap; sp->col[k].scratch = b + 5 * cap;
+    }
+}
+
+/* Room for `need` rows, outside any timed region. */
+CHRONO__PRIVATE int chrono__sampler_reserve(chrono__sampler *sp, size_t need)
+{
+    size_t cap = sp->cap ? sp->cap : 64, k;
+    double *nb;
+    chrono__columns old[2];
+    if (need <= sp->cap) return 0;
+    while (cap < need) cap *= 2;
+    if (cap > (size_t)-1 / (12 * sizeof(double))) return CHRONO_ENOMEM;
+    nb = (double *)CHRONO_MALLOC(12 * cap * sizeof(double));
+    if (!nb) return CHRONO_ENOMEM;
+    old[0] = sp->col[0]; old[1] = sp->col[1];
+    chrono__sampler_columns(sp, nb, cap);
+    for (k = 0; k < 2 && sp->block; k++) {
+        memcpy(sp->col[k].ns, old[k].ns, sp->n * sizeof(double));
+        memcpy(sp->col[k].ticks, old[k].ticks, sp->n * sizeof(double));
+        memcpy(sp->col[k].cycles, old[k].cycles, sp->n * sizeof(double));
+        memcpy(sp->col[k].ghz, old[k].ghz, sp->n * sizeof(double));
+        memcpy(sp->col[k].fe, old[k].fe, sp->n * sizeof(double));
+    }
+    CHRONO_FREE(sp->block);
+    sp->block = nb;
+    sp->cap = cap;
+    return 0;
+}
+
+/* Size the batch (the larger of the two sides'), warm up (alternating).
+   One iteration count for both, as in chrono_compare: bodies whose work
+   depends on the iteration index see the same inputs.  With a large gap the
+   slow side's samples are long, and on a busy machine the scheduler may cut
+   them (rejected, replaced): such a check can end INCONCLUSIVE, never FAIL. */
+CHRONO__PRIVATE void chrono__sampler_start(chrono__sampler *sp, const char *name_a, const char *name_b)
+{
+    chrono_session *s = sp->s;
+    double warm = s->cfg.warmup_ms < sp->budget_ms / 10 ? s->cfg.warmup_ms : sp->budget_ms / 10, spent = 0;
+    uint64_t it = 1;
+    int k, w;
+    sp->start = chrono__now(s);
+    for (k = 0; k < sp->sides; k++) {
+        uint64_t i = chrono__size_batch(s, sp->fn[k], sp->ctx[k], 1, sp->start, sp->budget_ms / 8);
+        if (i > it) it = i;
+    }
+    for (w = 0; w < 2; w++)
+        for (k = 0; k < sp->sides; k++)   /* a warm-up may stretch to 4x its time: at most `warm` in all */
+            spent += chrono__warmup(s, sp->fn[k], sp->ctx[k], it, warm / (8 * sp->sides));
+    for (k = 0; k < sp->sides; k++) {   /* warm now: both samples must reach the target */
+        uint64_t i = chrono__size_batch(s, sp->fn[k], sp->ctx[k], it, sp->start, sp->budget_ms / 4);
+        if (i > it) it = i;
+    }
+    sp->iters = it;
+    chrono__result_init(&sp->r[0], name_a, it);
+    chrono__result_init(&sp->r[1], name_b ? name_b : name_a, it);
+    sp->r[0].warmup_ms = sp->r[1].warmup_ms = spent;
+}
+
+CHRONO__PRIVATE int chrono__sampler_over(const chrono__sampler *sp)
+{
+    return chrono__elapsed_ms(sp->s, sp->start) >= sp->budget_ms;
+}
+
+/* Accepted rows up to `target`, or until the budget or the rejection limit. */
+CHRONO__PRIVATE void chrono__sampler_fill(chrono__sampler *sp, size_t target)
+{
+    chrono_session *s = sp->s;
+    chrono__sample sm[2];
+    while (sp->n < target && !chrono__sampler_over(sp) && sp->round < 100 * target + 10000) {
+        size_t idx[2];
+        int k, first = sp->sides == 2 && (sp->round & 1);   /* ABBA */
+        for (k = 0; k < sp->sides; k++) {
+            int side = first ? 1 - k : k;
+            chrono__take_sample(s, sp->fn[side], sp->ctx[side], sp->iters, &sm[side]);
+        }
+        sp->round++;
+        for (k = 0; k < sp->sides; k++) {
+            idx[k] = sp->n;
+            chrono__record(&sm[k], sp->iters, &s->clock, &sp->col[k], &idx[k], &sp->r[k]);
+        }
+        if (idx[0] > sp->n && (sp->sides == 1 || idx[1] > sp->n))
+            sp->quiet = chrono__note_fe(s, sp->col[0].fe, sp->sides == 2 ? sp->col[1].fe : NULL, ++sp->n, sp->quiet);
+    }
+}
+
+/* Whether row i counts: quiet on both sides, unless most rows are contended
+   (then every row counts and the session warns, as in bench.h). */
+CHRONO__PRIVATE int chrono__sampler_use(const chrono__sampler *sp, size_t i)
+{
+    if (!chrono__fe_on(sp->s) || sp->quiet * 4 < sp->n) return 1;
+    return chrono__is_quiet(sp->s, sp->col[0].fe[i], sp->sides == 2 ? sp->col[1].fe[i] : NAN);
+}
+
+/* The per-row figure the claim is about, into out (the scratch of side 1):
+   slow/fast for two sides, ns for one.  Returns how many rows count. */
+CHRONO__PRIVATE size_t chrono__sampler_figures(const chrono__sampler *sp, double *out)
+{
+    size_t i, m = 0;
+    for (i = 0; i < sp->n; i++)
+        if (chrono__sampler_use(sp, i))
+            out[m++] = sp->sides == 2 ? sp->col[1].ns[i] / sp->col[0].ns[i] : sp->col[0].ns[i];
+    return m;
+}
+
+/* The look loop: fill to first_look 2^(k-1), decide, until decided or out of
+   budget.  The claim is on the median of the figures (sampler_figures). */
+CHRONO__PRIVATE chrono_verdict chrono__sampler_decide(chrono__sampler *sp, const chrono_checker *ck, double claim,
+                                                 int claim_is_max, chrono_expectation *e)
+{
+    size_t target = ck->cfg.first_look;
+    int look;
+    chrono_verdict v = CHRONO_INCONCLUSIVE;
+    for (look = 1;; look++) {
+        size_t m;
+        int over;
+        if (chrono__sampler_reserve(sp, target) < 0) return chrono__expect_error(e, CHRONO_ENOMEM, "out of memory");
+        chrono__sampler_fill(sp, target);
+        over = chrono__sampler_over(sp) || sp->n < target;
+        m = chrono__sampler_figures(sp, sp->col[1].scratch);
+        if (m == 0) {   /* the machine, not the claim: a skip, not a failure */
+            if (!over) { target *= 2; continue; }
+            e->verdict = CHRONO_INCONCLUSIVE;
+            e->looks = look;
+            (void)chrono__bprintf(e->reason, sizeof e->reason, "every sample was rejected (%lu migrated, %lu preempted, "
+                                  "%lu reference chains disagreed)", (unsigned long)(sp->r[0].migrated + sp->r[1].migrated),
+                                  (unsigned long)(sp->r[0].preempted + sp->r[1].preempted),
+                                  (unsigned long)(sp->r[0].ref_rejected + sp->r[1].ref_rejected));
+            return CHRONO_INCONCLUSIVE;
+        }
+        v = chrono_expect_decide(sp->col[1].scratch, m, claim, claim_is_max, look, ck->cfg.alpha,
+                                 sp->col[0].scratch, e);
+        if (v != CHRONO_INCONCLUSIVE || over) break;
+        target *= 2;
+    }
+    if (v == CHRONO_VERDICT_ERROR) return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
+    return v;
+}
+
+/* Keep the rows that count (as the decision did), summarise each side. */
+CHRONO__PRIVATE int chrono__sampler_finish(chrono__sampler *sp)
+{
+    chrono_session *s = sp->s;
+    size_t i, k = 0;
+    int rc = 0, j;
+    if (chrono__fe_on(s) && sp->quiet * 4 < sp->n && sp->quiet < sp->n) s->warnings |= CHRONO_WARN_CONTENDED;
+    for (i = 0; i < sp->n; i++) {
+        if (!chrono__sampler_use(sp, i)) {
+            for (j = 0; j < sp->sides; j++) sp->r[j].contended += (size_t)!chrono__is_quiet(s, sp->col[j].fe[i], NAN);
+            continue;
+        }
+        for (j = 0; j < sp->sides; j++) chrono__columns_move(&sp->col[j], k, i);
+        k++;
+    }
+    for (j = 0; j < sp->sides; j++) {
+        sp->r[j].wall_ms = chrono__elapsed_ms(s, sp->start);
+        if (sp->r[j].migrated) s->warnings |= CHRONO_WARN_MIGRATED;
+        if (rc == 0) rc = chrono__summarise(s, &sp->col[j], k, &sp->r[j]);
+    }
+    sp->n = k;
+    return rc;
+}
+
+/* ---- the checker ------------------------------------------------------------------------ */
+CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg)
+{
+    int rc;
+    if (!ck) return CHRONO_EINVAL;
+    memset(ck, 0, sizeof *ck);
+    if ((rc = chrono__check_session(s)) < 0) return rc;
+    if ((rc = chrono__expect_config_resolve(cfg, &ck->cfg)) < 0) return rc;
+    ck->session = s;
+    return 0;
+}
+
+CHRONO_API void chrono_checker_close(chrono_checker *ck)
+{
+    if (!ck) return;
+    CHRONO_FREE(ck->items);
+    ck->items = NULL;
+    ck->n = ck->chrono__cap = 0;
+    ck->session = NULL;
+}
+
+/* Append e; where the array cannot grow, it is still the last verdict. */
+CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck, const chrono_expectation *e)
+{
+    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0) ck->items[ck->n++] = *e;
+    else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) ck->chrono__lost_failed++;
+    return e->verdict;
+}
+
+CHRONO__PRIVATE int chrono__expect_name_ok(chrono_expectation *e, const char *name, size_t extra)
+{
+    if (!name || !*name) { chrono__expect_error(e, CHRONO_EINVAL, "the name is NULL or empty"); return 0; }
+    if (strlen(name) + extra >= CHRONO_NAME_MAX) { chrono__expect_error(e, CHRONO_ERANGE, "the name is too long"); return 0; }
+    return 1;
+}
+
+CHRONO__PRIVATE int chrono__expect_ready(chrono_checker *ck, chrono_expectation *e)
+{
+    if (!ck->session || chrono__check_session(ck->session) < 0) {
+        chrono__expect_error(e, CHRONO_EINVAL, "the checker has no open session");
+        return 0;
+    }
+    return 1;
+}
+
+CHRONO__PRIVATE void chrono__sampler_init(chrono__sampler *sp, chrono_checker *ck, int sides)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->s = ck->session;
+    sp->sides = sides;
+    sp->budget_ms = ck->cfg.budget_ms;
+}
+
+CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expectation *e, const char *name,
+                                               chrono_fn fast, void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                               double min_speedup)
+{
+    chrono__sampler sp;
+    chrono_comparison cmp;
+    chrono_ratio cr;
+    char na[CHRONO_NAME_MAX], nb[CHRONO_NAME_MAX];
+    chrono_verdict v;
+    int rc;
+    if (!chrono__expect_name_ok(e, name, 5) || !chrono__expect_ready(ck, e)) return e->verdict;
+    if (!fast || !slow) return chrono__expect_error(e, CHRONO_EINVAL, "a body (fast or slow) is NULL");
+    if (!(min_speedup > 0) || !(min_speedup < 1e12))
+        return chrono__expect_error(e, CHRONO_EINVAL, "min_speedup must be a finite number > 0");
+    (void)chrono__bprintf(na, sizeof na, "%s/slow", name);
+    (void)chrono__bprintf(nb, sizeof nb, "%s/fast", name);
+    chrono__sampler_init(&sp, ck, 2);
+    sp.fn[0] = fast; sp.ctx[0] = fast_ctx; sp.fn[1] = slow; sp.ctx[1] = slow_ctx;
+    chrono__sampler_start(&sp, nb, na);
+    v = chrono__sampler_decide(&sp, ck, min_speedup, 0, e);
+    rc = v == CHRONO_VERDICT_ERROR || sp.n == 0 ? 0 : chrono__sampler_finish(&sp);
+    if (v != CHRONO_VERDICT_ERROR && sp.n && rc == 0) {   /* stored like any comparison: a = slow, b = fast */
+        memset(&cmp, 0, sizeof cmp);
+        cmp.a = sp.r[1]; cmp.b = sp.r[0];
+        cmp.rounds = sp.n;
+        cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
+        cmp.cycles_ratio = NAN;
+        if (sp.s->has_cycles && sp.n &&
+            chrono_stats_ratio(sp.col[1].cycles, sp.col[0].cycles, sp.n, 0.5, sp.col[0].scratch, &cr) == 0)
+            cmp.cycles_ratio = cr.ratio;
+        rc = chrono__grow((void **)&sp.s->comparisons, &sp.s->cap_comparisons, sp.s->ncomparisons + 1, sizeof cmp);
+        if (rc == 0) sp.s->comparisons[sp.s->ncomparisons++] = cmp;
+    }
+    e->spent_ms = chrono__elapsed_ms(sp.s, sp.start);
+    CHRONO_FREE(sp.block);
+    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
+    return v;
+}
+
+CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
+                                              chrono_fn slow, void *slow_ctx, double min_speedup)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    chrono__check_faster(ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
+    return chrono__checker_keep(ck, &e);
+}
+
+/* One body, sequentially: the median ns against max_ns / scale. */
+CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_fn fn,
+                                            void *ctx, double claim_ns)
+{
+    chrono__sampler sp;
+    chrono_verdict v;
+    int rc;
+    chrono__sampler_init(&sp, ck, 1);
+    sp.fn[0] = fn; sp.ctx[0] = ctx;
+    chrono__sampler_start(&sp, name, NULL);
+    v = chrono__sampler_decide(&sp, ck, claim_ns, 1, e);
+    rc = v == CHRONO_VERDICT_ERROR || sp.n == 0 ? 0 : chrono__sampler_finish(&sp);
+    if (v != CHRONO_VERDICT_ERROR && sp.n && rc == 0) rc = chrono__keep_result(sp.s, &sp.r[0]);
+    e->spent_ms = chrono__elapsed_ms(sp.s, sp.start);
+    CHRONO_FREE(sp.block);
+    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
+    return v;
+}
+
+CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             double max_ns)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_BELOW, max_ns);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (!chrono__expect_name_ok(&e, name, 0) || !chrono__expect_ready(ck, &e)) return chrono__checker_keep(ck, &e);
+    if (!fn) chrono__expect_error(&e, CHRONO_EINVAL, "the body is NULL");
+    else if (!(max_ns > 0) || !(max_ns < 1e15)) chrono__expect_error(&e, CHRONO_EINVAL, "max_ns must be a finite number > 0");
+    else chrono__check_one(ck, &e, name, fn, ctx, max_ns);
+    return chrono__checker_keep(ck, &e);
+}
+
+/* ---- against a saved result ----------------------------------------------------------------- */
+/* A minimal JSON reader: enough to walk a report and read numbers and
+   strings.  Every function takes the text at p and returns where the value
+   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
+CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
+   buf is not NULL, truncated to n. */
+CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (*p != '"') return NULL;
+    for (p++; *p != '"'; p++) {
+        char c = *p;
+        if (!c || (unsigned char)c < 0x20) return NULL;
+        if (c == '\\') {
+            int i;
+            switch (*++p) {
+            case '"': case '\\': case '/': c = *p; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u':
+                for (i = 1; i <= 4; i++)
+                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
+                c = '?';
+                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
+                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
+                p += 4;
+                break;
+            default: return NULL;
+            }
+        }
+        if (buf && k + 1 < n) buf[k++] = c;
+    }
+    if (buf && n) buf[k] = '\0';
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
+
+CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
+{
+    char *end;
+    const char *q = p;
+    if (*q == '-') q++;
+    if (!(*q >= '0' && *q <= '9')) return NULL;
+    if (out) *out = strtod(p, &end);
+    else (void)strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+/* An array or object: skip it. */
+CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
+{
+    char close = *p == '[' ? ']' : '}';
+    int first = 1;
+    if (depth > 64) return NULL;
+    p = chrono__json_ws(p + 1);
+    while (*p != close) {
+        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (close == '}') {
+            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
+            p = chrono__json_ws(p);
+            if (*p != ':') return NULL;
+            p = chrono__json_ws(p + 1);
+        }
+        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
+        p = chrono__json_ws(p);
+    }
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
+{
+    p = chrono__json_ws(p);
+    if (*p == '"') return chrono__json_string(p, NULL, 0);
+    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
+    if (!strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    if (!strncmp(p, "null", 4)) return p + 4;
+    return chrono__json_number(p, NULL);
+}
+
+/* One object of "benchmarks": its name and the figures we read. */
+CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
+{
+    int first = 1;
+    name[0] = '\0';
+    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
+    if (*p != '{') return chrono__json_value(p, 1);
+    p = chrono__json_ws(p + 1);
+    while (*p != '}') {
+        char key[32];
+        const char *v;
+        double *num = NULL;
+        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (!(p = chrono__json_string(p, key, sizeof key))) return NULL;
+        p = chrono__json_ws(p);
+        if (*p != ':') return NULL;
+        v = chrono__json_ws(p + 1);
+        if (!strcmp(key, "median_ns")) num = &sv->median_ns;
+        else if (!strcmp(key, "ci_low_ns")) num = &sv->ci_low_ns;
+        else if (!strcmp(key, "ci_high_ns")) num = &sv->ci_high_ns;
+        else if (!strcmp(key, "ci_level")) num = &sv->ci_level;
+        else if (!strcmp(key, "samples")) num = &sv->samples;
+        if (!strcmp(key, "name") && *v == '"') p = chrono__json_string(v, name, n);
+        else if (num && (*v == '-' || (*v >= '0' && *v <= '9'))) p = chrono__json_number(v, num);
+        else p = chrono__json_value(v, 2);
+        if (!p) return NULL;
+        p = chrono__json_ws(p);
+    }
+    return p + 1;
+}
+
+/* The entry called `name` in the "benchmarks" array of a JSON report.
+   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
+{
+    const char *p;
+    int first = 1;
+    if (!json || !name || !out) return CHRONO_EINVAL;
+    p = chrono__json_ws(json);
+    if (*p != '{') return CHRONO_EINVAL;
+    p = chrono__json_ws(p + 1);
+    while (*p != '}') {
+        char key[16];
+        if (!first) { if (*p != ',') return CHRONO_EINVAL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (!(p = chrono__json_string(p, key, sizeof key))) return CHRONO_EINVAL;
+        p = chrono__json_ws(p);
+        if (*p != ':') return CHRONO_EINVAL;
+        p = chrono__json_ws(p + 1);
+        if (!strcmp(key, "benchmarks") && *p == '[') {
+            p = chrono__json_ws(p + 1);
+            while (*p && *p != ']') {
+                char nm[CHRONO_NAME_MAX];
+                chrono_saved sv;
+                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
+                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
+                p = chrono__json_ws(p);
+                if (*p == ',') p = chrono__json_ws(p + 1);
+                else if (*p != ']') return CHRONO_EINVAL;
+            }
+            return CHRONO_EINVAL;
+        }
+        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
+        p = chrono__json_ws(p);
+    }
+    return CHRONO_EINVAL;
+}
+
+/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
+CHRONO__PRIVATE char *chrono__read_file(const char *path)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) return NULL;
+    for (;;) {
+        size_t got;
+        if (len + 4097 > cap) {
+            char *nb;
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
+            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
+            buf = nb; cap = ncap;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
+    else buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e, const char *name,
+                                              chrono_fn fn, void *ctx, const char *json_path, double max_slowdown)
+{
+    chrono_saved sv;
+    char *text;
+    int rc;
+    double lo, hi;
+    if (!fn) return chrono__expect_error(e, CHRONO_EINVAL, "the body is NULL");
+    if (!(max_slowdown > 0) || !(max_slowdown < 1e12))
+        return chrono__expect_error(e, CHRONO_EINVAL, "max_slowdown must be a finite number > 0");
+    if (!(text = chrono__read_file(json_path))) return chrono__expect_error(e, CHRONO_EIO, "cannot read the saved JSON file");
+    rc = chrono_saved_find(text, name, &sv);
+    CHRONO_FREE(text);
+    if (rc < 0) return chrono__expect_error(e, rc, "no entry of this name with a median_ns in the saved JSON");
+    lo = sv.ci_low_ns > 0 && sv.ci_low_ns <= sv.median_ns ? sv.ci_low_ns : sv.median_ns;
+    hi = sv.ci_high_ns >= sv.median_ns && sv.ci_high_ns < 1e300 ? sv.ci_high_ns : sv.median_ns;
+    /* Decide on ns against max_slowdown x the saved median, then state the
+       ratio's interval widened by the saved CI. */
+    (void)chrono__check_one(ck, e, name, fn, ctx, max_slowdown * sv.median_ns);
+    if (e->verdict == CHRONO_VERDICT_ERROR) return e->verdict;
+    if (e->verdict == CHRONO_PASS && !(e->ci_high / lo <= max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
+    if (e->verdict == CHRONO_FAIL && !(e->ci_low / hi > max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
+    e->estimate /= sv.median_ns;
+    e->ci_low /= hi;
+    e->ci_high /= lo;
+    return e->verdict;
+}
+
+CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             const char *json_path, double max_slowdown)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_SAVED, max_slowdown);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (chrono__expect_name_ok(&e, name, 0) && chrono__expect_ready(ck, &e))
+        chrono__check_saved(ck, &e, name, fn, ctx, json_path, max_slowdown);
+    return chrono__checker_keep(ck, &e);
+}
+
+/* ---- scaling ---------------------------------------------------------------------------------- */
+CHRONO__PRIVATE double chrono__growth(chrono_complexity c, double n)
+{
+    double ln = n > 1 ? log(n) : 0.0;
+    switch (c) {
+    case CHRONO_O_LOG_N: return ln;
+    case CHRONO_O_N: return n;
+    case CHRONO_O_N_LOG_N: return n * ln;
+    case CHRONO_O_N2: return n * n;
+    default: return 0.0;
+    }
+}
+
+/* Fit class c to (x, y): y = a + b f(x), b >= 0 (O(1): y = a).  Returns the
+   RMS relative residual, floored at `noise`; *slope gets b. */
+CHRONO__PRIVATE double chrono__class_error(chrono_complexity c, const double *x, const double *y, size_t n, double noise,
+                                      double *slope)
+{
+    double mf = 0, my = 0, sff = 0, sfy = 0, a, b = 0, sum = 0, e;
+    size_t i;
+    for (i = 0; i < n; i++) { mf += chrono__growth(c, x[i]); my += y[i]; }
+    mf /= (double)n; my /= (double)n;
+    for (i = 0; i < n; i++) {
+        double df = chrono__growth(c, x[i]) - mf;
+        sff += df * df;
+        sfy += df * (y[i] - my);
+    }
+    if (c != CHRONO_O_1 && sff > 0 && sfy > 0) b = sfy / sff;
+    a = my - b * mf;
+    for (i = 0; i < n; i++) {
+        double r = (y[i] - (a + b * chrono__growth(c, x[i]))) / y[i];
+        sum += r * r;
+    }
+    e = sqrt(sum / (double)n);
+    *slope = b;
+    return e > noise ? e : noise;
+}
+
+CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
+                                      void *ctx, const uint64_t *params, size_t nparams, chrono_complexity claimed)
+{
+    chrono_session *s = ck->session;
+    chrono_sweep_result sw;
+    double x[64], y[64], noise = 0, slope[CHRONO_COMPLEXITY_COUNT], ss = 0, my = 0, grow;
+    double pmin = INFINITY, pmax = 0;
+    size_t i;
+    int c, rc;
+    uint64_t t0 = chrono__now(s);
+    e->claimed = claimed;
+    if (!fn || !params) { chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL"); return; }
+    if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) { chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class"); return; }
+    if (nparams < 3 || nparams > 64) { chrono__expect_error(e, CHRONO_EINVAL, "a sweep needs 3..64 params"); return; }
+    for (i = 0; i < nparams; i++) {
+        if (params[i] < 1) { chrono__expect_error(e, CHRONO_EINVAL, "params must be >= 1"); return; }
+        pmin = (double)params[i] < pmin ? (double)params[i] : pmin;
+        pmax = (double)params[i] > pmax ? (double)params[i] : pmax;
+    }
+    if (pmax < 4 * pmin) { chrono__expect_error(e, CHRONO_EINVAL, "the sweep must span at least 4x (max >= 4 min)"); return; }
+    if ((rc = chrono_sweep(s, name, fn, ctx, params, nparams, &sw)) < 0) { chrono__expect_error(e, rc, chrono_strerror(rc)); return; }
+    for (i = 0; i < nparams; i++) {
+        const chrono_result *r = &s->results[sw.first_result + i];
+        double h = (r->ns.ci_high - r->ns.ci_low) / 2 / r->ns.median;
+        x[i] = (double)params[i]; y[i] = r->ns.median;
+        if (!(y[i] > 0)) { chrono__expect_error(e, CHRONO_ERANGE, "a point's median is not positive"); return; }
+        noise += h * h; my += y[i];
+    }
+    e->noise = noise = sqrt(noise / (double)nparams);
+    my /= (double)nparams;
+    for (i = 0; i < nparams; i++) ss += (y[i] - my) * (y[i] - my) / (y[i] * y[i]);
+    e->best = CHRONO_O_1;
+    for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
+        e->fit_error[c] = chrono__class_error((chrono_complexity)c, x, y, nparams, noise, &slope[c]);
+        if (e->fit_error[c] < e->fit_error[e->best]) e->best = (chrono_complexity)c;
+    }
+    e->r2 = ss > 0 ? 1.0 - e->fit_error[e->best] * e->fit_error[e->best] * (double)nparams / ss : 1.0;
+    if (e->r2 < 0) e->r2 = 0;
+    e->estimate = e->fit_error[claimed];
+    e->rounds = nparams;
+    e->spent_ms = chrono__elapsed_ms(s, t0);
+    e->verdict = CHRONO_PASS;
+    grow = slope[claimed] * (chrono__growth(claimed, pmax) - chrono__growth(claimed, pmin)) / my;
+    if (e->fit_error[e->best] < e->fit_error[claimed] / 2) {
+        e->verdict = CHRONO_FAIL;
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "%s fits with %.3g < half the error of %s (%.3g)",
+                              chrono_complexity_name(e->best), e->fit_error[e->best], chrono_complexity_name(claimed),
+                              e->fit_error[claimed]);
+    } else if (claimed != CHRONO_O_1 && !(grow > noise)) {
+        e->verdict = CHRONO_FAIL;
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "time did not grow: fitted growth %.3g of the mean is "
+                              "within the noise %.3g", grow, noise);
+    } else {
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "no class fits with less than half the error of %s (%.3g)",
+                              chrono_complexity_name(claimed), e->fit_error[claimed]);
+    }
+}
+
+CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
+                                               const uint64_t *params, size_t nparams, chrono_complexity claimed)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_SCALING, NAN);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (chrono__expect_name_ok(&e, name, 22) && chrono__expect_ready(ck, &e))
+        chrono__check_scaling(ck, &e, name, fn, ctx, params, nparams, claimed);
+    return chrono__checker_keep(ck, &e);
+}
+
+CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e)
+{
+    chrono_expectation x;
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (!e) {
+        chrono__expectation_init(&x, "(null entry)", CHRONO_EXPECT_FASTER, NAN);
+        chrono__expect_error(&x, CHRONO_EINVAL, "the entry is NULL");
+        return chrono__checker_keep(ck, &x);
+    }
+    switch (e->kind) {
+    case CHRONO_EXPECT_FASTER: return chrono_check_faster(ck, e->name, e->fn, e->ctx, e->slow, e->slow_ctx, e->claim);
+    case CHRONO_EXPECT_BELOW: return chrono_check_below(ck, e->name, e->fn, e->ctx, e->claim);
+    case CHRONO_EXPECT_SCALING:
+        return chrono_check_scaling(ck, e->name, e->sweep, e->ctx, e->params, e->nparams, e->complexity);
+    case CHRONO_EXPECT_SAVED: return chrono_check_saved(ck, e->name, e->fn, e->ctx, e->saved_path, e->claim);
+    default:
+        chrono__expectation_init(&x, e->name, e->kind, NAN);
+        chrono__expect_error(&x, CHRONO_EINVAL, "unknown expectation kind");
+        return chrono__checker_keep(ck, &x);
+    }
+}
+
+/* ---- without a checker ---------------------------------------------------------------------- */
+CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
+                                               chrono_fn slow, void *slow_ctx, double min_speedup)
+{
+    chrono_checker ck;
+    chrono_expectation e;
+    if (chrono_checker_open(&ck, s, NULL) < 0) return CHRONO_VERDICT_ERROR;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
+    return chrono__check_faster(&ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
+}
+
+CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                              double max_ns)
+{
+    chrono_checker ck;
+    chrono_verdict v;
+    if (chrono_checker_open(&ck, s, NULL) < 0) return CHRONO_VERDICT_ERROR;
+    v = chrono_check_below(&ck, name, fn, ctx, max_ns);
+    chrono_checker_close(&ck);
+    return v;
+}
+
+/* ---- TAP version 13 ---------------------------------------------------------------------------- */
+/* A name on one line, '#' escaped (it would start a directive). */
+CHRONO__PRIVATE void chrono__tap_name(FILE *out, const char *name)
+{
+    for (; *name; name++) {
+        if (*name == '#') fputs("\\#", out);
+        else if (*name == '\n' || *name == '\r') fputc(' ', out);
+        else fputc(*name, out);
+    }
+}
+
+CHRONO__PRIVATE const char *chrono__tap_fig(const chrono_expectation *e)
+{
+    return e->kind == CHRONO_EXPECT_BELOW ? "ns" : "ratio";
+}
+
+/* "ratio 1.52 [1.49, 1.55]" or "ns 812 [801, 820]" or "O(n), R^2 0.998". */
+CHRONO__PRIVATE void chrono__tap_figures(char *buf, size_t n, const chrono_expectation *e)
+{
+    if (e->kind == CHRONO_EXPECT_SCALING)
+        (void)chrono__bprintf(buf, n, "best %s, R^2 %.3f", chrono_complexity_name(e->best), e->r2);
+    else if (e->kind == CHRONO_EXPECT_BELOW)
+        (void)chrono__bprintf(buf, n, "ns %.4g [%.4g, %.4g]", e->estimate, e->ci_low, e->ci_high);
+    else
+        (void)chrono__bprintf(buf, n, "ratio %.2f [%.2f, %.2f]", e->estimate, e->ci_low, e->ci_high);
+}
+
+CHRONO__PRIVATE void chrono__tap_yaml_num(FILE *out, const char *key, double v)
+{
+    if (v == v && v - v == 0) fprintf(out, "  %s: %.6g\n", key, v);
+    else fprintf(out, "  %s: ~\n", key);
+}
+
+CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
+{
+    int c;
+    fputs("  ---\n", out);
+    fprintf(out, "  kind: %s\n  verdict: %s\n", chrono__kind_name(e->kind), chrono_verdict_name(e->verdict));
+    if (e->reason[0]) {
+        fputs("  reason: \"", out);
+        (void)chrono_json_escape(out, e->reason);   /* a JSON string is a YAML double-quoted scalar */
+        fputs("\"\n", out);
+    }
+    if (e->verdict != CHRONO_VERDICT_ERROR || e->rounds) {
+        if (e->kind == CHRONO_EXPECT_SCALING) {
+            fprintf(out, "  claimed: \"%s\"\n  best: \"%s\"\n", chrono_complexity_name(e->claimed), chrono_complexity_name(e->best));
+            chrono__tap_yaml_num(out, "r2", e->r2);
+            chrono__tap_yaml_num(out, "noise", e->noise);
+            for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
+                fprintf(out, "  \"error %s\": ", chrono_complexity_name((chrono_complexity)c));
+                if (e->fit_error[c] == e->fit_error[c]) fprintf(out, "%.6g\n", e->fit_error[c]);
+                else fputs("~\n", out);
+            }
+        } else {
+            chrono__tap_yaml_num(out, "claim", e->claim);
+            chrono__tap_yaml_num(out, chrono__tap_fig(e), e->estimate);
+            chrono__tap_yaml_num(out, "ci_low", e->ci_low);
+            chrono__tap_yaml_num(out, "ci_high", e->ci_high);
+            chrono__tap_yaml_num(out, "ci_level", e->ci_level);
+            fprintf(out, "  looks: %d\n", e->looks);
+        }
+        fprintf(out, "  rounds: %lu\n", (unsigned long)e->rounds);
+        chrono__tap_yaml_num(out, "spent_ms", e->spent_ms);
+    }
+    fputs("  ...\n", out);
+}
+
+CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_expectation *e)
+{
+    char fig[128];
+    chrono__tap_figures(fig, sizeof fig, e);
+    fprintf(out, "%sok %lu - ", e->verdict == CHRONO_PASS || e->verdict == CHRONO_INCONCLUSIVE ? "" : "not ",
+            (unsigned long)(i + 1));
+    chrono__tap_name(out, e->name);
+    if (e->verdict == CHRONO_PASS) {
+        fprintf(out, " # %s\n", fig);
+    } else if (e->verdict == CHRONO_INCONCLUSIVE) {
+        if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
+        else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
+    } else {
+        fputc('\n', out);
+        chrono__tap_yaml(out, e);
+    }
+}
+
+/* TAP version 13: the plan first, a line for each verdict. */
+CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
+{
+    size_t i;
+    if (!ck || !out) return CHRONO_EINVAL;
+    fputs("TAP version 13\n", out);
+    if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
+    else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
+    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, &ck->items[i]);
+    return fflush(out) == 0 && !ferror(out) ? 0 : CHRONO_EIO;
+}
+
+/* 0 when nothing failed or erred (inconclusive ones are skips), else 1. */
+CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
+{
+    size_t i;
+    if (!ck) return 1;
+    if (ck->chrono__lost_failed) return 1;   /* a failed verdict could not be kept */
+    for (i = 0; i < ck->n; i++)
+        if (ck->items[i].verdict == CHRONO_FAIL || ck->items[i].verdict == CHRONO_VERDICT_ERROR) return 1;
+    return 0;
+}
+
+/* ---- the check main ----------------------------------------------------------------------------- */
+/* Flags: the common ones (cli.h), where --quick also shortens the budget to
+   150 ms, plus --budget-ms=X and --alpha=X.  The TAP stream goes to stdout;
+   the session's report goes to --out in --format when --out is given.  Exit
+   0 (nothing failed), 1 (something failed or the session did not open), 2
+   (bad command line). */
+CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller)
+{
+    chrono_config cfg = chrono_config_default();
+    chrono_expect_config ecfg = chrono_expect_config_default();
+    double budget = 0, alpha = 0;
+    chrono_cli_flag extra[2];
+    chrono_cli cli;
+    chrono_session s;
+    chrono_checker ck;
+    size_t i;
+    int rc, status;
+    extra[0].name = "--budget-ms"; extra[0].kind = CHRONO_CLI_DOUBLE; extra[0].value = &budget;
+    extra[0].min = 1; extra[0].max = 86400000; extra[0].help = "time budget of each expectation in ms (default 500)";
+    extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
+    extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 2) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL)) return 0;
+    if (cli.list) {
+        for (i = 0; i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
+        return 0;
+    }
+    if (cli.quick) ecfg.budget_ms = 150;
+    if (budget > 0) ecfg.budget_ms = budget;
+    if (alpha > 0) ecfg.alpha = alpha;
+    if ((rc = chrono_session_open_at(&s, &cfg, caller)) < 0) {
+        printf("TAP version 13\n1..0\nBail out! session: %s\n", chrono_strerror(rc));
+        return 1;
+    }
+    (void)chrono_checker_open(&ck, &s, &ecfg);
+    for (i = 0; entries && i < n; i++)
+        if (entries[i].name && chrono_cli_want(&cli, entries[i].name)) (void)chrono_check_entry_run(&ck, &entries[i]);
+    rc = chrono_checker_tap(&ck, stdout);
+    status = rc < 0 ? 1 : chrono_checker_exit_status(&ck);
+    if (cli.out_path && chrono_cli_finish(&cli, &s) < 0) {
+        fprintf(stderr, "%s: %s\n", cli.prog, cli.error);
+        status = 1;
+    }
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+    return status;
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_CHECK_IMPL */
