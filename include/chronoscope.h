@@ -75,6 +75,7 @@
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/cli.h     the common command-line flags of programs built on it
+     chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -88,4 +89,5 @@
 #include "chronoscope/bench.h"
 #include "chronoscope/report.h"
 #include "chronoscope/cli.h"
+#include "chronoscope/experiment.h"
 
