@@ -301,8 +301,8 @@ static const cc_copy_entry part1[] = {
 #define CC_MAXROWS 64
 typedef struct cc_table {        /* a chrono_table and the storage of its cells */
     chrono_table t;
-    char text[CC_MAXROWS * 12][CC_CELL];
-    const char *cells[CC_MAXROWS * 12];
+    char text[CC_MAXROWS * 13][CC_CELL];
+    const char *cells[CC_MAXROWS * 13];
 } cc_table;
 
 static void cc_table_init(cc_table *tb, const char *key, const char *title, const char *const *cols, size_t ncols)
@@ -344,7 +344,8 @@ static const char *const p2_cols[] = { "variant", "against", "ns_variant", "ns_a
                                        "delta_ci_high", "verdict" };
 static const char *const p1_cols[] = { "variant", "projected_s_mean", "proj_ci_low_s", "proj_ci_high_s",
                                        "ns_per_byte_mean", "ns_per_byte_median", "delta_ns_vs_libc", "delta_ci_low",
-                                       "delta_ci_high", "verdict", "literal_s", "literal_vs_projected" };
+                                       "delta_ci_high", "verdict", "literal_s", "literal_vs_projected",
+                                       "literal_switches" };
 static const char *const env_cols[] = { "note" };
 
 typedef struct cc_p1 {           /* one Part 1 row, to sort fastest first */
@@ -353,6 +354,7 @@ typedef struct cc_p1 {           /* one Part 1 row, to sort fastest first */
     chrono_comparison c;         /* against libc; unused for libc itself */
     int is_base;
     double literal_ns;           /* NAN without --literal */
+    double literal_switches;     /* context switches during the literal copy: others' time is in it */
 } cc_p1;
 
 static int cc_p1_cmp(const void *x, const void *y)
@@ -411,7 +413,7 @@ int main(int argc, char **argv)
     }
 
     /* ---- Part 1: the replica ---- */
-    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 12);
+    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 13);
 #if CC_LINUX
     {
         cc_fh h;
@@ -433,14 +435,17 @@ int main(int argc, char **argv)
             for (i = 0; i < np1; i++) {   /* --literal: the whole copy, once per variant, on the library's clock */
                 chrono_fn fn = copy_libc;
                 size_t k;
-                p1[i].literal_ns = NAN;
+                p1[i].literal_ns = p1[i].literal_switches = NAN;
                 if (!literal || rc < 0) continue;
                 for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
                 {
+                    long sw0 = chrono_cpu_switches(), sw1;
                     uint64_t t0 = chrono_clock_start(&s.clock), t1;
                     fn(&h, (uint64_t)bytes);
                     t1 = chrono_clock_stop(&s.clock);
+                    sw1 = chrono_cpu_switches();
                     p1[i].literal_ns = chrono_clock_ns(&s.clock, t1 - t0);
+                    if (sw0 >= 0 && sw1 >= 0) p1[i].literal_switches = (double)(sw1 - sw0);
                 }
             }
             if (h.failed && rc == 0) {
@@ -465,6 +470,7 @@ int main(int argc, char **argv)
         else cc_delta_cells(&p1tab, 6, &p1[i].c);
         cc_num(&p1tab, 10, "%.3f", p1[i].literal_ns / 1e9);
         cc_num(&p1tab, 11, "%.3f", p1[i].literal_ns / p.total_ns);
+        cc_num(&p1tab, 12, "%.0f", p1[i].literal_switches);
         p1tab.t.nrows++;
     }
 #else
@@ -472,7 +478,8 @@ int main(int argc, char **argv)
     cc_str(&envtab, 0, "Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)");
     envtab.t.nrows++;
 #endif
-    cc_str(&envtab, 0, literal ? "Part 1: projections use the MEAN ns per byte (interrupts included); literal_s is one real copy"
+    cc_str(&envtab, 0, literal ? "Part 1: projections use the MEAN ns per byte (interrupts included); literal_s is one real copy "
+                                         "(wall time: with literal_switches > 0 other programs' time is in it)"
                                : "Part 1: projections use the MEAN ns per byte (interrupts included); --literal copies for real");
     envtab.t.nrows++;
 
