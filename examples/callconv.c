@@ -50,10 +50,10 @@
    call/ret pair that straddles a fetch block costs a cycle on some cores). */
 #if defined(__clang__)
 #  define CC_NOINL __attribute__((noinline, aligned(64)))
-#  define CC_ALIGN __attribute__((aligned(64)))
+#  define CC_ALIGN __attribute__((aligned(64), unused))   /* unused: not every form has a row on every compiler */
 #elif defined(__GNUC__)
 #  define CC_NOINL __attribute__((noipa, aligned(64)))
-#  define CC_ALIGN __attribute__((aligned(64)))
+#  define CC_ALIGN __attribute__((aligned(64), unused))   /* unused: not every form has a row on every compiler */
 #else
 #  define CC_NOINL
 #  define CC_ALIGN
