@@ -75,6 +75,7 @@
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/cli.h     the common command-line flags of programs built on it
+     chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
 
@@ -90,6 +91,7 @@
 #include "chronoscope/bench.h"
 #include "chronoscope/report.h"
 #include "chronoscope/cli.h"
+#include "chronoscope/experiment.h"
 #include "chronoscope/program.h"
 #include "chronoscope/check.h"
 

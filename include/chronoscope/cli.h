@@ -61,7 +61,8 @@
      chrono_cli_handle_info(cli, prog)               1 when it printed help or version
      chrono_cli_want(cli, name)                      1: run this benchmark
      chrono_cli_output(cli)                          the --out stream (or stdout), NULL + .error
-     chrono_cli_finish(cli, s)                       report, close: 0 or CHRONO_EIO */
+     chrono_cli_finish(cli, s)                       report, close: 0 or CHRONO_EIO
+     chrono_cli_finish_ex(cli, s, tables, n)         the same with the program's own tables */
 #ifndef CHRONOSCOPE_CLI_H
 #define CHRONOSCOPE_CLI_H
 
@@ -131,6 +132,10 @@ CHRONO_API FILE *chrono_cli_output(chrono_cli *o);
    or --version), close the file.  0, CHRONO_EIO (cannot open, write or
    close; .error says which) or chrono_report's error. */
 CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s);
+
+/* The same, with the program's own tables after the benchmarks (report.h's
+   chrono_table; tables may be NULL when ntables is 0). */
+CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, const chrono_table *tables, size_t ntables);
 
 CHRONO__EXTERN_C_END
 
@@ -599,6 +604,11 @@ CHRONO_API FILE *chrono_cli_output(chrono_cli *o)
 
 CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
 {
+    return chrono_cli_finish_ex(o, s, NULL, 0);
+}
+
+CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, const chrono_table *tables, size_t ntables)
+{
     chrono_report_options ro;
     FILE *f;
     int rc;
@@ -612,6 +622,8 @@ CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
     memset(&ro, 0, sizeof ro);
     ro.executable = o->prog;
     ro.baseline = o->baseline;
+    ro.tables = tables;
+    ro.ntables = tables ? ntables : 0;
     rc = chrono_report_ex(s, f, o->format, &ro);
     if (f != stdout) {
         if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;

@@ -1,0 +1,318 @@
+/* chronoscope/experiment.h — what programs that reproduce an old measurement
+   share: a difference with its confidence interval (and whether it is below
+   the noise floor), a per-op cost projected to a total, a "then vs now"
+   table with ratios in time and in cycles, and a note on what dominates the
+   figures of this machine (VM, PTI and other mitigations, TSC and core clock).
+
+   Usage:
+
+       chrono_comparison c;                   // bench.h: chrono_compare(&s, ..., &c)
+       chrono_delta d;
+       chrono_projection p;
+       chrono_then_now tn;
+       chrono_env_note note;
+       size_t i;
+       chrono_delta_from(&c, &d);             // d.diff_ns [d.ci_low_ns, d.ci_high_ns], d.below_noise
+       chrono_project(&c.a, 16777216.0, 0.95, &p);   // p.total_ns [p.ci_low_ns, p.ci_high_ns], mean-based
+       chrono_env_note_read(&s, &note);
+       for (i = 0; i < note.n; i++) printf("# %s\n", note.line[i]);
+       chrono_then_now_build(&tn, "then_vs_now", "then (2002) vs now", rows, nrows, 450.0);
+       // chrono_report_options opt = { 0 }; opt.tables = &tn.table; opt.ntables = 1;
+       chrono_then_now_free(&tn);
+
+   Functions:
+     chrono_delta_from(c, out)              a − b in ns per iteration, with its CI
+     chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
+     chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
+     chrono_then_now_free(t)                frees what build allocated
+     chrono_env_note_read(s, out)           text lines: VM, PTI/mitigations, TSC vs core GHz
+
+   Definitions:
+     Δ          (ratio − 1) × median ns of b, where ratio is chrono_compare's median of
+                the paired ratios a_i/b_i and its CI; the CI is the ratio's CI scaled the
+                same way.  below_noise is 1 when that CI includes 0.
+     projection ops × mean ns per iteration.  The mean, not the median: a long batch
+                pays for its interrupts and rare slow calls, which the median leaves out.
+                The CI is the mean's normal-approximation interval (mean ± z·sd/√n).
+     then/now   then_us_per_op = then_total_s × 1e6 / then_ops; then_cycles needs the old
+                CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
+                now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
+                the same in cycles.
+
+   Every function returning int returns 0 or a negative CHRONO_E... code. */
+#ifndef CHRONOSCOPE_EXPERIMENT_H
+#define CHRONOSCOPE_EXPERIMENT_H
+
+#include "report.h"
+
+/* ---- types ----------------------------------------------------------------- */
+typedef struct chrono_delta {
+    double diff_ns;              /* a − b, ns per iteration (b's median scale) */
+    double ci_low_ns, ci_high_ns;
+    double ci_level;             /* coverage of the ratio's CI */
+    double ratio;                /* a / b */
+    int below_noise;             /* 1: the CI includes 0 */
+} chrono_delta;
+
+typedef struct chrono_projection {
+    double ops;                  /* iterations projected */
+    double per_op_mean_ns;       /* the mean: includes interrupts and slow calls */
+    double per_op_median_ns;     /* for comparison: the typical call */
+    double total_ns;             /* ops × mean */
+    double ci_low_ns, ci_high_ns;   /* ops × (mean ± z·sd/√n) */
+    double median_total_ns;      /* ops × median: what the copy would take without interrupts */
+} chrono_projection;
+
+/* One row of a then-vs-now table.  Unknown numbers are NAN (or 0 for ops). */
+typedef struct chrono_then_now_row {
+    const char *then;            /* "regparm (2)" */
+    double then_total_s;         /* 37.354; NAN: use then_us_per_op */
+    double then_ops;             /* 16777216 */
+    double then_us_per_op;       /* used when then_total_s is NAN */
+    const char *now;             /* "sysv (closest x86-64)" */
+    double now_ns;               /* per op, NAN unknown */
+    double now_ghz;              /* estimated core GHz for the cycles, NAN unknown */
+    const char *note;            /* may be NULL */
+} chrono_then_now_row;
+
+#define CHRONO_THEN_NOW_COLS 10
+#define CHRONO_THEN_NOW_CELL 96   /* bytes of one cell with its NUL */
+
+/* The table and the storage its cells point into (owned here, allocated by
+   chrono_then_now_build, freed by chrono_then_now_free). */
+typedef struct chrono_then_now {
+    chrono_table table;
+    /* private */
+    char *chrono__text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
+    const char **chrono__cells;
+} chrono_then_now;
+
+#define CHRONO_ENV_NOTE_LINES 6
+typedef struct chrono_env_note {
+    size_t n;                    /* lines filled */
+    char line[CHRONO_ENV_NOTE_LINES][192];
+    int in_vm;                   /* 1/0 */
+    int pti;                     /* 1: meltdown "Mitigation: PTI", 0: not, -1 unknown */
+    double tsc_ghz, core_ghz;    /* NAN unknown */
+    int emulated;                /* 1: the core clock is implausible (an emulator?) */
+} chrono_env_note;
+
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* Δ = a − b from a comparison.  CHRONO_EINVAL for NULL or a comparison
+   without a finite ratio or median. */
+CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
+
+/* ops iterations of r at its mean cost, with the mean's CI at `confidence`
+   (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
+CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
+
+/* Fill t->table (key, title, columns row, then, then_us_per_op, then_cycles,
+   now, now_ns, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
+   seed_mhz <= 0 (or NAN): then_cycles and ratio_cycles are "n/a".
+   CHRONO_EINVAL, CHRONO_ENOMEM.  On error nothing is left allocated. */
+CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
+                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz);
+CHRONO_API void chrono_then_now_free(chrono_then_now *t);
+
+/* What dominates this machine's figures, as lines to print.  s must be open
+   (its environment, clock and core clock are read, plus
+   /sys/devices/system/cpu/vulnerabilities on Linux). */
+CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *out);
+
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_EXPERIMENT_H */
+
+/* ==== implementation ======================================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_EXPERIMENT_IMPL)
+#define CHRONOSCOPE_EXPERIMENT_IMPL
+
+CHRONO__EXTERN_C_BEGIN
+
+CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
+{
+    double bm;
+    if (!c || !out) return CHRONO_EINVAL;
+    bm = c->b.ns.median;
+    if (!chrono__finite(bm) || !chrono__finite(c->ratio) || !chrono__finite(c->ci_low) || !chrono__finite(c->ci_high))
+        return CHRONO_EINVAL;
+    out->ratio = c->ratio;
+    out->diff_ns = (c->ratio - 1.0) * bm;
+    out->ci_low_ns = (c->ci_low - 1.0) * bm;
+    out->ci_high_ns = (c->ci_high - 1.0) * bm;
+    out->ci_level = c->ci_level;
+    out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
+    return 0;
+}
+
+/* z with P(|Z| <= z) = confidence, by bisection on erf (no table, any level). */
+CHRONO__PRIVATE double chrono__z_two_sided(double confidence)
+{
+    double lo = 0.0, hi = 40.0;
+    int i;
+    for (i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (erf(mid / sqrt(2.0)) < confidence) lo = mid; else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
+{
+    double half = 0.0;
+    if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) || r->ns.n == 0 ||
+        !chrono__finite(r->ns.mean))
+        return CHRONO_EINVAL;
+    if (r->ns.n > 1 && chrono__finite(r->ns.stddev))
+        half = chrono__z_two_sided(confidence) * r->ns.stddev / sqrt((double)r->ns.n);
+    out->ops = ops;
+    out->per_op_mean_ns = r->ns.mean;
+    out->per_op_median_ns = r->ns.median;
+    out->total_ns = ops * r->ns.mean;
+    out->ci_low_ns = ops * (r->ns.mean - half);
+    out->ci_high_ns = ops * (r->ns.mean + half);
+    out->median_total_ns = ops * r->ns.median;
+    return 0;
+}
+
+static const char *const chrono__then_now_cols[CHRONO_THEN_NOW_COLS] = {
+    "row", "then", "then_us_per_op", "then_cycles", "now", "now_ns", "now_cycles_est", "ratio_us", "ratio_cycles", "note"
+};
+
+/* A number cell, or "n/a" where it is unknown. */
+CHRONO__PRIVATE void chrono__tn_num(char *cell, const char *fmt, double v)
+{
+    if (chrono__finite(v)) (void)chrono__num(cell, CHRONO_THEN_NOW_CELL, fmt, v);
+    else (void)chrono__bprintf(cell, CHRONO_THEN_NOW_CELL, "n/a");
+}
+
+CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
+                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz)
+{
+    size_t i, j, ncells;
+    if (!t || !key || (!rows && nrows)) return CHRONO_EINVAL;
+    memset(t, 0, sizeof *t);
+    ncells = nrows * CHRONO_THEN_NOW_COLS;
+    if (nrows > ((size_t)-1) / CHRONO_THEN_NOW_COLS / CHRONO_THEN_NOW_CELL) return CHRONO_ENOMEM;
+    if (ncells) {
+        t->chrono__text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
+        t->chrono__cells = (const char **)CHRONO_MALLOC(ncells * sizeof *t->chrono__cells);
+        if (!t->chrono__text || !t->chrono__cells) { chrono_then_now_free(t); return CHRONO_ENOMEM; }
+    }
+    for (i = 0; i < nrows; i++) {
+        const chrono_then_now_row *r = &rows[i];
+        char *c[CHRONO_THEN_NOW_COLS];
+        double then_us = chrono__finite(r->then_total_s) && r->then_ops > 0 ? r->then_total_s * 1e6 / r->then_ops
+                                                                              : r->then_us_per_op;
+        double then_cyc = seed_mhz > 0 && chrono__finite(seed_mhz) ? then_us * seed_mhz : NAN;
+        double now_cyc = r->now_ns * r->now_ghz;
+        for (j = 0; j < CHRONO_THEN_NOW_COLS; j++) {
+            c[j] = t->chrono__text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
+            c[j][0] = '\0';
+            t->chrono__cells[i * CHRONO_THEN_NOW_COLS + j] = c[j];
+        }
+        (void)chrono__bprintf(c[0], CHRONO_THEN_NOW_CELL, "%u", (unsigned)(i + 1));
+        if (chrono__finite(r->then_total_s)) {
+            char n[48];
+            (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s: %s s", r->then ? r->then : "",
+                                  chrono__num(n, sizeof n, "%.3f", r->then_total_s));
+        } else (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s", r->then ? r->then : "");
+        chrono__tn_num(c[2], "%.4f", then_us);
+        chrono__tn_num(c[3], "%.0f", then_cyc);
+        (void)chrono__bprintf(c[4], CHRONO_THEN_NOW_CELL, "%s", r->now ? r->now : "");
+        chrono__tn_num(c[5], "%.2f", r->now_ns);
+        chrono__tn_num(c[6], "%.1f", now_cyc);
+        chrono__tn_num(c[7], "%.2f", then_us * 1000.0 / r->now_ns);
+        chrono__tn_num(c[8], "%.2f", then_cyc / now_cyc);
+        (void)chrono__bprintf(c[9], CHRONO_THEN_NOW_CELL, "%s", r->note ? r->note : "");
+    }
+    t->table.key = key;
+    t->table.title = title ? title : key;
+    t->table.ncols = CHRONO_THEN_NOW_COLS;
+    t->table.nrows = nrows;
+    t->table.cols = chrono__then_now_cols;
+    t->table.cells = t->chrono__cells;
+    return 0;
+}
+
+CHRONO_API void chrono_then_now_free(chrono_then_now *t)
+{
+    if (!t) return;
+    if (t->chrono__text) CHRONO_FREE(t->chrono__text);
+    if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
+    memset(t, 0, sizeof *t);
+}
+
+/* The first line of a small file, without its newline; 0 or -1. */
+CHRONO__PRIVATE int chrono__read_line(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t len;
+    if (!f) return -1;
+    if (!fgets(buf, (int)n, f)) { fclose(f); return -1; }
+    fclose(f);
+    len = strlen(buf);
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = '\0';
+    return 0;
+}
+
+CHRONO__PRIVATE void chrono__note_add(chrono_env_note *o, const char *text)
+{
+    if (o->n < CHRONO_ENV_NOTE_LINES) (void)chrono__bprintf(o->line[o->n++], sizeof o->line[0], "%s", text);
+}
+
+CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *out)
+{
+    static const char *const vulns[] = { "spectre_v2", "retbleed", "spec_rstack_overflow", "mds", "l1tf",
+                                         "spec_store_bypass", "mmio_stale_data", "gather_data_sampling" };
+    char line[192], val[160], a[32], b[32];
+    size_t i, w;
+    if (!s || !out) return CHRONO_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->in_vm = s->env.in_vm ? 1 : 0;
+    out->pti = -1;
+    out->tsc_ghz = s->clock.hz > 0 ? s->clock.hz / 1e9 : NAN;
+    out->core_ghz = s->core_ghz;
+    /* the VM */
+    if (out->in_vm)
+        (void)chrono__bprintf(line, sizeof line, "VM: a guest (%s): system calls and interrupts cost more than on bare metal",
+                              s->env.hypervisor[0] ? s->env.hypervisor : "hypervisor unknown");
+    else (void)chrono__bprintf(line, sizeof line, "VM: none detected");
+    chrono__note_add(out, line);
+    /* PTI and the other mitigations (Linux) */
+    if (chrono__read_line("/sys/devices/system/cpu/vulnerabilities/meltdown", val, sizeof val) == 0) {
+        out->pti = strstr(val, "PTI") != NULL;
+        (void)chrono__bprintf(line, sizeof line, "meltdown: %s%s", val,
+                              out->pti ? " (PTI on: every system call switches page tables)" : "");
+        chrono__note_add(out, line);
+        w = (size_t)chrono__bprintf(line, sizeof line, "mitigations:");
+        for (i = 0; i < sizeof vulns / sizeof vulns[0] && w < sizeof line; i++) {
+            char path[96];
+            (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/vulnerabilities/%s", vulns[i]);
+            if (chrono__read_line(path, val, sizeof val) < 0 || !strncmp(val, "Not affected", 12)) continue;
+            val[40] = '\0';
+            w += (size_t)chrono__bprintf(line + w, sizeof line - w, " %s=%s;", vulns[i], val);
+        }
+        chrono__note_add(out, line);
+    } else chrono__note_add(out, "mitigations: unknown (no /sys/devices/system/cpu/vulnerabilities)");
+    /* the clocks */
+    (void)chrono__bprintf(line, sizeof line, "clock: %s at %s GHz; core clock ~%s GHz (estimated by reference chains)",
+                          chrono_clock_source_name(s->clock.source),
+                          chrono__finite(out->tsc_ghz) ? chrono__num(a, sizeof a, "%.3f", out->tsc_ghz) : "?",
+                          chrono__finite(out->core_ghz) ? chrono__num(b, sizeof b, "%.2f", out->core_ghz) : "?");
+    chrono__note_add(out, line);
+    /* An emulator (qemu-user) runs the chains' adds at a fraction of a real
+       core's speed, or reports a clock no CPU has. */
+    out->emulated = s->has_cycles && chrono__finite(out->core_ghz) && (out->core_ghz < 0.8 || out->core_ghz > 7.0);
+    if (out->emulated) {
+        (void)chrono__bprintf(line, sizeof line, "EMULATED? a core clock of %s GHz is implausible: "
+                              "the timings below are not the machine's, read them for correctness only",
+                              chrono__num(a, sizeof a, "%.2f", out->core_ghz));
+        chrono__note_add(out, line);
+    }
+    return 0;
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_EXPERIMENT_IMPL */

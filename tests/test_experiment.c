@@ -1,0 +1,132 @@
+/* test_experiment — the experiment helpers on hand-made inputs: Δ and its CI
+   from a synthetic comparison, the projection's arithmetic (mean-based), the
+   then-vs-now table's cells ("n/a" without the seed's clock), the
+   environment note on a hand-filled session. */
+#include <chronoscope.h>
+#include "tap.h"
+
+static int near(double a, double b, double tol) { return fabs(a - b) <= tol; }
+
+static void test_delta(void)
+{
+    chrono_comparison c;
+    chrono_delta d;
+    memset(&c, 0, sizeof c);
+    c.b.ns.median = 2.0;           /* b: 2 ns; a/b = 1.5 [1.4, 1.6] */
+    c.ratio = 1.5; c.ci_low = 1.4; c.ci_high = 1.6; c.ci_level = 0.95;
+    tap_ok(chrono_delta_from(&c, &d) == 0, "delta: ok");
+    tap_ok(near(d.diff_ns, 1.0, 1e-12), "delta: (1.5 - 1) x 2 ns = 1 ns (got %g)", d.diff_ns);
+    tap_ok(near(d.ci_low_ns, 0.8, 1e-12) && near(d.ci_high_ns, 1.2, 1e-12), "delta: CI [0.8, 1.2] (got [%g, %g])",
+           d.ci_low_ns, d.ci_high_ns);
+    tap_ok(d.below_noise == 0 && d.ci_level == 0.95, "delta: CI excludes 0: above the noise floor");
+    c.ratio = 1.01; c.ci_low = 0.98; c.ci_high = 1.03;
+    tap_ok(chrono_delta_from(&c, &d) == 0 && d.below_noise == 1 && near(d.diff_ns, 0.02, 1e-12) &&
+           near(d.ci_low_ns, -0.04, 1e-12), "delta: CI [-0.04, 0.06] includes 0: below the noise floor");
+    c.ratio = 0.5; c.ci_low = 0.45; c.ci_high = 0.55;
+    tap_ok(chrono_delta_from(&c, &d) == 0 && near(d.diff_ns, -1.0, 1e-12) && !d.below_noise, "delta: a faster: -1 ns");
+    c.b.ns.median = NAN;
+    tap_ok(chrono_delta_from(&c, &d) == CHRONO_EINVAL, "delta: NaN median is EINVAL");
+    tap_ok(chrono_delta_from(NULL, &d) == CHRONO_EINVAL && chrono_delta_from(&c, NULL) == CHRONO_EINVAL, "delta: NULL");
+}
+
+static void test_projection(void)
+{
+    chrono_result r;
+    chrono_projection p;
+    double half = 1.959963984540054 * 4.0 / sqrt(100.0);
+    memset(&r, 0, sizeof r);
+    r.ns.n = 100; r.ns.mean = 1000.0; r.ns.median = 960.0; r.ns.stddev = 4.0;
+    tap_ok(chrono_project(&r, 16777216.0, 0.95, &p) == 0, "projection: ok");
+    tap_ok(near(p.total_ns, 16777216.0 * 1000.0, 1e-3), "projection: 16 Mi x mean 1000 ns = %.0f ns", p.total_ns);
+    tap_ok(near(p.median_total_ns, 16777216.0 * 960.0, 1e-3) && p.per_op_mean_ns == 1000.0 &&
+           p.per_op_median_ns == 960.0, "projection: uses the mean, reports the median beside it");
+    tap_ok(near(p.ci_low_ns, 16777216.0 * (1000.0 - half), 1.0) && near(p.ci_high_ns, 16777216.0 * (1000.0 + half), 1.0),
+           "projection: CI = ops x (mean +- 1.96 sd/sqrt n) (got [%.0f, %.0f])", p.ci_low_ns, p.ci_high_ns);
+    tap_ok(chrono_project(&r, 10.0, 0.99, &p) == 0 &&
+           near(p.ci_high_ns - p.total_ns, 10.0 * 2.5758293035489 * 0.4, 1e-6), "projection: 99%% uses z = 2.576");
+    r.ns.n = 1; r.ns.stddev = NAN;
+    tap_ok(chrono_project(&r, 2.0, 0.95, &p) == 0 && p.ci_low_ns == 2000.0 && p.ci_high_ns == 2000.0,
+           "projection: one sample: a zero-width CI, not NaN");
+    tap_ok(chrono_project(&r, 0.0, 0.95, &p) == CHRONO_EINVAL && chrono_project(&r, 1.0, 1.0, &p) == CHRONO_EINVAL,
+           "projection: ops 0 or confidence 1 is EINVAL");
+    r.ns.n = 0;
+    tap_ok(chrono_project(&r, 1.0, 0.95, &p) == CHRONO_EINVAL, "projection: no samples is EINVAL");
+}
+
+static const char *cell(const chrono_then_now *t, size_t row, size_t col)
+{
+    return t->table.cells[row * t->table.ncols + col];
+}
+
+static void test_then_now(void)
+{
+    chrono_then_now t;
+    chrono_then_now_row rows[2];
+    FILE *f;
+    memset(rows, 0, sizeof rows);
+    rows[0].then = "regparm (2)"; rows[0].then_total_s = 37.354; rows[0].then_ops = 16777216.0;
+    rows[0].now = "sysv"; rows[0].now_ns = 1000.0; rows[0].now_ghz = 3.8; rows[0].note = "closest";
+    rows[1].then = "readv forwarding"; rows[1].then_total_s = NAN; rows[1].then_us_per_op = 0.5;
+    rows[1].now = "readv"; rows[1].now_ns = NAN; rows[1].now_ghz = 3.8;
+    tap_ok(chrono_then_now_build(&t, "then_vs_now", "then vs now", rows, 2, 0.0) == 0, "then/now: build");
+    tap_ok(t.table.ncols == 10 && t.table.nrows == 2 && !strcmp(t.table.cols[3], "then_cycles") &&
+           !strcmp(t.table.key, "then_vs_now"), "then/now: 10 columns, 2 rows, key");
+    tap_ok(!strcmp(cell(&t, 0, 0), "1") && !strcmp(cell(&t, 0, 1), "regparm (2): 37.354 s"), "then/now: row, then (got '%s')",
+           cell(&t, 0, 1));
+    tap_ok(!strcmp(cell(&t, 0, 2), "2.2265"), "then/now: 37.354 s / 16 Mi = 2.2265 us (got '%s')", cell(&t, 0, 2));
+    tap_ok(!strcmp(cell(&t, 0, 3), "n/a") && !strcmp(cell(&t, 0, 8), "n/a"), "then/now: no seed MHz: cycles n/a");
+    tap_ok(!strcmp(cell(&t, 0, 5), "1000.00") && !strcmp(cell(&t, 0, 6), "3800.0"), "then/now: now 1000 ns, 3800 cycles est");
+    tap_ok(!strcmp(cell(&t, 0, 7), "2.23"), "then/now: ratio_us 2.23 (got '%s')", cell(&t, 0, 7));
+    tap_ok(!strcmp(cell(&t, 0, 9), "closest") && !strcmp(cell(&t, 1, 9), ""), "then/now: note, and none");
+    tap_ok(!strcmp(cell(&t, 1, 1), "readv forwarding") && !strcmp(cell(&t, 1, 2), "0.5000") &&
+           !strcmp(cell(&t, 1, 5), "n/a") && !strcmp(cell(&t, 1, 7), "n/a"), "then/now: per-op then, unknown now: n/a");
+    f = tmpfile();
+    tap_ok(f && chrono_report_table(f, CHRONO_FORMAT_JSON, &t.table) == 0, "then/now: the table writes as JSON");
+    if (f) fclose(f);
+    chrono_then_now_free(&t);
+    tap_ok(t.table.cells == NULL && t.table.nrows == 0, "then/now: free clears");
+    tap_ok(chrono_then_now_build(&t, "k", NULL, rows, 1, 450.0) == 0, "then/now: build with 450 MHz");
+    tap_ok(!strcmp(cell(&t, 0, 3), "1002"), "then/now: 2.2265 us x 450 MHz = 1002 cycles (got '%s')", cell(&t, 0, 3));
+    tap_ok(!strcmp(cell(&t, 0, 8), "0.26"), "then/now: ratio_cycles 1002/3800 = 0.26 (got '%s')", cell(&t, 0, 8));
+    chrono_then_now_free(&t);
+    tap_ok(chrono_then_now_build(&t, NULL, NULL, rows, 1, 0) == CHRONO_EINVAL &&
+           chrono_then_now_build(&t, "k", NULL, NULL, 1, 0) == CHRONO_EINVAL, "then/now: NULL key or rows is EINVAL");
+    chrono_then_now_free(NULL);
+}
+
+static void test_env_note(void)
+{
+    chrono_session s;
+    chrono_env_note n;
+    size_t i;
+    int has_clock = 0;
+    memset(&s, 0, sizeof s);
+    s.env.in_vm = 1;
+    (void)snprintf(s.env.hypervisor, sizeof s.env.hypervisor, "KVMKVMKVM");
+    s.clock.hz = 2.6e9;
+    s.core_ghz = 3.8;
+    s.has_cycles = 1;
+    memset(&n, 0, sizeof n);
+    i = chrono_env_note_read(&s, &n) == 0;
+    tap_ok(i && n.n >= 3, "env note: %u lines", (unsigned)n.n);
+    for (i = 0; i < n.n; i++) {
+        tap_diag("%s", n.line[i]);
+        if (strstr(n.line[i], "2.600 GHz") && strstr(n.line[i], "3.80 GHz")) has_clock = 1;
+    }
+    tap_ok(n.in_vm == 1 && strstr(n.line[0], "KVMKVMKVM") != NULL, "env note: the VM is named");
+    tap_ok(has_clock && near(n.tsc_ghz, 2.6, 1e-12), "env note: TSC 2.600 GHz and core 3.80 GHz");
+    tap_ok(n.emulated == 0, "env note: 3.8 GHz is plausible");
+    s.core_ghz = 0.3;
+    tap_ok(chrono_env_note_read(&s, &n) == 0 && n.emulated == 1 && strstr(n.line[n.n - 1], "EMULATED") != NULL,
+           "env note: 0.3 GHz says EMULATED");
+    tap_ok(chrono_env_note_read(NULL, &n) == CHRONO_EINVAL, "env note: NULL");
+}
+
+int main(void)
+{
+    test_delta();
+    test_projection();
+    test_then_now();
+    test_env_note();
+    return tap_done();
+}
