@@ -41,7 +41,7 @@
 #endif
 
 /* ---- clean-up: the program's own state (the library keeps none) ---------------- */
-#define MS_NPATHS 8
+#define MS_NPATHS 12
 static char ms_paths[MS_NPATHS][512];     /* files to unlink; a trailing '/' marks a directory */
 static volatile sig_atomic_t ms_npaths;
 
