@@ -553,6 +553,101 @@ static void test_fit_extreme_scale(void)
            "compute {1e154, 2e154, 3e154}: stddev %.6g (1e154, representable: no ERANGE), rc %d", s.stddev, rc);
 }
 
+/* ---- two predictors -------------------------------------------------------------------- */
+
+/* Exact data y = 1500 calls + 0.05 bytes (a switch of 1.5 µs, 20 GB/s), points
+   spanning five decades: both coefficients come back, with and without weights. */
+static void test_fit2_exact(void)
+{
+    static const double calls[] = { 16, 256, 4096, 65536, 1048576, 32, 512, 8192 };
+    static const double bytes[] = { 16777216, 16777216, 16777216, 16777216, 1048576, 33554432, 524288, 8192 };
+    double y[8], resid[8];
+    chrono_fit2 f;
+    size_t i;
+    int rc, ok = 1;
+    for (i = 0; i < 8; i++) y[i] = 1500.0 * calls[i] + 0.05 * bytes[i];
+    rc = chrono_stats_fit2(calls, bytes, y, 8, CHRONO_FIT2_RELATIVE, resid, &f);
+    for (i = 0; i < 8; i++) ok &= fabs(resid[i]) <= 1e-9 * y[i];
+    tap_ok(rc == 0 && f.n == 8 && same("a", f.a, 1500.0, 1e-10) && same("b", f.b, 0.05, 1e-10) && f.c == 0 &&
+           f.max_rel_resid < 1e-12 && same("r2", f.r2, 1.0, 1e-12) && ok && f.se_a < 1e-6 && f.se_b < 1e-9,
+           "fit2 relative: exact y = 1500 x1 + .05 x2 -> a %.9g, b %.9g, r2 %.12f, max rel resid %.2g", f.a, f.b, f.r2,
+           f.max_rel_resid);
+    rc = chrono_stats_fit2(calls, bytes, y, 8, 0, NULL, &f);
+    tap_ok(rc == 0 && same("a", f.a, 1500.0, 1e-9) && same("b", f.b, 0.05, 1e-9), "fit2 unweighted: the same exact data -> a %.9g, b %.9g",
+           f.a, f.b);
+    for (i = 0; i < 8; i++) y[i] += 250.0;
+    rc = chrono_stats_fit2(calls, bytes, y, 8, CHRONO_FIT2_RELATIVE | CHRONO_FIT2_INTERCEPT, NULL, &f);
+    tap_ok(rc == 0 && same("a", f.a, 1500.0, 1e-9) && same("b", f.b, 0.05, 1e-9) && same("c", f.c, 250.0, 1e-6),
+           "fit2 with intercept: y + 250 -> a %.9g, b %.9g, c %.9g", f.a, f.b, f.c);
+}
+
+/* Standard errors by hand: x1 = 1 (an intercept), x2 = x, unweighted. */
+static void test_fit2_se(void)
+{
+    /* Least squares of y on (1, x): x = 0,1,2,3, y = 1,6,7,12: slope = 3.4,
+       intercept = 1.4 (xbar 1.5, ybar 6.5, sxy 17, sxx 5); residuals
+       -0.4, 1.2, -1.2, 0.4, SSR 3.2, sigma^2 1.6, se(slope) = sqrt(1.6/5),
+       se(intercept) = sqrt(1.6 (1/4 + 2.25/5)). */
+    static const double one[] = { 1, 1, 1, 1 }, x[] = { 0, 1, 2, 3 }, y[] = { 1, 6, 7, 12 };
+    chrono_fit2 f;
+    int rc = chrono_stats_fit2(one, x, y, 4, 0, NULL, &f);
+    tap_ok(rc == 0 && same("a", f.a, 1.4, 1e-12) && same("b", f.b, 3.4, 1e-12) && same("se_b", f.se_b, sqrt(1.6 / 5), 1e-12) &&
+           same("se_a", f.se_a, sqrt(1.6 * (0.25 + 2.25 / 5)), 1e-12) && same("r2", f.r2, 1 - 3.2 / 61.0, 1e-12),
+           "fit2 by hand: a %.6f (1.4), b %.6f (3.4), se_b %.6f, se_a %.6f, r2 %.6f", f.a, f.b, f.se_b, f.se_a, f.r2);
+}
+
+/* Weights matter when the points span decades, as reads in chunks of 1 B to
+   1 MiB do: y = 1000 calls + 0.1 bytes, each point 1% off (alternating).  The
+   per-byte cost b shows only in the small (large-chunk) points; unweighted,
+   the 1% errors of the large points swamp it, relative weights keep it. */
+static void test_fit2_weights_matter(void)
+{
+    static const double chunk[] = { 1, 16, 256, 4096, 65536, 1048576 }, total[] = { 16777216, 4194304 };
+    double calls[12], bytes[12], y[12];
+    chrono_fit2 w, u;
+    size_t i;
+    int rc1, rc2;
+    for (i = 0; i < 12; i++) {
+        calls[i] = total[i / 6] / chunk[i % 6];
+        bytes[i] = total[i / 6];
+        y[i] = (1000.0 * calls[i] + 0.1 * bytes[i]) * (i % 2 ? 0.99 : 1.01);
+    }
+    rc1 = chrono_stats_fit2(calls, bytes, y, 12, CHRONO_FIT2_RELATIVE, NULL, &w);
+    rc2 = chrono_stats_fit2(calls, bytes, y, 12, 0, NULL, &u);
+    tap_ok(rc1 == 0 && rc2 == 0 && fabs(w.b - 0.1) < 0.005 && fabs(w.a - 1000) < 20 && fabs(u.b - 0.1) > 0.05,
+           "fit2: points over 6 decades, each 1%% off: relative weights a %.1f b %.4f, unweighted a %.1f b %.4f (1000, 0.1)",
+           w.a, w.b, u.a, u.b);
+}
+
+static void test_fit2_errors(void)
+{
+    static const double x[] = { 1, 2, 3 }, x2[] = { 2, 4, 6 }, z[] = { 0, 0, 0 }, y[] = { 1, 2, 4 }, y0[] = { 1, 0, 4 };
+    static const double nan_y[] = { 1, NAN, 3 }, inf_x[] = { 1, 2, INFINITY }, other[] = { 1, 5, 2 };
+    chrono_fit2 f, before;
+    double resid[3] = { 7, 7, 7 };
+    memset(&f, 0x3C, sizeof(f));
+    before = f;
+    tap_ok(chrono_stats_fit2(NULL, x, y, 3, 0, NULL, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, NULL, y, 3, 0, NULL, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, NULL, 3, 0, NULL, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, y, 3, 0, NULL, NULL) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, y, 1, 0, NULL, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, y, 2, CHRONO_FIT2_INTERCEPT, NULL, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, y, 3, 8, NULL, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, x2, y, 3, 0, resid, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, z, y, 3, 0, resid, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, y0, 3, CHRONO_FIT2_RELATIVE, resid, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(x, other, nan_y, 3, 0, resid, &f) == CHRONO_EINVAL &&
+           chrono_stats_fit2(inf_x, other, y, 3, 0, resid, &f) == CHRONO_EINVAL &&
+           memcmp(&f, &before, sizeof(f)) == 0 && resid[0] == 7 && resid[2] == 7,
+           "fit2: NULL, n < p, unknown flags, collinear, zero predictor, y 0 with weights, NaN/inf -> CHRONO_EINVAL, "
+           "out and resid untouched");
+    tap_ok(chrono_stats_fit2(x, other, y0, 3, 0, NULL, &f) == 0 && f.se_a == f.se_a,
+           "fit2: a y of 0 is fine without relative weights");
+    tap_ok(chrono_stats_fit2(x, other, y, 2, 0, NULL, &f) == 0 && isnan(f.se_a) && isnan(f.se_b),
+           "fit2: n == p fits exactly, standard errors NAN");
+}
+
 /* ---- histogram ------------------------------------------------------------------------- */
 
 static void test_histogram(void)
@@ -597,6 +692,10 @@ int main(void)
     test_fit_fixtures();
     test_fit_errors();
     test_fit_extreme_scale();
+    test_fit2_exact();
+    test_fit2_se();
+    test_fit2_weights_matter();
+    test_fit2_errors();
     test_histogram();
     tap_ok(allocs == frees, "every CHRONO_MALLOC was freed (%zu allocations)", allocs);
     return tap_done();

@@ -14,6 +14,7 @@
      chrono_stats_compute    the whole chrono_stats of x[0..n); x is not modified
      chrono_stats_ratio      median of paired ratios a_i/b_i with its confidence interval
      chrono_stats_fit        least squares y = intercept + slope * x, with r2
+     chrono_stats_fit2       weighted least squares y = a x1 + b x2 (+ c), standard errors
      chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
      chrono_stats_quantile   type-7 quantile (R's default, numpy 'linear') of sorted data
      chrono_stats_sort       ascending in place (introsort: no allocation, O(n log n))
@@ -79,6 +80,33 @@ CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chro
 /* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
 CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi, unsigned *bins, size_t nbins);
 
+CHRONO__EXTERN_C_END
+
+/* ---- two predictors --------------------------------------------------------- */
+/* chrono_stats_fit2 flags. */
+enum { CHRONO_FIT2_RELATIVE = 1,    /* weights 1/y^2: each point's relative error counts alike */
+       CHRONO_FIT2_INTERCEPT = 2 }; /* fit a constant c too */
+
+/* Weighted least squares y = a x1 + b x2 (+ c).  Standard errors from the
+   weighted residuals (sigma^2 = sum w r^2 / (n - p), p = 2 or 3 parameters);
+   NAN when n == p.  r2 = 1 - sum w r^2 / sum w (y - ybar_w)^2 (1 when every y
+   is equal and the fit is exact; it may be below 0 without an intercept). */
+typedef struct chrono_fit2 {
+    size_t n;
+    double a, b, c;                 /* c = 0 without CHRONO_FIT2_INTERCEPT */
+    double se_a, se_b, se_c;        /* standard errors; se_c = 0 without an intercept */
+    double r2;
+    double max_rel_resid;           /* max |y_i - fit_i| / |y_i| */
+} chrono_fit2;
+
+CHRONO__EXTERN_C_BEGIN
+/* resid (may be NULL): n doubles, y_i - fit_i.  CHRONO_EINVAL for NULL
+   arrays or out, n < p, NaN or infinite data, unknown flags, a y of 0 with
+   CHRONO_FIT2_RELATIVE, or predictors that cannot be told apart (collinear,
+   or all zero); CHRONO_ERANGE when a result overflows.  On error *out and
+   resid are left untouched.  No allocation. */
+CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
+                                 double *resid, chrono_fit2 *out);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_STATS_H */
@@ -499,6 +527,115 @@ CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, dou
     if (!x) return;
     for (i = 0; i < n; i++)
         if (x[i] == x[i]) bins[chrono__histogram_bin(x[i], lo, hi, nbins)]++;
+}
+
+/* ---- two predictors (chrono_stats_fit2) ------------------------------------------ */
+
+/* Row i of the design matrix, weighted by sqrt(w_i) and divided column by
+   column by scale[] (so the normal equations stay well scaled). */
+CHRONO__PRIVATE int chrono__fit2_row(const double *x1, const double *x2, const double *y, size_t i, int flags,
+                                     const double *scale, double *row, double *yw)
+{
+    double sw = (flags & CHRONO_FIT2_RELATIVE) ? 1.0 / fabs(y[i]) : 1.0;
+    int p = 2;
+    row[0] = x1[i] * sw / scale[0];
+    row[1] = x2[i] * sw / scale[1];
+    if (flags & CHRONO_FIT2_INTERCEPT) row[p++] = sw / scale[2];
+    *yw = y[i] * sw;
+    return p;
+}
+
+/* Invert the symmetric p x p matrix m (p <= 3) by Gauss-Jordan with partial
+   pivoting.  -1 when it is singular relative to its largest diagonal. */
+CHRONO__PRIVATE int chrono__fit2_invert(double m[3][3], int p, double inv[3][3])
+{
+    double a[3][6], big = 0.0;
+    int i, j, k;
+    for (i = 0; i < p; i++) {
+        if (m[i][i] > big) big = m[i][i];
+        for (j = 0; j < p; j++) { a[i][j] = m[i][j]; a[i][p + j] = i == j ? 1.0 : 0.0; }
+    }
+    if (!(big > 0.0)) return -1;
+    for (k = 0; k < p; k++) {
+        int piv = k;
+        double f;
+        for (i = k + 1; i < p; i++) if (fabs(a[i][k]) > fabs(a[piv][k])) piv = i;
+        if (!(fabs(a[piv][k]) > 1e-12 * big)) return -1;
+        if (piv != k) for (j = 0; j < 2 * p; j++) { double t = a[k][j]; a[k][j] = a[piv][j]; a[piv][j] = t; }
+        f = a[k][k];
+        for (j = 0; j < 2 * p; j++) a[k][j] /= f;
+        for (i = 0; i < p; i++) {
+            if (i == k || a[i][k] == 0.0) continue;
+            f = a[i][k];
+            for (j = 0; j < 2 * p; j++) a[i][j] -= f * a[k][j];
+        }
+    }
+    for (i = 0; i < p; i++) for (j = 0; j < p; j++) inv[i][j] = a[i][p + j];
+    return 0;
+}
+
+CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
+                                 double *resid, chrono_fit2 *out)
+{
+    chrono_fit2 f;
+    double scale[3] = { 0.0, 0.0, 1.0 }, m[3][3] = { { 0 } }, v[3] = { 0 }, inv[3][3], coef[3] = { 0 };
+    double row[3], yw, ssr = 0.0, sw = 0.0, swy = 0.0, sst = 0.0, ymean, worst = 0.0, sigma2;
+    size_t i;
+    int p = (flags & CHRONO_FIT2_INTERCEPT) ? 3 : 2, j, k;
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
+    if (!x1 || !x2 || !y || !out || (flags & ~(CHRONO_FIT2_RELATIVE | CHRONO_FIT2_INTERCEPT)) || n < (size_t)p ||
+        !chrono__all_finite(x1, n) || !chrono__all_finite(x2, n) || !chrono__all_finite(y, n))
+        return CHRONO_EINVAL;
+    for (i = 0; i < n; i++) {
+        double w = 1.0;
+        if (flags & CHRONO_FIT2_RELATIVE) {
+            if (y[i] == 0.0) return CHRONO_EINVAL;
+            w = 1.0 / fabs(y[i]);
+        }
+        if (fabs(x1[i]) * w > scale[0]) scale[0] = fabs(x1[i]) * w;
+        if (fabs(x2[i]) * w > scale[1]) scale[1] = fabs(x2[i]) * w;
+        if ((flags & CHRONO_FIT2_INTERCEPT) && (i == 0 || w > scale[2])) scale[2] = w;
+    }
+    if (!(scale[0] > 0.0) || !(scale[1] > 0.0) || !isfinite(scale[0]) || !isfinite(scale[1]) || !isfinite(scale[2]))
+        return CHRONO_EINVAL;   /* a predictor that is zero everywhere */
+    for (i = 0; i < n; i++) {
+        chrono__fit2_row(x1, x2, y, i, flags, scale, row, &yw);
+        for (j = 0; j < p; j++) {
+            v[j] += row[j] * yw;
+            for (k = 0; k < p; k++) m[j][k] += row[j] * row[k];
+        }
+    }
+    if (chrono__fit2_invert(m, p, inv) < 0) return CHRONO_EINVAL;   /* collinear */
+    for (j = 0; j < p; j++) for (k = 0; k < p; k++) coef[j] += inv[j][k] * v[k];
+    f.n = n;
+    f.a = coef[0] / scale[0];
+    f.b = coef[1] / scale[1];
+    f.c = p == 3 ? coef[2] / scale[2] : 0.0;
+    /* weighted residuals, weighted mean of y */
+    for (i = 0; i < n; i++) {
+        double w = (flags & CHRONO_FIT2_RELATIVE) ? 1.0 / (y[i] * y[i]) : 1.0;
+        double r = y[i] - (f.a * x1[i] + f.b * x2[i] + f.c);
+        ssr += w * r * r;
+        sw += w;
+        swy += w * y[i];
+        if (y[i] != 0.0 && fabs(r / y[i]) > worst) worst = fabs(r / y[i]);
+    }
+    ymean = swy / sw;
+    for (i = 0; i < n; i++) {
+        double w = (flags & CHRONO_FIT2_RELATIVE) ? 1.0 / (y[i] * y[i]) : 1.0;
+        sst += w * (y[i] - ymean) * (y[i] - ymean);
+    }
+    f.r2 = sst > 0.0 ? 1.0 - ssr / sst : (ssr == 0.0 ? 1.0 : 0.0);
+    f.max_rel_resid = worst;
+    sigma2 = n > (size_t)p ? ssr / (double)(n - (size_t)p) : NAN;
+    f.se_a = sqrt(sigma2 * inv[0][0]) / scale[0];
+    f.se_b = sqrt(sigma2 * inv[1][1]) / scale[1];
+    f.se_c = p == 3 ? sqrt(sigma2 * inv[2][2]) / scale[2] : 0.0;
+    if (!isfinite(f.a) || !isfinite(f.b) || !isfinite(f.c) || !isfinite(f.r2)) return CHRONO_ERANGE;
+    if (resid)
+        for (i = 0; i < n; i++) resid[i] = y[i] - (f.a * x1[i] + f.b * x2[i] + f.c);
+    *out = f;
+    return 0;
 }
 
 CHRONO__EXTERN_C_END
