@@ -175,6 +175,11 @@ static void fixture_fill(fixture *f)
     f->sweep.per_unit_cycles = 35;
     f->sweep.fixed_cycles = 0;
     f->sweep.r2_cycles = 1;
+    f->sweep.per_unit_ci[0] = 9.9; f->sweep.per_unit_ci[1] = 10.1;
+    f->sweep.fixed_ci[0] = -0.5; f->sweep.fixed_ci[1] = 0.5;
+    f->sweep.per_unit_cycles_ci[0] = f->sweep.per_unit_cycles_ci[1] = NAN;
+    f->sweep.fixed_cycles_ci[0] = f->sweep.fixed_cycles_ci[1] = NAN;
+    strcpy(f->sweep.unit, "bytes");
     f->sweep.first_result = 4;
     s->sweeps = &f->sweep;
     s->nsweeps = s->cap_sweeps = 1;

@@ -161,8 +161,11 @@ typedef void (*chrono_sweep_fn)(void *ctx, uint64_t param, uint64_t iters);
 typedef struct chrono_sweep_result {
     char name[CHRONO_NAME_MAX];
     size_t points;
-    double per_unit_ns, fixed_ns, r2;                 /* least squares on the medians */
+    double per_unit_ns, fixed_ns, r2;                 /* least squares on the medians, relative weights */
     double per_unit_cycles, fixed_cycles, r2_cycles;  /* NAN where cycles are unknown */
+    double per_unit_ci[2], fixed_ci[2];               /* their confidence intervals (.confidence), ns */
+    double per_unit_cycles_ci[2], fixed_cycles_ci[2]; /* the same in cycles, NAN where unknown */
+    char unit[16];                                    /* what the parameter counts ("bytes"), "" unknown */
     size_t first_result;         /* index in the session's results of the first point */
 } chrono_sweep_result;
 
@@ -941,13 +944,38 @@ CHRONO__PRIVATE void chrono__sweep_trampoline(void *ctx, uint64_t iters)
     p->fn(p->ctx, p->param, iters);
 }
 
+/* fixed + per_unit * x through the medians, weighted for relative errors
+   (the points span decades: unweighted, the largest points decide alone and
+   the fixed cost drowns in their noise), with normal-theory intervals from
+   the weighted residuals.  When the weighted fit cannot be made (a median of
+   0), plain least squares without intervals. */
+CHRONO__PRIVATE int chrono__sweep_fit(const double *x, const double *ones, const double *y, size_t n, double confidence,
+                                      double *fixed, double fixed_ci[2], double *per_unit, double per_unit_ci[2], double *r2)
+{
+    double z = chrono_stats_z(confidence);
+    chrono_fit2 f;
+    chrono_fit plain;
+    int rc;
+    fixed_ci[0] = fixed_ci[1] = per_unit_ci[0] = per_unit_ci[1] = NAN;
+    if (chrono_stats_fit2(ones, x, y, n, CHRONO_FIT2_RELATIVE, NULL, &f) == 0) {
+        *fixed = f.a; *per_unit = f.b; *r2 = f.r2;
+        if (chrono__finite(f.se_a) && chrono__finite(z)) {
+            fixed_ci[0] = f.a - z * f.se_a; fixed_ci[1] = f.a + z * f.se_a;
+            per_unit_ci[0] = f.b - z * f.se_b; per_unit_ci[1] = f.b + z * f.se_b;
+        }
+        return 0;
+    }
+    if ((rc = chrono_stats_fit(x, y, n, &plain)) < 0) return rc;
+    *fixed = plain.intercept; *per_unit = plain.slope; *r2 = plain.r2;
+    return 0;
+}
+
 CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn fn, void *ctx,
                             const uint64_t *params, size_t nparams, chrono_sweep_result *out)
 {
     chrono_sweep_result sw;
-    chrono_fit fit;
     chrono__sweep_point pt;
-    double *x, *y, *yc;
+    double *x, *y, *yc, *ones;
     size_t i;
     int rc = chrono__check_session(s);
     if (out) {   /* defined even on failure */
@@ -971,20 +999,20 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
         chrono__bprintf(point, sizeof point, "%s/%llu", name, (unsigned long long)params[i]);
         if ((rc = chrono_run(s, point, chrono__sweep_trampoline, &pt, NULL)) < 0) return rc;
     }
-    x = (double *)CHRONO_MALLOC(3 * nparams * sizeof(double));
+    x = (double *)CHRONO_MALLOC(4 * nparams * sizeof(double));   /* x, y, cycles, and the fits' column of ones */
     if (!x) return CHRONO_ENOMEM;
-    y = x + nparams; yc = y + nparams;
+    y = x + nparams; yc = y + nparams; ones = yc + nparams;
     for (i = 0; i < nparams; i++) {
         const chrono_result *r = &s->results[sw.first_result + i];
-        x[i] = (double)params[i]; y[i] = r->ns.median; yc[i] = r->cycles.median;
+        x[i] = (double)params[i]; y[i] = r->ns.median; yc[i] = r->cycles.median; ones[i] = 1.0;
     }
     sw.points = nparams;
-    rc = chrono_stats_fit(x, y, nparams, &fit);
-    if (rc == 0) { sw.per_unit_ns = fit.slope; sw.fixed_ns = fit.intercept; sw.r2 = fit.r2; }
+    rc = chrono__sweep_fit(x, ones, y, nparams, s->cfg.confidence, &sw.fixed_ns, sw.fixed_ci, &sw.per_unit_ns, sw.per_unit_ci, &sw.r2);
     sw.per_unit_cycles = sw.fixed_cycles = sw.r2_cycles = NAN;
-    if (rc == 0 && s->has_cycles && chrono_stats_fit(x, yc, nparams, &fit) == 0) {
-        sw.per_unit_cycles = fit.slope; sw.fixed_cycles = fit.intercept; sw.r2_cycles = fit.r2;
-    }
+    sw.per_unit_cycles_ci[0] = sw.per_unit_cycles_ci[1] = sw.fixed_cycles_ci[0] = sw.fixed_cycles_ci[1] = NAN;
+    if (rc == 0 && s->has_cycles)
+        (void)chrono__sweep_fit(x, ones, yc, nparams, s->cfg.confidence, &sw.fixed_cycles, sw.fixed_cycles_ci,
+                                &sw.per_unit_cycles, sw.per_unit_cycles_ci, &sw.r2_cycles);
     CHRONO_FREE(x);
     if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
     if (rc == 0) s->sweeps[s->nsweeps++] = sw;

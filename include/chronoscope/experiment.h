@@ -146,17 +146,6 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
     return 0;
 }
 
-/* z with P(|Z| <= z) = confidence, by bisection on erf (no table, any level). */
-CHRONO__PRIVATE double chrono__z_two_sided(double confidence)
-{
-    double lo = 0.0, hi = 40.0;
-    int i;
-    for (i = 0; i < 200; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (erf(mid / sqrt(2.0)) < confidence) lo = mid; else hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
 
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
 {
@@ -165,7 +154,7 @@ CHRONO_API int chrono_project(const chrono_result *r, double ops, double confide
         !chrono__finite(r->ns.mean))
         return CHRONO_EINVAL;
     if (r->ns.n > 1 && chrono__finite(r->ns.stddev))
-        half = chrono__z_two_sided(confidence) * r->ns.stddev / sqrt((double)r->ns.n);
+        half = chrono_stats_z(confidence) * r->ns.stddev / sqrt((double)r->ns.n);
     out->ops = ops;
     out->per_op_mean_ns = r->ns.mean;
     out->per_op_median_ns = r->ns.median;

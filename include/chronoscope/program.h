@@ -19,7 +19,8 @@
    the console keeps the text report and the file gets the format --format
    names, or else the one its extension says (.json, .csv, .md); a --out that
    cannot be written is refused before the first benchmark runs.  Each text
-   row is printed as its benchmark finishes.
+   row is printed as its benchmark finishes; on a terminal a one-line
+   "running NAME ..." on stderr shows what runs now, and is erased after it.
 
    Programs that need more (flags of their own, tables of their own, results
    to compute with) use the three steps chrono_main is made of:
@@ -40,7 +41,7 @@
      chrono_bench(name, fn, ctx)                   a run
      chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
-     chrono_with_bytes / _items / _samples / _budget (entry, value)
+     chrono_with_bytes / _items / _samples / _budget / _unit (entry, value)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_find(p, name)                  a result by name, NULL if none */
@@ -67,6 +68,7 @@ typedef struct chrono_entry {
     const uint64_t *params;
     size_t nparams;
     double bytes, items;         /* processed by one iteration; 0: none */
+    const char *unit;            /* sweep: what the parameter counts ("bytes": the report shows GB/s too) */
     int samples;                 /* 0: the program's */
     double max_ms;               /* 0: the program's */
 } chrono_entry;
@@ -98,6 +100,7 @@ CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes);
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items);
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
+CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -167,6 +170,7 @@ CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.byte
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.items = items; return e; }
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
+CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 
 /* The file's format: --format when given other than text, else the extension. */
 CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
@@ -262,6 +266,7 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
         break;
     case CHRONO_ENTRY_SWEEP:
         rc = chrono_sweep(s, e->name, e->sweep_fn, e->ctx, e->params, e->nparams, NULL);
+        if (rc == 0 && e->unit) chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
         for (; rc == 0 && first < s->nresults; first++) {
             chrono__set_throughput(&s->results[first], e);
             rc = chrono_report_result(&p->chrono__console, &s->results[first]);
@@ -271,6 +276,16 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     s->cfg = saved;
     fflush(stdout);
     return rc;
+}
+
+/* On a terminal, "running NAME ..." on stderr while an entry runs, erased
+   afterwards (name NULL): nothing reaches a pipe or a file. */
+CHRONO__PRIVATE void chrono__progress(const chrono_program *p, const char *name)
+{
+    if (p->cli.list || !CHRONO__ISATTY(stderr)) return;
+    if (name) fprintf(stderr, "\r\033[K  running %s ...", name);
+    else fputs("\r\033[K", stderr);
+    fflush(stderr);
 }
 
 CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries, size_t n)
@@ -307,7 +322,10 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
             continue;
         }
         if (!chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))) continue;
-        if ((rc = chrono__run_entry(p, e)) < 0) {
+        chrono__progress(p, name);
+        rc = chrono__run_entry(p, e);
+        chrono__progress(p, NULL);
+        if (rc < 0) {
             fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono__entry_name(name, sizeof name, e), chrono_strerror(rc));
             p->failed++;
         }

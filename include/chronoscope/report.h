@@ -803,20 +803,42 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     return clear;
 }
 
+/* " [a, b]" for an interval of durations, "" when it is unknown. */
+CHRONO__PRIVATE const char *chrono__duration_ci(char *buf, size_t n, const double ci[2])
+{
+    char lo[48], hi[48];
+    if (!chrono__finite(ci[0]) || !chrono__finite(ci[1])) { buf[0] = '\0'; return buf; }
+    (void)chrono__bprintf(buf, n, " [%s, %s]", chrono_report_duration(lo, sizeof lo, ci[0]), chrono_report_duration(hi, sizeof hi, ci[1]));
+    return buf;
+}
+
 CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_result *sw)
 {
-    char pu[48], fx[48], r2[48], pc[48], fc[48], r2c[48], pts[24];
+    char pu[48], fx[48], r2[48], pc[48], fc[48], r2c[48], pts[24], puci[112], fxci[112], tp[64], cpc[112];
     const char *sign = sw->fixed_ns < 0 ? "-" : "+", *csign = sw->fixed_cycles < 0 ? "-" : "+";
+    char unit[sizeof sw->unit];   /* singular: "per byte" */
+    size_t ulen;
+    chrono__str_copy(unit, sizeof unit, sw->unit[0] ? sw->unit : "unit");
+    ulen = strlen(unit);
+    if (ulen > 1 && unit[ulen - 1] == 's') unit[ulen - 1] = '\0';
     chrono_report_duration(pu, sizeof pu, sw->per_unit_ns);
     chrono_report_duration(fx, sizeof fx, fabs(sw->fixed_ns));
+    chrono__duration_ci(puci, sizeof puci, sw->per_unit_ci);
+    chrono__duration_ci(fxci, sizeof fxci, sw->fixed_ci);
     chrono__num(r2, sizeof r2, "%.4f", sw->r2);
     chrono__u64(pts, (uint64_t)sw->points);
+    tp[0] = '\0';
+    if (!strcmp(sw->unit, "bytes") && sw->per_unit_ns > 0) {   /* the per-unit cost as a throughput too */
+        char g[48];
+        (void)chrono__bprintf(tp, sizeof tp, " = %s GB/s", chrono__fmt3(g, sizeof g, 1.0 / sw->per_unit_ns));
+    }
+    cpc[0] = '\0';
     if (chrono__finite(sw->per_unit_cycles))
-        (void)chrono__bprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s); %s cycles per unit %s %s cycles fixed (R\xC2\xB2 %s)",
-                       pts, pu, sign, fx, r2, chrono__plain(pc, sizeof pc, sw->per_unit_cycles), csign,
-                       chrono__plain(fc, sizeof fc, fabs(sw->fixed_cycles)), chrono__num(r2c, sizeof r2c, "%.4f", sw->r2_cycles));
-    else
-        (void)chrono__bprintf(buf, n, "(%s points): %s per unit %s %s fixed (R\xC2\xB2 %s)", pts, pu, sign, fx, r2);
+        (void)chrono__bprintf(cpc, sizeof cpc, "; %s cycles per %s %s %s cycles fixed (R\xC2\xB2 %s)",
+                              chrono__plain(pc, sizeof pc, sw->per_unit_cycles), unit, csign,
+                              chrono__plain(fc, sizeof fc, fabs(sw->fixed_cycles)), chrono__num(r2c, sizeof r2c, "%.4f", sw->r2_cycles));
+    (void)chrono__bprintf(buf, n, "(%s points): %s%s per %s%s %s %s%s fixed (R\xC2\xB2 %s)%s", pts, pu, puci, unit, tp, sign, fx, fxci,
+                          r2, cpc);
 }
 
 /* "N migrated, N preempted, ..." for the samples the runs rejected and
@@ -1420,8 +1442,13 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
         o = chrono__jopen(w->out, 6);
         chrono__jstr(&o, "name", sw->name);
         chrono__jint(&o, "points", (long long)sw->points);
+        chrono__jstr(&o, "unit", sw->unit);
         chrono__jnum(&o, "per_unit_ns", sw->per_unit_ns);
+        chrono__jnum(&o, "per_unit_ci_low_ns", sw->per_unit_ci[0]);
+        chrono__jnum(&o, "per_unit_ci_high_ns", sw->per_unit_ci[1]);
         chrono__jnum(&o, "fixed_ns", sw->fixed_ns);
+        chrono__jnum(&o, "fixed_ci_low_ns", sw->fixed_ci[0]);
+        chrono__jnum(&o, "fixed_ci_high_ns", sw->fixed_ci[1]);
         chrono__jnum(&o, "r2", sw->r2);
         chrono__jnum(&o, "per_unit_cycles", sw->per_unit_cycles);
         chrono__jnum(&o, "fixed_cycles", sw->fixed_cycles);

@@ -107,6 +107,10 @@ CHRONO__EXTERN_C_BEGIN
    resid are left untouched.  No allocation. */
 CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
                                  double *resid, chrono_fit2 *out);
+
+/* z with P(|Z| <= z) = confidence for a standard normal Z (1.95996 at 0.95);
+   NAN outside (0, 1). */
+CHRONO_API double chrono_stats_z(double confidence);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_STATS_H */
@@ -572,6 +576,19 @@ CHRONO__PRIVATE int chrono__fit2_invert(double m[3][3], int p, double inv[3][3])
     }
     for (i = 0; i < p; i++) for (j = 0; j < p; j++) inv[i][j] = a[i][p + j];
     return 0;
+}
+
+/* By bisection on erf: no table, any level, to double precision. */
+CHRONO_API double chrono_stats_z(double confidence)
+{
+    double lo = 0.0, hi = 40.0;
+    int i;
+    if (!(confidence > 0 && confidence < 1)) return NAN;
+    for (i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (erf(mid / sqrt(2.0)) < confidence) lo = mid; else hi = mid;
+    }
+    return 0.5 * (lo + hi);
 }
 
 CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
