@@ -183,6 +183,12 @@ CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
     return CHRONO_FORMAT_TEXT;
 }
 
+/* The console's format: text beside an --out file, else the one asked for. */
+CHRONO__PRIVATE chrono_format chrono__console_format(const chrono_program *p)
+{
+    return p->chrono__file ? CHRONO_FORMAT_TEXT : p->cli.format;
+}
+
 CHRONO__PRIVATE int chrono__program_fail(chrono_program *p, int rc)
 {
     if (rc == CHRONO_EINVAL) { p->status = chrono_cli_fail(&p->cli, p->cli.prog); return rc; }
@@ -308,8 +314,7 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
         ro.name_width = width;
         ro.executable = p->cli.prog;
         ro.baseline = p->cli.baseline;
-        rc = chrono_report_begin(&p->chrono__console, &p->session, stdout,
-                                 p->chrono__file ? CHRONO_FORMAT_TEXT : p->cli.format, &ro);
+        rc = chrono_report_begin(&p->chrono__console, &p->session, stdout, chrono__console_format(p), &ro);
         if (rc < 0) return chrono__program_fail(p, rc);
     }
     for (i = 0; i < n; i++) {
@@ -341,7 +346,7 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
     if (p->cli.list) return 0;
     p->chrono__tables[p->chrono__ntables++] = *t;
     /* shown now on a text console; other formats carry it at the end */
-    if (p->chrono__open && p->chrono__console.fmt == CHRONO_FORMAT_TEXT) return chrono_report_table(stdout, CHRONO_FORMAT_TEXT, t);
+    if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT) return chrono_report_table(stdout, CHRONO_FORMAT_TEXT, t);
     return 0;
 }
 
