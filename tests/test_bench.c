@@ -590,7 +590,7 @@ static chrono_session fake_session(int samples)
 static size_t feed(chrono_session *s, const double *fe_a, const double *fe_b, size_t n, size_t *quiet_after)
 {
     size_t i, quiet = 0;
-    for (i = 1; i <= n; i++) quiet_after[i - 1] = quiet = chrono__note_fe(s, fe_a, fe_b, i, quiet);
+    for (i = 1; i <= n; i++) quiet_after[i - 1] = quiet = chrono__note_fe(s, fe_a, fe_b, NULL, NULL, i, quiet);
     return quiet;
 }
 
@@ -598,8 +598,9 @@ static void fill_columns(chrono__columns *c, double *store, size_t cap, const do
 {
     size_t i;
     c->ns = store; c->ticks = store + cap; c->cycles = store + 2 * cap; c->ghz = store + 3 * cap;
-    c->fe = store + 4 * cap; c->scratch = store + 5 * cap;
+    c->fe = store + 4 * cap; c->scratch = store + 5 * cap; c->port = store + 6 * cap;
     for (i = 0; i < n; i++) {
+        c->port[i] = NAN;
         c->ns[i] = 100.0 + (double)i;   /* row i carries ns 100+i: shows which rows stayed */
         c->ticks[i] = c->cycles[i] = c->ghz[i] = 0;
         c->fe[i] = fe[i];
@@ -613,7 +614,7 @@ static void test_contention_filter(void)
     static const size_t want_quiet[] = { 1, 2, 1, 2, 2, 3, 4 };
     static const double fa[] = { 4.0, 4.0, 6.0, 4.1, 4.0 }, fb[] = { 4.0, 6.0, 4.0, 4.0, 4.15 };
     static const double busy[] = { 5.0, 5.0, 5.0, 4.0, 5.0, 5.0, 5.0 };
-    double store[6 * 8], store_b[6 * 8];
+    double store[7 * 8], store_b[7 * 8];
     size_t quiet_after[8], i, n, quiet;
     chrono__columns ca, cb;
     chrono_result r, rb;
