@@ -43,6 +43,7 @@
      chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
      chrono_with_bytes / _items / _samples / _budget (entry, value)
+     chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_find(p, name)                  a result by name, NULL if none */
