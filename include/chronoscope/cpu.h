@@ -810,7 +810,7 @@ CHRONO_API const char *chrono_env_warning(unsigned bit)
 
 CHRONO_API const char *chrono_env_warning_name(unsigned bit)
 {
-#define CHRONO__WARNING_NAME(name, b, text) case name: return #name + 12;   /* past "CHRONO_WARN_" */
+#define CHRONO__WARNING_NAME(name, b, text) case name: return &#name[12];   /* past "CHRONO_WARN_" */
     switch (bit) {
     CHRONO__WARNINGS(CHRONO__WARNING_NAME)
     default: return "UNKNOWN";
