@@ -4,7 +4,10 @@
    dependent adds (1 cycle each) and 1000 dependent imuls (3 cycles each on
    modern x86), an empty loop (about a cycle an iteration: the loop itself) and
    a call of a tiny function (~1.4 ns here).  Each figure is printed beside its
-   truth and the bar it must meet.
+   truth and the bar it must meet, with the warnings its run carried (a figure
+   the library flagged: "flags") and, for comparisons, whether the interval
+   contains the truth (within 0.05%, the loops' own overhead): an unflagged
+   comparison whose interval misses the truth breaks the library's promise.
 
    Usage: selfcheck [common flags] [--strict]   (--strict: exit 1 when a bar is missed) */
 #define _POSIX_C_SOURCE 200809L   /* getppid under -std=c99 */
@@ -44,6 +47,7 @@
 
 #if HAVE_CHAINS
 CHAIN(add, 1000)
+CHAIN(add, 1001)
 CHAIN(add, 2000)
 CHAIN(imul, 1000)
 #endif
@@ -80,16 +84,30 @@ static void null_syscall(void *ctx, uint64_t iters)
 typedef struct {
     FILE *f;
     int failed, printed;
+    int misses, flagged_misses;   /* comparisons whose interval missed the truth: unflagged, flagged */
 } checks;
+
+/* "SHARED_CORE|UNSTABLE", or "-" for none. */
+static const char *flags(char *buf, size_t n, unsigned w)
+{
+    size_t len = 0;
+    unsigned b;
+    buf[0] = '\0';
+    for (b = 1; b && b <= CHRONO_WARN_LAST; b <<= 1)
+        if ((w & b) && len + 40 < n) len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "|" : "", chrono_env_warning_name(b));
+    if (!len) snprintf(buf, n, "-");
+    return buf;
+}
 
 /* One line: what, the figure, its truth, the error and whether the bar holds.
    rel_bar > 0: |error| <= rel_bar; otherwise lo <= value <= hi. */
-static void check(checks *c, const char *what, double value, double truth, double rel_bar, double lo, double hi)
+static void check(checks *c, const char *what, double value, double truth, double rel_bar, double lo, double hi,
+                  unsigned warnings)
 {
     int ok;
-    char err[32] = "", bar[32];
+    char err[32] = "", bar[32], fl[256];
     if (!c->printed) {
-        fprintf(c->f, "\n%-42s %12s %10s %10s %12s\n", "selfcheck", "measured", "truth", "error", "bar");
+        fprintf(c->f, "\n%-42s %12s %10s %10s %12s  %-6s %s\n", "selfcheck", "measured", "truth", "error", "bar", "", "flags");
         c->printed = 1;
     }
     if (rel_bar > 0) {
@@ -103,10 +121,28 @@ static void check(checks *c, const char *what, double value, double truth, doubl
     }
     if (value != value) ok = 0;
     if (truth > 0)
-        fprintf(c->f, "%-42s %12.4f %10.4g %10s %12s  %s\n", what, value, truth, err, bar, ok ? "ok" : "MISSED");
+        fprintf(c->f, "%-42s %12.4f %10.4g %10s %12s  %-6s %s\n", what, value, truth, err, bar, ok ? "ok" : "MISSED",
+                flags(fl, sizeof fl, warnings));
     else
-        fprintf(c->f, "%-42s %12.4f %10s %10s %12s  %s\n", what, value, "-", err, bar, ok ? "ok" : "MISSED");
+        fprintf(c->f, "%-42s %12.4f %10s %10s %12s  %-6s %s\n", what, value, "-", err, bar, ok ? "ok" : "MISSED",
+                flags(fl, sizeof fl, warnings));
     if (!ok) c->failed++;
+}
+
+/* A comparison against its truth: the ratio, its interval, whether the
+   interval contains the truth (within 0.05%), and the flags.  A miss without
+   a flag counts against the library; with one, the library said so. */
+static void check_ci(checks *c, const char *what, const chrono_comparison *cmp, double truth)
+{
+    char fl[256];
+    int in = cmp->ci_low <= truth * 1.0005 && cmp->ci_high >= truth * 0.9995;
+    fprintf(c->f, "%-42s %12.5f %10.5g  CI [%.5f, %.5f] %s  %s\n", what, cmp->ratio, truth, cmp->ci_low, cmp->ci_high,
+            in ? "contains the truth" : cmp->warnings ? "MISSED (flagged)" : "MISSED (unflagged)",
+            flags(fl, sizeof fl, cmp->warnings));
+    if (!in) {
+        if (cmp->warnings) c->flagged_misses++;
+        else c->misses++;
+    }
 }
 
 /* A run or comparison that failed is reported, and the program exits 1. */
@@ -128,7 +164,7 @@ int main(int argc, char **argv)
     chrono_cli cli;
     chrono_session s;
     chrono_result r_add1, r_add2, r_imul, r_empty, r_call;
-    chrono_comparison c_imul, c_add;
+    chrono_comparison c_imul, c_add, c_add1;
     checks ck;
     int strict = 0, rc, bad = 0;
     const chrono_cli_flag extra[] = {
@@ -153,8 +189,14 @@ int main(int argc, char **argv)
         called("imul1000_vs_add1000", chrono_compare(&s, "imul1000", imul1000, NULL, "add1000", add1000, NULL, &c_imul), &bad);
     if (chrono_cli_want(&cli, "add2000_vs_add1000"))
         called("add2000_vs_add1000", chrono_compare(&s, "add2000", add2000, NULL, "add1000", add1000, NULL, &c_add), &bad);
+    if (chrono_cli_want(&cli, "add1001_vs_add1000"))
+        called("add1001_vs_add1000", chrono_compare(&s, "add1001", add1001, NULL, "add1000", add1000, NULL, &c_add1), &bad);
 #endif
-    if (chrono_cli_want(&cli, "empty_loop")) called("empty_loop", chrono_run(&s, "empty_loop", empty_loop, NULL, &r_empty), &bad);
+    if (chrono_cli_want(&cli, "empty_loop")) {   /* meant to be empty: no EMPTY_BODY warning */
+        s.cfg.expect_empty = 1;
+        called("empty_loop", chrono_run(&s, "empty_loop", empty_loop, NULL, &r_empty), &bad);
+        s.cfg.expect_empty = 0;
+    }
     if (chrono_cli_want(&cli, "tiny_call")) called("tiny_call", chrono_run(&s, "tiny_call", tiny_call, NULL, &r_call), &bad);
 #if defined(__linux__)
     if (chrono_cli_want(&cli, "getppid")) called("getppid", chrono_run(&s, "getppid", null_syscall, NULL, NULL), &bad);
@@ -165,15 +207,21 @@ int main(int argc, char **argv)
     if (!cli.filter) {
 #if HAVE_CHAINS
         if (s.has_cycles) {
-            check(&ck, "1000 dependent adds, estimated cycles", r_add1.cycles.median, 1000, 0.005, 0, 0);
-            check(&ck, "imul1000/add1000, estimated cycles", r_imul.cycles.median / r_add1.cycles.median, 3, 0.0025, 0, 0);
-            check(&ck, "add2000/add1000, estimated cycles", r_add2.cycles.median / r_add1.cycles.median, 2, 0.0025, 0, 0);
+            check(&ck, "1000 dependent adds, estimated cycles", r_add1.cycles.median, 1000, 0.005, 0, 0, r_add1.warnings);
+            check(&ck, "imul1000/add1000, estimated cycles", r_imul.cycles.median / r_add1.cycles.median, 3, 0.0025, 0, 0,
+                  r_imul.warnings | r_add1.warnings);
+            check(&ck, "add2000/add1000, estimated cycles", r_add2.cycles.median / r_add1.cycles.median, 2, 0.0025, 0, 0,
+                  r_add2.warnings | r_add1.warnings);
         }
-        check(&ck, "compare imul1000 vs add1000 (ns, interleaved)", c_imul.ratio, 3, 0.005, 0, 0);
-        check(&ck, "compare add2000 vs add1000 (ns, interleaved)", c_add.ratio, 2, 0.005, 0, 0);
+        check(&ck, "compare imul1000 vs add1000 (ns, interleaved)", c_imul.ratio, 3, 0.005, 0, 0, c_imul.warnings);
+        check(&ck, "compare add2000 vs add1000 (ns, interleaved)", c_add.ratio, 2, 0.005, 0, 0, c_add.warnings);
+        check(&ck, "compare add1001 vs add1000: CI above 1", c_add1.ci_low, 0, 0, 1.0, INFINITY, c_add1.warnings);
+        check_ci(&ck, "imul1000 vs add1000: ratio, truth", &c_imul, 3.0);
+        check_ci(&ck, "add2000 vs add1000: ratio, truth", &c_add, 2.0);
+        check_ci(&ck, "add1001 vs add1000: ratio, truth", &c_add1, 1.001);
 #endif
-        check(&ck, "empty loop, ns per iteration", r_empty.ns.median, 0, 0, 0, 0.5);
-        check(&ck, "tiny call, ns per call", r_call.ns.median, 0, 0, 0.5, 5);
+        check(&ck, "empty loop, ns per iteration", r_empty.ns.median, 0, 0, 0, 0.5, r_empty.warnings);
+        check(&ck, "tiny call, ns per call", r_call.ns.median, 0, 0, 0.5, 5, r_call.warnings);
         if (s.has_cycles) {
             info(&ck, "empty loop, estimated cycles per iteration", r_empty.cycles.median);
             info(&ck, "core clock, GHz (estimated)", s.core_ghz);
@@ -183,9 +231,10 @@ int main(int argc, char **argv)
             size_t i;
             for (i = 0; i < s.nresults; i++)
                 if (s.results[i].wall_ms > worst) worst = s.results[i].wall_ms;
-            check(&ck, "slowest chrono_run, wall ms", worst, 0, 0, 0, 500);
+            check(&ck, "slowest chrono_run, wall ms", worst, 0, 0, 0, 500, s.warnings & CHRONO_WARN_SHARED_CORE);
         }
-        fprintf(ck.f, "%d of the bars missed\n", ck.failed);
+        fprintf(ck.f, "%d of the bars missed; comparisons whose CI missed the truth: %d unflagged, %d flagged\n",
+                ck.failed, ck.misses, ck.flagged_misses);
     }
     chrono_session_close(&s);
     if (rc < 0 || bad) return 1;

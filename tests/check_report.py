@@ -221,7 +221,7 @@ def check_markdown_fixed():
     ok([c[0] for c in cells[2:]] == [display(n) for n in FIXED_NAMES], "md: names unescape to what they show")
     ok(cells[2][1] == "1.500 \u00b5s" and cells[2][2] == "[1.498, 1.502] \u00b5s", "md: median and CI with units")
     ok("\n\nrejected and replaced samples: 24 migrated, 12 preempted, 0 clock went backwards, "
-       "0 reference chains disagreed, 36 front end contended\n" in p.stdout.decode("utf-8"),
+       "0 reference chains disagreed, 36 front end contended, 0 execution ports contended\n" in p.stdout.decode("utf-8"),
        "md: rejected samples summed by cause, after the table")
 
 

@@ -325,8 +325,9 @@ static void test_real_ratios(void)
     tap_ok(ok, "compare 2048 vs 1024 dependent adds, interleaved, same iterations: ratio %.4f in 1.6..2.4", got);
     ok = ratio_in(0.8, 1.25, &got, &s, add_chain, &n1, add_chain, &n1);
     tap_ok(ok, "compare a workload with itself: ratio %.4f in 0.8..1.25", got);
-    /* Rounds: up to .samples; fewer only when rejections used up the attempts. */
-    tap_ok(s.ncomparisons >= 2 && s.comparisons[0].rounds >= 1 && s.comparisons[0].rounds <= 21,
+    /* Rounds: up to .samples, and up to .samples more when the two halves
+       disagree (a level change); fewer only when rejections used up the attempts. */
+    tap_ok(s.ncomparisons >= 2 && s.comparisons[0].rounds >= 1 && s.comparisons[0].rounds <= 2 * 21,
            "comparisons kept in the session, %zu rounds",
            s.ncomparisons ? s.comparisons[0].rounds : (size_t)0);
     chrono_run(&s, "adds1024", add_chain, &n1, &r1);
@@ -590,7 +591,7 @@ static chrono_session fake_session(int samples)
 static size_t feed(chrono_session *s, const double *fe_a, const double *fe_b, size_t n, size_t *quiet_after)
 {
     size_t i, quiet = 0;
-    for (i = 1; i <= n; i++) quiet_after[i - 1] = quiet = chrono__note_fe(s, fe_a, fe_b, i, quiet);
+    for (i = 1; i <= n; i++) quiet_after[i - 1] = quiet = chrono__note_fe(s, fe_a, fe_b, NULL, NULL, i, quiet);
     return quiet;
 }
 
@@ -598,8 +599,9 @@ static void fill_columns(chrono__columns *c, double *store, size_t cap, const do
 {
     size_t i;
     c->ns = store; c->ticks = store + cap; c->cycles = store + 2 * cap; c->ghz = store + 3 * cap;
-    c->fe = store + 4 * cap; c->scratch = store + 5 * cap;
+    c->fe = store + 4 * cap; c->scratch = store + 5 * cap; c->port = store + 6 * cap;
     for (i = 0; i < n; i++) {
+        c->port[i] = NAN;
         c->ns[i] = 100.0 + (double)i;   /* row i carries ns 100+i: shows which rows stayed */
         c->ticks[i] = c->cycles[i] = c->ghz[i] = 0;
         c->fe[i] = fe[i];
@@ -613,7 +615,7 @@ static void test_contention_filter(void)
     static const size_t want_quiet[] = { 1, 2, 1, 2, 2, 3, 4 };
     static const double fa[] = { 4.0, 4.0, 6.0, 4.1, 4.0 }, fb[] = { 4.0, 6.0, 4.0, 4.0, 4.15 };
     static const double busy[] = { 5.0, 5.0, 5.0, 4.0, 5.0, 5.0, 5.0 };
-    double store[6 * 8], store_b[6 * 8];
+    double store[7 * 8], store_b[7 * 8];
     size_t quiet_after[8], i, n, quiet;
     chrono__columns ca, cb;
     chrono_result r, rb;
@@ -663,6 +665,109 @@ static void test_contention_filter(void)
     memset(&r, 0, sizeof r);
     tap_ok(quiet == 7 && chrono__drop_contended(&s, &ca, &r, NULL, NULL, 7, quiet) == 7 && r.contended == 0,
            "probe off: every row is quiet, none dropped");
+}
+
+
+/* ---- the port probe, per-run warnings, honest intervals: made-up readings ------- */
+static void test_port_probe(void)
+{
+    static const double fe[] = { 4.0, 4.0, 4.0, 4.0, 4.0, 4.0 };
+    static const double port[] = { 3.0, 2.85, 3.01, NAN, 3.2, 2.95 };   /* rows 1 and 4 beyond 3% */
+    static const double busy[] = { 2.83, 2.84, 2.85, 2.83, 3.0, 2.84 };   /* a whole spell: 1 quiet of 6 */
+    double store[7 * 8];
+    size_t quiet, i, n;
+    chrono__columns c;
+    chrono_result r;
+    chrono_session s = fake_session(6);
+    s.port_expect = 3.0;
+    tap_ok(chrono__port_ok(&s, 3.0) && chrono__port_ok(&s, 2.92) && !chrono__port_ok(&s, 2.85) &&
+           !chrono__port_ok(&s, 3.2) && chrono__port_ok(&s, NAN),
+           "port probe: within 3%% of 3.0 quiet, 2.85 and 3.2 shared, no reading quiet");
+#if defined(CHRONO__X86)
+    s.has_cycles = 1;
+    tap_ok(chrono__port_expect(&s) == 3.0, "on x86 the unshared imul/add ratio is known a priori: 3.0");
+#endif
+    fill_columns(&c, store, 8, fe, 6);
+    for (i = 0; i < 6; i++) c.port[i] = port[i];
+    quiet = 0;
+    for (i = 1; i <= 6; i++) quiet = chrono__note_fe(&s, c.fe, NULL, c.port, NULL, i, quiet);
+    memset(&r, 0, sizeof r);
+    n = chrono__drop_contended(&s, &c, &r, NULL, NULL, 6, quiet);
+    tap_ok(quiet == 4 && n == 4 && r.port_contended == 2 && r.contended == 0 && c.ns[1] == 102 && c.ns[3] == 105 &&
+           r.warnings == 0 && !(s.warnings & CHRONO_WARN_SHARED_CORE),
+           "port-contended rows are dropped and counted as such (%zu quiet, %zu kept, %zu port-contended)",
+           quiet, n, r.port_contended);
+
+    s = fake_session(6);
+    s.port_expect = 3.0;
+    fill_columns(&c, store, 8, fe, 6);
+    for (i = 0; i < 6; i++) c.port[i] = busy[i];
+    quiet = 0;
+    for (i = 1; i <= 6; i++) quiet = chrono__note_fe(&s, c.fe, NULL, c.port, NULL, i, quiet);
+    memset(&r, 0, sizeof r);
+    n = chrono__drop_contended(&s, &c, &r, NULL, NULL, 6, quiet);
+    tap_ok(quiet == 1 && n == 6 && (r.warnings & CHRONO_WARN_SHARED_CORE) && !(r.warnings & CHRONO_WARN_CONTENDED) &&
+           (s.warnings & CHRONO_WARN_SHARED_CORE),
+           "a spell over the whole run (ratio 2.83, the front end quiet): rows kept, the run warns SHARED_CORE (0x%x)",
+           r.warnings);
+
+    s = fake_session(6);
+    s.port_expect = 3.0;
+    s.cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
+    tap_ok(chrono__port_ok(&s, 2.0), "probes off: no port verdict");
+}
+
+static void test_empty_body(void)
+{
+    chrono_session s = fake_session(5);
+    chrono_result r;
+    memset(&r, 0, sizeof r);
+    r.has_cycles = 1; r.cycles.median = 1.0; r.ns.median = 0.26;
+    chrono__check_empty(&s, &r);
+    tap_ok(r.warnings == CHRONO_WARN_EMPTY_BODY, "one cycle an iteration: EMPTY_BODY");
+    r.warnings = 0; r.cycles.median = 3.0;
+    chrono__check_empty(&s, &r);
+    tap_ok(r.warnings == 0, "three cycles: no warning");
+    r.has_cycles = 0; r.cycles.median = NAN; r.ns.median = 0.3;
+    chrono__check_empty(&s, &r);
+    tap_ok(r.warnings == CHRONO_WARN_EMPTY_BODY, "without cycles, 0.3 ns: EMPTY_BODY");
+    r.warnings = 0; s.cfg.expect_empty = 1;
+    chrono__check_empty(&s, &r);
+    tap_ok(r.warnings == 0, "expect_empty: no warning");
+}
+
+/* Pairs with made-up ticks: a ratio every pair agrees on still gets an
+   interval as wide as the clock's steps; a ratio that changes level half way
+   is caught and the interval covers both levels. */
+static void test_pair_interval(void)
+{
+    enum { N = 40 };
+    double sa[7 * N], sb[7 * N];
+    chrono__columns a, b;
+    chrono_ratio r;
+    chrono_session s = fake_session(N);
+    int unstable = -1, rc;
+    size_t i;
+    double zero[N];
+    s.clock.resolution_ticks = 21;
+    s.clock.ns_per_tick = 1.0;
+    for (i = 0; i < N; i++) zero[i] = NAN;
+    fill_columns(&a, sa, N, zero, N);
+    fill_columns(&b, sb, N, zero, N);
+    for (i = 0; i < N; i++) {   /* 1001 vs 1000 adds: 100100 against 100000 ticks, every pair alike */
+        a.ticks[i] = a.ns[i] = 100100.0;
+        b.ticks[i] = b.ns[i] = 100000.0;
+    }
+    rc = chrono__pair_ratio(&s, &a, &b, N, 1, &r, &unstable);
+    tap_ok(rc == 0 && !unstable && r.ci_low < 1.001 && r.ci_high > 1.001 && r.ci_high - r.ci_low >= 2 * 1.001 * 21 * 2 / 100100.0 * 0.99,
+           "identical pairs: the interval is widened by the quantisation (%.6f [%.6f, %.6f])", r.ratio, r.ci_low, r.ci_high);
+    for (i = 0; i < N; i++) {   /* 2.0 in the first half, 2.1 in the second, a little noise */
+        b.ticks[i] = b.ns[i] = 100000.0 + (double)(i % 5);
+        a.ticks[i] = a.ns[i] = b.ns[i] * (i < N / 2 ? 2.0 : 2.1);
+    }
+    rc = chrono__pair_ratio(&s, &a, &b, N, 1, &r, &unstable);
+    tap_ok(rc == 0 && unstable && r.ci_low <= 2.0 && r.ci_high >= 2.1,
+           "a level change half way: unstable, the interval covers both levels ([%.4f, %.4f])", r.ci_low, r.ci_high);
 }
 
 /* The probe on the real machine: readings plausible, the accounting adds up,
@@ -856,6 +961,9 @@ int main(void)
     test_abba();
     test_ref_rejection();
     test_contention_filter();
+    test_port_probe();
+    test_empty_body();
+    test_pair_interval();
     test_contention_real();
     test_too_fast_body();
 #if defined(__linux__)

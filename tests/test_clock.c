@@ -2,6 +2,8 @@
    overhead and resolution, every available source opens, a missing one fails
    cleanly, bad arguments are refused, tick→ns scaling does not overflow. */
 #include <chronoscope.h>
+#include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 
 static void test_monotonic(const chrono_clock *c)
@@ -146,6 +148,24 @@ static void test_strerror(void)
     tap_ok(strstr(chrono_strerror(-1000), "unknown") != NULL, "an unknown code says so");
 }
 
+/* Valgrind found at run time: its client request answers under valgrind (whose
+   preload library is in LD_PRELOAD, a second, independent sign) and nowhere
+   else; under it the TSC stops with lfence;rdtsc, not rdtscp. */
+static void test_valgrind(void)
+{
+    const char *pre = getenv("LD_PRELOAD");
+    int under = chrono__under_valgrind(), sign = pre && strstr(pre, "vgpreload") != NULL;
+    tap_ok(under == sign, "valgrind detected at run time: client request says %d, LD_PRELOAD says %d", under, sign);
+#if defined(CHRONO__X86)
+    if (chrono_clock_available(CHRONO_CLOCK_TSC)) {
+        chrono_clock c;
+        int rc = chrono_clock_open(&c, CHRONO_CLOCK_TSC);
+        tap_ok(rc == 0 && (!under || !c.has_rdtscp), "under valgrind the TSC stops with lfence;rdtsc (has_rdtscp %d)",
+               rc == 0 ? c.has_rdtscp : -1);
+    }
+#endif
+}
+
 int main(void)
 {
     chrono_clock c;
@@ -159,5 +179,6 @@ int main(void)
     test_custom();
     test_scaling();
     test_strerror();
+    test_valgrind();
     return tap_done();
 }

@@ -211,7 +211,7 @@ static void test_text(const chrono_session *s)
     tap_ok(contains(&c, "1000 \xC3\x97 57*") && contains(&c, "time budget"), "text: truncated run marked and explained");
     tap_ok(contains(&c, "4 (1 severe)"), "text: outliers with the severe ones (one word in every format)");
     tap_ok(contains(&c, "rejected and replaced samples: 24 migrated, 12 preempted, 0 clock went backwards, "
-                        "0 reference chains disagreed, 36 front end contended"),
+                        "0 reference chains disagreed, 36 front end contended, 0 execution ports contended"),
            "text: rejected samples summed by cause");
     tap_ok(contains(&c, "\xE2\x96\x82\xE2\x96\x83\xE2\x96\x84\xE2\x96\x85\xE2\x96\x86\xE2\x96\x87\xE2\x96\x88"),
            "text: sparkline of the histogram");

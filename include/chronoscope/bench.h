@@ -48,10 +48,58 @@
         quiet the samples are kept and the session warns
         (CHRONO_WARN_CONTENDED).  The best reading is the session's own: a
         spell that lasts the whole session looks like the machine's speed;
-     5. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
+     5. a port probe catches what the front-end probe misses: the ALU ports
+        are shared too, and when the sibling runs, dependent adds slow more
+        than dependent multiplies (measured: 1000 imuls against 1000 adds
+        read 2.83-2.95 instead of 3.000).  After each sample a dependent
+        chain of CHRONO__PORT_MULS multiplies is timed beside the reference
+        chain of adds; on an unshared core their ratio per instruction is a
+        constant of the CPU.  On x86 it is known a priori, 3.0 (imul r64 has
+        had a latency of 3 cycles and add of 1 on every Intel and AMD core of
+        the last 15 years), so a spell that lasts the whole session is caught
+        too; elsewhere it is measured at open (the best of a few tries).  A
+        sample whose ratio is more than .contention_tolerance x 0.6 (3% by
+        default) from it is counted (rejected_port_contended) and replaced
+        like a front-end one, within the same budget.  A run where either
+        probe found the core shared for most samples keeps them and carries
+        CHRONO_WARN_SHARED_CORE in its own .warnings (and its report row).
+        Cost: the probes and references take ~49k core cycles a sample
+        (2 x 16384 adds, 4 x 512 calls, 2048 imuls: ~13 us at 3.8 GHz, of
+        which the port probe ~1.6 us) beside a sample of at least 50 us;
+     6. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
         and cycles per iteration.
    chrono_compare() interleaves A and B sample by sample (ABBA), with the same
-   iteration count, and takes the median of the paired log-ratios.
+   iteration count, and takes the median of the paired log-ratios.  Its
+   interval is never narrower than the clock resolves: each end moves out by
+   the quantisation of the paired samples (resolution / median sample ticks,
+   both sides).  When the two halves of the run disagree (their intervals do
+   not overlap: the ratio changed level) it takes up to .samples more rounds
+   within max_ms; if the halves of the longer run still disagree the interval
+   is widened to cover both levels and the comparison warns
+   (CHRONO_WARN_UNSTABLE).  A comparison without a warning is one whose
+   interval the library stands behind.
+
+   Per-run warnings: chrono_result.warnings and chrono_comparison.warnings
+   hold the CHRONO_WARN_* bits of that run (MIGRATED, CONTENDED, SHARED_CORE,
+   EMPTY_BODY, UNSTABLE); the session's .warnings keeps their union.  A run
+   whose iteration costs about a cycle or less (the loop itself: 1.25 cycles,
+   or 0.4 ns where cycles are unknown) warns CHRONO_WARN_EMPTY_BODY unless the
+   body is meant to be empty: set .expect_empty in the configuration (a
+   program's entry has the same field).
+
+   chrono_keep and chrono_clobber, and a trap: chrono_clobber() tells the
+   compiler that memory it can reach may be read and written, but GCC treats
+   a file-local static array whose address never escapes as out of anyone's
+   reach, so
+
+       static char src[65536], dst[65536];
+       for (i = 0; i < iters; i++) { memcpy(dst, src, sizeof dst); chrono_clobber(); }
+
+   compiles to an empty loop (0.27 ns an iteration; Google Benchmark's
+   ClobberMemory is fooled the same way).  Let the address escape:
+   `char *d = dst; chrono_keep(d);` once before the loop, or keep a value
+   read from the result (`chrono_keep(dst[0])`), or use buffers from malloc
+   or the ctx pointer.  CHRONO_WARN_EMPTY_BODY catches what slips through.
 
    Every function returning int returns 0 or a negative CHRONO_E... code. */
 #ifndef CHRONOSCOPE_BENCH_H
@@ -101,7 +149,8 @@ typedef enum chrono_cycles_mode {
     X(preempted,    "preempted",                  "rejected_preempted") \
     X(backwards,    "clock went backwards",       "rejected_backwards") \
     X(ref_rejected, "reference chains disagreed", "rejected_reference") \
-    X(contended,    "front end contended",        "rejected_contended")
+    X(contended,    "front end contended",        "rejected_contended") \
+    X(port_contended, "execution ports contended", "rejected_port_contended")
 #define CHRONO__REJECTION_COUNT_ONE(field, words, key) +1
 enum { CHRONO__NREJECTIONS = 0 CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT_ONE) };
 
@@ -121,6 +170,8 @@ typedef struct chrono_config {
     double contention_tolerance;  /* the front-end probe may read this much above its best; default
                                      0.05; CHRONO_CONTENTION_OFF keeps contended samples */
     const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g. chrono_clock_open_custom) */
+    int expect_empty;          /* nonzero: the bodies are meant to cost nothing ("empty call" rows): no
+                                  CHRONO_WARN_EMPTY_BODY */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -140,6 +191,8 @@ typedef struct chrono_result {
     size_t ref_rejected;         /* samples rejected: the two reference chains disagreed */
     size_t preempted;            /* samples rejected: the scheduler switched the thread out mid-sample */
     size_t contended;            /* samples rejected: the front-end probe read the core as shared */
+    size_t port_contended;       /* samples rejected: the port probe read the core as shared */
+    unsigned warnings;           /* CHRONO_WARN_* bits of this run (MIGRATED, CONTENDED, SHARED_CORE, EMPTY_BODY) */
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
@@ -154,6 +207,7 @@ typedef struct chrono_comparison {
     size_t rounds;               /* accepted pairs */
     double ratio, ci_low, ci_high, ci_level;    /* ns a/b: median of paired ratios, and its CI */
     double cycles_ratio;         /* the same in estimated cycles, NAN if unknown */
+    unsigned warnings;           /* CHRONO_WARN_* bits: both sides' and UNSTABLE */
 } chrono_comparison;
 
 /* A sweep: fn(ctx, param, iters) timed at each param; ns = fixed + per_unit * param. */
@@ -181,6 +235,7 @@ typedef struct chrono_session {
     uint64_t ref_fixed_ticks;    /* what timing a chain costs besides its adds */
     /* private: the runner's own state */
     double fe_best;              /* lowest probe reading of the session, cycles a call (INFINITY: none) */
+    double port_expect;          /* the port probe's unshared ratio, imul/add per instruction (NAN: off) */
     chrono_result *results; size_t nresults, cap_results;
     chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;
     chrono_sweep_result *sweeps; size_t nsweeps, cap_sweeps;
@@ -310,6 +365,79 @@ CHRONO__PRIVATE void chrono__fe_loop(uintptr_t n)
 CHRONO__PRIVATE int chrono__fe_on(const chrono_session *s)
 {
     return s->has_cycles && s->cfg.contention_tolerance >= 0;
+}
+
+/* ---- the port probe ------------------------------------------------------------- */
+#define CHRONO__PORT_MULS 2048u   /* ~6100 cycles: ~4200 ticks here, quantisation ~0.6% */
+#define CHRONO__PORT_SHARE 0.6    /* its tolerance: this times .contention_tolerance (3%) */
+
+/* n dependent multiplies (n a multiple of 16), the reference chain's shape. */
+CHRONO__PRIVATE void chrono__mul_chain(uintptr_t n)
+{
+#if CHRONO__HAS_REF_CHAIN
+    uintptr_t x = 1, one = 1, loops = n / 16;
+#  define CHRONO__MUL4 CHRONO__MUL CHRONO__MUL CHRONO__MUL CHRONO__MUL
+#  if defined(CHRONO__X86)
+#    define CHRONO__MUL "imul %[one], %[x]\n\t"
+    __asm__ __volatile__("1:\n\t" CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4
+                         "sub $1, %[n]\n\tjnz 1b"
+                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
+#  else
+#    define CHRONO__MUL "mul %[x], %[x], %[one]\n\t"
+    __asm__ __volatile__("1:\n\t" CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4
+                         "subs %[n], %[n], #1\n\tb.ne 1b"
+                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
+#  endif
+#  undef CHRONO__MUL
+#  undef CHRONO__MUL4
+#else
+    (void)n;
+#endif
+}
+
+/* Ticks of the multiply chain less the reference chain's fixed cost (the same
+   shape: clock reads, call, loop entry); 0 when it could not be read. */
+CHRONO__PRIVATE uint64_t chrono__mul_ticks(const chrono_session *s)
+{
+    uint64_t t0 = chrono_clock_start(&s->clock), t1;
+    chrono__mul_chain(CHRONO__PORT_MULS);
+    t1 = chrono_clock_stop(&s->clock);
+    return t1 > t0 + s->ref_fixed_ticks ? t1 - t0 - s->ref_fixed_ticks : 0;
+}
+
+/* The port probe's reading: a multiply's time over an add's, from the ticks
+   of the two chains (NAN when either is unknown). */
+CHRONO__PRIVATE double chrono__port_ratio(const chrono_session *s, uint64_t mul_ticks, uint64_t add_ticks)
+{
+    if (!mul_ticks || !add_ticks) return NAN;
+    return ((double)mul_ticks / CHRONO__PORT_MULS) / ((double)add_ticks / (double)s->ref_adds);
+}
+
+/* The unshared ratio: 3 on x86, known a priori; elsewhere the ratio of the
+   fastest of a few chains of each kind (interruptions only add time). */
+CHRONO__PRIVATE double chrono__port_expect(const chrono_session *s)
+{
+    uint64_t m = UINT64_MAX, a = UINT64_MAX;
+    int i;
+#if defined(CHRONO__X86)
+    if (s->has_cycles) return 3.0;
+#endif
+    if (!s->has_cycles) return NAN;
+    for (i = 0; i < 9; i++) {
+        uint64_t tm = chrono__mul_ticks(s), ta = chrono__ref_ticks(s);
+        if (tm && tm < m) m = tm;
+        if (ta && ta < a) a = ta;
+    }
+    return m == UINT64_MAX || a == UINT64_MAX ? NAN : chrono__port_ratio(s, m, a);
+}
+
+/* Whether a port reading is within tolerance of the unshared ratio (NAN: no
+   reading, not contended). */
+CHRONO__PRIVATE int chrono__port_ok(const chrono_session *s, double port)
+{
+    double tol = CHRONO__PORT_SHARE * s->cfg.contention_tolerance;
+    if (!chrono__fe_on(s) || !(port == port) || !(s->port_expect > 0)) return 1;
+    return fabs(port / s->port_expect - 1.0) <= tol;
 }
 
 /* Ticks of the probe, twice, the faster: the first may pay for caches and
@@ -455,6 +583,7 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     s->core_ghz = s->has_cycles ? chrono__core_ghz(s) : NAN;
     if (!(s->core_ghz > 0)) s->has_cycles = 0;
     s->fe_best = INFINITY;
+    s->port_expect = chrono__port_expect(s);
     s->is_open = 1;
     return 0;
 }
@@ -491,12 +620,12 @@ CHRONO__PRIVATE int chrono__grow(void **arr, size_t *cap, size_t need, size_t si
 /* ---- one run ------------------------------------------------------------------- */
 /* Per-run working storage: one block, carved into columns. */
 typedef struct chrono__columns {
-    double *ns, *ticks, *cycles, *ghz, *fe, *scratch;
+    double *ns, *ticks, *cycles, *ghz, *fe, *scratch, *port;
 } chrono__columns;
 
 CHRONO__PRIVATE int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
 {
-    size_t need = cap * 6;
+    size_t need = cap * 7;
     if (need > s->buf_len) {
         double *p = (double *)CHRONO_MALLOC(need * sizeof(double));
         if (!p) return CHRONO_ENOMEM;
@@ -506,6 +635,7 @@ CHRONO__PRIVATE int chrono__columns_get(chrono_session *s, size_t cap, chrono__c
     }
     c->ns = s->buf; c->ticks = s->buf + cap; c->cycles = s->buf + 2 * cap;
     c->ghz = s->buf + 3 * cap; c->fe = s->buf + 4 * cap; c->scratch = s->buf + 5 * cap;
+    c->port = s->buf + 6 * cap;
     return 0;
 }
 
@@ -515,6 +645,7 @@ typedef struct chrono__sample {
     double cycles_per_tick;/* core cycles per tick from the two references, 0 if unknown */
     double ghz;
     double fe;             /* front-end probe, core cycles a call (the slower side); NAN if off */
+    double port;           /* port probe, multiply/add time per instruction; NAN if off */
     int cpu;
     int status;            /* CHRONO__OK or why it was rejected */
 } chrono__sample;
@@ -524,7 +655,7 @@ enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CH
 CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                     chrono__sample *out)
 {
-    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, t0, t1;
+    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1;
     long sw0 = chrono_cpu_switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
@@ -533,6 +664,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     fn(ctx, iters);
     t1 = chrono_clock_stop(&s->clock);
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
+    if (chrono__fe_on(s)) m1 = chrono__mul_ticks(s);   /* beside r1: the port probe */
     if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
     cpu1 = chrono_cpu_current();
     sw1 = chrono_cpu_switches();
@@ -541,6 +673,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     out->cycles_per_tick = 0;
     out->ghz = NAN;
     out->fe = NAN;
+    out->port = NAN;
     out->ticks = 0;
     if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
     if (sw0 != sw1) { out->status = CHRONO__PREEMPTED; return; }
@@ -554,6 +687,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
         out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
         if (f0 && f1)   /* both probes ran and read */
             out->fe = (double)(f0 > f1 ? f0 : f1) * out->cycles_per_tick / CHRONO__FE_CALLS;
+        out->port = chrono__port_ratio(s, m1, r1);
     }
 }
 
@@ -658,6 +792,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
     col->cycles[*n] = sm->cycles_per_tick > 0 ? col->ticks[*n] * sm->cycles_per_tick : NAN;
     col->ghz[*n] = sm->ghz;
     col->fe[*n] = sm->fe;
+    col->port[*n] = sm->port;
     r->cpu = sm->cpu;
     (*n)++;
 }
@@ -744,18 +879,27 @@ CHRONO__PRIVATE int chrono__is_quiet(const chrono_session *s, double fe_a, doubl
     return !(fe_a > lim) && !(fe_b > lim);   /* NAN: no reading, not contended */
 }
 
+/* Row i of a run (both sides of a pair) quiet by both probes; port arrays may be NULL. */
+CHRONO__PRIVATE int chrono__row_quiet(const chrono_session *s, const double *fe_a, const double *fe_b,
+                                 const double *port_a, const double *port_b, size_t i)
+{
+    return chrono__is_quiet(s, fe_a[i], fe_b ? fe_b[i] : NAN) && (!port_a || chrono__port_ok(s, port_a[i])) &&
+           (!port_b || chrono__port_ok(s, port_b[i]));
+}
+
 /* Fold the reading of the last accepted row (index n-1; both sides for a
    pair) into the session's best, and return how many of the n rows are quiet
-   now.  A lower best turns earlier rows contended: recount then (rarely). */
-CHRONO__PRIVATE size_t chrono__note_fe(chrono_session *s, const double *fe_a, const double *fe_b, size_t n,
-                                  size_t quiet_before)
+   now (by both probes; port_a, port_b may be NULL).  A lower best turns
+   earlier rows contended: recount then (rarely). */
+CHRONO__PRIVATE size_t chrono__note_fe(chrono_session *s, const double *fe_a, const double *fe_b,
+                                  const double *port_a, const double *port_b, size_t n, size_t quiet_before)
 {
     double lo = fe_a[n - 1];
     size_t i, quiet = 0;
     if (fe_b && fe_b[n - 1] < lo) lo = fe_b[n - 1];
-    if (!(lo < s->fe_best)) return quiet_before + (size_t)chrono__is_quiet(s, fe_a[n - 1], fe_b ? fe_b[n - 1] : NAN);
+    if (!(lo < s->fe_best)) return quiet_before + (size_t)chrono__row_quiet(s, fe_a, fe_b, port_a, port_b, n - 1);
     s->fe_best = lo;
-    for (i = 0; i < n; i++) quiet += (size_t)chrono__is_quiet(s, fe_a[i], fe_b ? fe_b[i] : NAN);
+    for (i = 0; i < n; i++) quiet += (size_t)chrono__row_quiet(s, fe_a, fe_b, port_a, port_b, i);
     return quiet;
 }
 
@@ -763,30 +907,48 @@ CHRONO__PRIVATE void chrono__columns_move(chrono__columns *c, size_t to, size_t 
 {
     c->ns[to] = c->ns[from]; c->ticks[to] = c->ticks[from]; c->cycles[to] = c->cycles[from];
     c->ghz[to] = c->ghz[from]; c->fe[to] = c->fe[from];
+    if (c->port) c->port[to] = c->port[from];
+}
+
+/* Count a contended side: the front end first, else the ports. */
+CHRONO__PRIVATE void chrono__count_contended(const chrono_session *s, const chrono__columns *c, size_t i, chrono_result *r)
+{
+    if (!chrono__is_quiet(s, c->fe[i], NAN)) r->contended++;
+    else if (c->port && !chrono__port_ok(s, c->port[i])) r->port_contended++;
 }
 
 /* Drop the contended rows of the n accepted ones (a row of a pair goes when
-   either side was contended), count them per side, and return how many stay.
-   When fewer than a quarter of the samples wanted are quiet the host was busy
-   for most of the run: the first .samples rows stay, contended or not, and
-   the session warns instead. */
+   either side was contended by either probe), count them per side and cause,
+   and return how many stay.  When fewer than a quarter of the samples wanted
+   are quiet the core was shared for most of the run: the first .samples rows
+   stay, contended or not, and the run warns instead (SHARED_CORE; CONTENDED
+   too when the front-end probe saw at least as many of them as the ports'). */
 CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, chrono_result *ra,
                                          chrono__columns *b, chrono_result *rb, size_t n, size_t quiet)
 {
-    size_t i, k = 0, want = (size_t)s->cfg.samples;
+    size_t i, k = 0, fe_busy = 0, port_busy = 0, want = (size_t)s->cfg.samples;
     int most_contended = quiet * 4 < want;
     if (!chrono__fe_on(s) || quiet == n) return n;
-    if (most_contended) s->warnings |= CHRONO_WARN_CONTENDED;
     for (i = 0; i < n; i++) {
-        int qa = chrono__is_quiet(s, a->fe[i], NAN), qb = !b || chrono__is_quiet(s, b->fe[i], NAN);
+        int qa = chrono__row_quiet(s, a->fe, NULL, a->port, NULL, i);
+        int qb = !b || chrono__row_quiet(s, b->fe, NULL, b->port, NULL, i);
+        int fe_quiet = chrono__is_quiet(s, a->fe[i], b ? b->fe[i] : NAN);
+        fe_busy += (size_t)!fe_quiet;
+        port_busy += (size_t)(fe_quiet && !(qa && qb));
         if (most_contended ? k < want : qa && qb) {
             chrono__columns_move(a, k, i);
             if (b) chrono__columns_move(b, k, i);
             k++;
         } else {
-            ra->contended += (size_t)!qa;
-            if (b) rb->contended += (size_t)!qb;
+            if (!qa) chrono__count_contended(s, a, i, ra);
+            if (b && !qb) chrono__count_contended(s, b, i, rb);
         }
+    }
+    if (most_contended) {
+        unsigned w = (unsigned)CHRONO_WARN_SHARED_CORE | (fe_busy >= port_busy ? (unsigned)CHRONO_WARN_CONTENDED : 0u);
+        ra->warnings |= w;
+        if (rb) rb->warnings |= w;
+        s->warnings |= w;
     }
     return k;
 }
@@ -801,6 +963,14 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     chrono__stats_nan(&r->ticks, 0);
     chrono__stats_nan(&r->cycles, 0);
     r->core_ghz = r->hist_lo = r->hist_hi = NAN;
+}
+
+/* About a cycle an iteration or less, the loop itself: the body may be gone. */
+CHRONO__PRIVATE void chrono__check_empty(const chrono_session *s, chrono_result *r)
+{
+    double c = r->has_cycles ? r->cycles.median : NAN;
+    int empty = c == c ? c <= 1.25 : r->ns.median <= 0.4;
+    if (empty && !s->cfg.expect_empty) r->warnings |= CHRONO_WARN_EMPTY_BODY;
 }
 
 /* Keep a copy of r in the session for the reports. */
@@ -838,12 +1008,14 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
         size_t before = n;
         chrono__take_sample(s, fn, ctx, iters, &sm);
         chrono__record(&sm, iters, &s->clock, &col, &n, &r);
-        if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, n, quiet);
+        if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, col.port, NULL, n, quiet);
     }
     n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
     r.wall_ms = chrono__elapsed_ms(s, start);
-    if (r.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
+    if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
     rc = chrono__summarise(s, &col, n, &r);
+    if (rc == 0) chrono__check_empty(s, &r);
+    s->warnings |= r.warnings;
     if (rc == 0) rc = chrono__keep_result(s, &r);
     if (out) *out = r;
     return rc;
@@ -859,16 +1031,89 @@ CHRONO__PRIVATE double chrono__warmup_pair(const chrono_session *s, chrono_fn a,
            chrono__warmup(s, a, ca, iters, half) + chrono__warmup(s, b, cb, iters, half);
 }
 
+/* Columns c from row `off` on (a segment of a run). */
+CHRONO__PRIVATE chrono__columns chrono__columns_at(const chrono__columns *c, size_t off)
+{
+    chrono__columns x = *c;
+    x.ns += off; x.ticks += off; x.cycles += off; x.ghz += off; x.fe += off; x.port += off; x.scratch += off;
+    return x;
+}
+
+/* Interleaved rounds of A and B (ABBA) into ca, cb from row 0, the contended
+   ones dropped; returns the pairs kept.  more == 0: the run's own rounds
+   (chrono__more_samples); else up to .samples more quiet pairs, for a run
+   that already has `more` rows, until max_ms and while the columns have room. */
+CHRONO__PRIVATE size_t chrono__pair_rounds(chrono_session *s, chrono_fn a, void *ctx_a, chrono_fn b, void *ctx_b,
+                                      uint64_t iters, chrono__columns *ca, chrono__columns *cb, chrono_comparison *cmp,
+                                      uint64_t start, size_t more, size_t *round)
+{
+    chrono__sample sa, sb;
+    size_t n = 0, quiet = 0, taken0 = *round, room = chrono__attempts(s) - more, want = (size_t)s->cfg.samples;
+    for (;; ++*round) {
+        size_t na = n, nb = n;
+        if (more == 0 && !chrono__more_samples(s, start, *round, n, quiet, &cmp->a.truncated)) break;
+        if (more && (quiet >= want || n + 1 >= room || *round - taken0 >= room ||
+                     chrono__elapsed_ms(s, start) >= s->cfg.max_ms))
+            break;
+        if (*round & 1) {   /* ABBA: odd rounds run B first */
+            chrono__take_sample(s, b, ctx_b, iters, &sb);
+            chrono__take_sample(s, a, ctx_a, iters, &sa);
+        } else {
+            chrono__take_sample(s, a, ctx_a, iters, &sa);
+            chrono__take_sample(s, b, ctx_b, iters, &sb);
+        }
+        chrono__record(&sa, iters, &s->clock, ca, &na, &cmp->a);
+        chrono__record(&sb, iters, &s->clock, cb, &nb, &cmp->b);
+        if (na > n && nb > n) quiet = chrono__note_fe(s, ca->fe, cb->fe, ca->port, cb->port, ++n, quiet);   /* both accepted */
+    }
+    return chrono__drop_contended(s, ca, &cmp->a, cb, &cmp->b, n, quiet);
+}
+
+/* The paired ratio of n rows and its interval, widened by the quantisation
+   of the samples (the clock's resolution over the median sample, each side);
+   *unstable: the two halves' intervals do not overlap (the ratio changed
+   level), and then the interval covers both halves' too. */
+CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__columns *ca, const chrono__columns *cb,
+                                  size_t n, uint64_t iters, chrono_ratio *out, int *unstable)
+{
+    chrono_ratio h1, h2;
+    double q, ta, tb, res = (double)(s->clock.resolution_ticks ? s->clock.resolution_ticks : 1);
+    size_t h = n / 2, i;
+    int rc = chrono_stats_ratio(ca->ns, cb->ns, n, s->cfg.confidence, ca->scratch, out);
+    *unstable = 0;
+    if (rc < 0) return rc;
+    /* median sample ticks of each side (scratch is free again) */
+    for (i = 0; i < n; i++) ca->scratch[i] = ca->ticks[i];
+    chrono_stats_sort(ca->scratch, n);
+    ta = ca->scratch[n / 2] * (double)iters;
+    for (i = 0; i < n; i++) ca->scratch[i] = cb->ticks[i];
+    chrono_stats_sort(ca->scratch, n);
+    tb = ca->scratch[n / 2] * (double)iters;
+    q = (ta > 0 ? res / ta : 0) + (tb > 0 ? res / tb : 0);
+    if (h >= 8 && chrono_stats_ratio(ca->ns, cb->ns, h, s->cfg.confidence, ca->scratch, &h1) == 0 &&
+        chrono_stats_ratio(ca->ns + h, cb->ns + h, n - h, s->cfg.confidence, ca->scratch, &h2) == 0 &&
+        (h1.ci_high * (1 + q) < h2.ci_low * (1 - q) || h2.ci_high * (1 + q) < h1.ci_low * (1 - q))) {
+        *unstable = 1;
+        if (h1.ci_low < out->ci_low) out->ci_low = h1.ci_low;
+        if (h2.ci_low < out->ci_low) out->ci_low = h2.ci_low;
+        if (h1.ci_high > out->ci_high) out->ci_high = h1.ci_high;
+        if (h2.ci_high > out->ci_high) out->ci_high = h2.ci_high;
+    }
+    out->ci_low *= 1 - q;
+    out->ci_high *= 1 + q;
+    return 0;
+}
+
 CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
                               const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out)
 {
     chrono_comparison cmp;
     chrono__columns ca, cb;
-    chrono__sample sa, sb;
     chrono_ratio ratio;
     uint64_t start, iters, ib;
     double warm;
-    size_t n = 0, quiet = 0, attempts, round;
+    size_t n, attempts, round = 0;
+    int unstable = 0;
     int rc = chrono__check_session(s);
     if (out) {   /* defined even on failure */
         memset(out, 0, sizeof *out);
@@ -883,8 +1128,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     /* Two runs' columns side by side in one block. */
     if ((rc = chrono__columns_get(s, 2 * attempts, &ca)) < 0) return rc;
     cb = ca;
-    cb.ns += attempts; cb.ticks += attempts; cb.cycles += attempts; cb.ghz += attempts; cb.fe += attempts;
-    cb.scratch += attempts;
+    cb = chrono__columns_at(&ca, attempts);
 
     start = chrono__now(s);
     iters = chrono__size_batch(s, a, ctx_a, 1, start, s->cfg.max_ms / 8);
@@ -899,31 +1143,29 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     chrono__result_init(&cmp.b, name_b, iters);
     cmp.a.warmup_ms = cmp.b.warmup_ms = warm;
 
-    for (round = 0; chrono__more_samples(s, start, round, n, quiet, &cmp.a.truncated); round++) {
-        size_t na = n, nb = n;
-        if (round & 1) {   /* ABBA: odd rounds run B first */
-            chrono__take_sample(s, b, ctx_b, iters, &sb);
-            chrono__take_sample(s, a, ctx_a, iters, &sa);
-        } else {
-            chrono__take_sample(s, a, ctx_a, iters, &sa);
-            chrono__take_sample(s, b, ctx_b, iters, &sb);
-        }
-        chrono__record(&sa, iters, &s->clock, &ca, &na, &cmp.a);
-        chrono__record(&sb, iters, &s->clock, &cb, &nb, &cmp.b);
-        if (na > n && nb > n) quiet = chrono__note_fe(s, ca.fe, cb.fe, ++n, quiet);   /* kept: both accepted */
+    n = chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, &ca, &cb, &cmp, start, 0, &round);
+    rc = chrono__pair_ratio(s, &ca, &cb, n, iters, &ratio, &unstable);
+    if (rc == 0 && unstable) {   /* the ratio changed level: more rounds, within the budget */
+        chrono__columns xa = chrono__columns_at(&ca, n), xb = chrono__columns_at(&cb, n);
+        n += chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, &xa, &xb, &cmp, start, n, &round);
+        rc = chrono__pair_ratio(s, &ca, &cb, n, iters, &ratio, &unstable);
+        if (unstable) cmp.warnings |= CHRONO_WARN_UNSTABLE;
     }
-    n = chrono__drop_contended(s, &ca, &cmp.a, &cb, &cmp.b, n, quiet);
     cmp.b.truncated = cmp.a.truncated;
     /* Rejections were counted per side; the statistics use the kept pairs. */
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
-    if (cmp.a.migrated || cmp.b.migrated) s->warnings |= CHRONO_WARN_MIGRATED;
-    rc = chrono__summarise(s, &ca, n, &cmp.a);
-    if (rc == 0) rc = chrono__summarise(s, &cb, n, &cmp.b);
+    if (cmp.a.migrated || cmp.b.migrated) cmp.a.warnings |= CHRONO_WARN_MIGRATED;
+    if (cmp.a.migrated || cmp.b.migrated) cmp.b.warnings |= CHRONO_WARN_MIGRATED;
+    {   /* the sides' statistics even when the ratio failed (no pairs: CHRONO_ENOSAMPLES first) */
+        int rs = chrono__summarise(s, &ca, n, &cmp.a);
+        if (rs == 0) rs = chrono__summarise(s, &cb, n, &cmp.b);
+        if (rs < 0) rc = rs;
+    }
+    if (rc == 0) { chrono__check_empty(s, &cmp.a); chrono__check_empty(s, &cmp.b); }
+    cmp.warnings |= cmp.a.warnings | cmp.b.warnings;
+    s->warnings |= cmp.warnings;
     cmp.rounds = n;
     cmp.cycles_ratio = NAN;
-    if (rc == 0) {
-        rc = chrono_stats_ratio(ca.ns, cb.ns, n, s->cfg.confidence, ca.scratch, &ratio);
-    }
     if (rc == 0) {
         cmp.ratio = ratio.ratio; cmp.ci_low = ratio.ci_low; cmp.ci_high = ratio.ci_high; cmp.ci_level = ratio.ci_level;
         if (s->has_cycles && chrono_stats_ratio(ca.cycles, cb.cycles, n, s->cfg.confidence, ca.scratch, &ratio) == 0)

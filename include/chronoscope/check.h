@@ -392,7 +392,7 @@ typedef struct chrono__sampler {
     int sides;
     uint64_t iters, start;
     double budget_ms;
-    double *block;             /* 12 columns of cap doubles */
+    double *block;             /* 14 columns of cap doubles (7 a side, as bench.h's chrono__columns) */
     size_t cap, n, quiet, round;
     chrono__columns col[2];
     chrono_result r[2];
@@ -402,9 +402,10 @@ CHRONO__PRIVATE void chrono__sampler_columns(chrono__sampler *sp, double *block,
 {
     int k;
     for (k = 0; k < 2; k++) {
-        double *b = block + (size_t)k * 6 * cap;
+        double *b = block + (size_t)k * 7 * cap;
         sp->col[k].ns = b; sp->col[k].ticks = b + cap; sp->col[k].cycles = b + 2 * cap;
         sp->col[k].ghz = b + 3 * cap; sp->col[k].fe = b + 4 * cap; sp->col[k].scratch = b + 5 * cap;
+        sp->col[k].port = b + 6 * cap;
     }
 }
 
@@ -416,8 +417,8 @@ CHRONO__PRIVATE int chrono__sampler_reserve(chrono__sampler *sp, size_t need)
     chrono__columns old[2];
     if (need <= sp->cap) return 0;
     while (cap < need) cap *= 2;
-    if (cap > (size_t)-1 / (12 * sizeof(double))) return CHRONO_ENOMEM;
-    nb = (double *)CHRONO_MALLOC(12 * cap * sizeof(double));
+    if (cap > (size_t)-1 / (14 * sizeof(double))) return CHRONO_ENOMEM;
+    nb = (double *)CHRONO_MALLOC(14 * cap * sizeof(double));
     if (!nb) return CHRONO_ENOMEM;
     old[0] = sp->col[0]; old[1] = sp->col[1];
     chrono__sampler_columns(sp, nb, cap);
@@ -427,6 +428,7 @@ CHRONO__PRIVATE int chrono__sampler_reserve(chrono__sampler *sp, size_t need)
         memcpy(sp->col[k].cycles, old[k].cycles, sp->n * sizeof(double));
         memcpy(sp->col[k].ghz, old[k].ghz, sp->n * sizeof(double));
         memcpy(sp->col[k].fe, old[k].fe, sp->n * sizeof(double));
+        memcpy(sp->col[k].port, old[k].port, sp->n * sizeof(double));
     }
     CHRONO_FREE(sp->block);
     sp->block = nb;
@@ -474,7 +476,7 @@ CHRONO__PRIVATE void chrono__sampler_fill(chrono__sampler *sp, size_t target)
     chrono_session *s = sp->s;
     chrono__sample sm[2];
     while (sp->n < target && !chrono__sampler_over(sp) && sp->round < 100 * target + 10000) {
-        size_t idx[2];
+        size_t idx[2] = { 0, 0 };
         int k, first = sp->sides == 2 && (sp->round & 1);   /* ABBA */
         for (k = 0; k < sp->sides; k++) {
             int side = first ? 1 - k : k;
@@ -486,7 +488,8 @@ CHRONO__PRIVATE void chrono__sampler_fill(chrono__sampler *sp, size_t target)
             chrono__record(&sm[k], sp->iters, &s->clock, &sp->col[k], &idx[k], &sp->r[k]);
         }
         if (idx[0] > sp->n && (sp->sides == 1 || idx[1] > sp->n))
-            sp->quiet = chrono__note_fe(s, sp->col[0].fe, sp->sides == 2 ? sp->col[1].fe : NULL, ++sp->n, sp->quiet);
+            sp->quiet = chrono__note_fe(s, sp->col[0].fe, sp->sides == 2 ? sp->col[1].fe : NULL, sp->col[0].port,
+                                        sp->sides == 2 ? sp->col[1].port : NULL, ++sp->n, sp->quiet);
     }
 }
 
@@ -495,7 +498,8 @@ CHRONO__PRIVATE void chrono__sampler_fill(chrono__sampler *sp, size_t target)
 CHRONO__PRIVATE int chrono__sampler_use(const chrono__sampler *sp, size_t i)
 {
     if (!chrono__fe_on(sp->s) || sp->quiet * 4 < sp->n) return 1;
-    return chrono__is_quiet(sp->s, sp->col[0].fe[i], sp->sides == 2 ? sp->col[1].fe[i] : NAN);
+    return chrono__row_quiet(sp->s, sp->col[0].fe, sp->sides == 2 ? sp->col[1].fe : NULL, sp->col[0].port,
+                             sp->sides == 2 ? sp->col[1].port : NULL, i);
 }
 
 /* The per-row figure the claim is about, into out (the scratch of side 1):

@@ -40,6 +40,7 @@
                                 Harmless when not pinned or called twice.
        chrono_env_read(e)       fill *e; missing files leave fields "unknown"
        chrono_env_warning(bit)  one line of text for one CHRONO_WARN_* bit
+       chrono_env_warning_name(bit)  its short name ("SHARED_CORE")
 
    Platforms:
        Linux     sched_setaffinity/sched_getaffinity(0) (per thread),
@@ -96,12 +97,20 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_MIGRATED, 6, "samples were taken on different CPUs: the thread migrated during the run") \
     X(CHRONO_WARN_ASSERTS, 7, "assertions enabled (NDEBUG not defined): checks may distort the figures") \
     X(CHRONO_WARN_CONTENDED, 8, "the core's front end was shared (SMT sibling or host) for most of a run: " \
-                                "call- and branch-heavy code reads slow, and those samples were kept")
+                                "call- and branch-heavy code reads slow, and those samples were kept") \
+    X(CHRONO_WARN_SHARED_CORE, 9, "the core was shared (SMT sibling or host) for most of a run: its samples were " \
+                                  "kept and its figure may read slow (the row is marked)") \
+    X(CHRONO_WARN_EMPTY_BODY, 10, "an iteration cost about one cycle or less, the loop itself: the body may have " \
+                                  "been optimised away: keep its result with chrono_keep()") \
+    X(CHRONO_WARN_UNSTABLE, 11, "a comparison's paired ratios changed level within the run: its interval was " \
+                                "widened to cover both levels")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS; by the session:
-   UNPINNED, NO_INVARIANT_TSC, MIGRATED, CONTENDED. */
+   UNPINNED, NO_INVARIANT_TSC; by a run (also in its chrono_result.warnings /
+   chrono_comparison.warnings; the session keeps the union): MIGRATED,
+   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE. */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_CONTENDED };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_UNSTABLE };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
@@ -145,6 +154,9 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller);
    CHRONO_EVERSION when that file saw another version of the header. */
 #define chrono_env_read(e) chrono_env_read_at((e), CHRONO__CALLER)
 CHRONO_API const char *chrono_env_warning(unsigned bit);
+/* The bit's short name, its macro without CHRONO_WARN_ ("SHARED_CORE"); "UNKNOWN"
+   for anything but one known bit.  CSV and JSON list a row's warnings by it. */
+CHRONO_API const char *chrono_env_warning_name(unsigned bit);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_CPU_H */
@@ -815,6 +827,16 @@ CHRONO_API const char *chrono_env_warning(unsigned bit)
     default: return "unknown environment warning";
     }
 #undef CHRONO__WARNING_CASE
+}
+
+CHRONO_API const char *chrono_env_warning_name(unsigned bit)
+{
+#define CHRONO__WARNING_NAME(name, b, text) case name: return &#name[12];   /* past "CHRONO_WARN_" */
+    switch (bit) {
+    CHRONO__WARNINGS(CHRONO__WARNING_NAME)
+    default: return "UNKNOWN";
+    }
+#undef CHRONO__WARNING_NAME
 }
 
 CHRONO__EXTERN_C_END

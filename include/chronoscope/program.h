@@ -34,6 +34,8 @@
 
    An entry may set its own samples and time budget (chrono_with_samples,
    chrono_with_budget): a 25 ns body and a 2 s body sit in one program.  An
+   entry whose body is meant to cost nothing (an "empty call" row) says so
+   with chrono_with_empty_body, and then shows no CHRONO_WARN_EMPTY_BODY.  An
    entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
@@ -42,6 +44,7 @@
      chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
      chrono_with_bytes / _items / _samples / _budget / _unit (entry, value)
+     chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_find(p, name)                  a result by name, NULL if none */
@@ -71,6 +74,8 @@ typedef struct chrono_entry {
     const char *unit;            /* sweep: what the parameter counts ("bytes": the report shows GB/s too) */
     int samples;                 /* 0: the program's */
     double max_ms;               /* 0: the program's */
+    int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
+                                    CHRONO_WARN_EMPTY_BODY */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -101,6 +106,7 @@ CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items);
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
+CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -169,6 +175,7 @@ CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn,
 CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.bytes = bytes; return e; }
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.items = items; return e; }
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
+CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 
@@ -255,6 +262,7 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     int rc = 0;
     if (e->samples > 0) s->cfg.samples = e->samples;
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
+    if (e->expect_empty) s->cfg.expect_empty = 1;
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         rc = chrono_run(s, e->name, e->fn, e->ctx, NULL);

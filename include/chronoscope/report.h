@@ -127,6 +127,7 @@ typedef struct chrono_report_writer {
     size_t families;         /* next JSON family_index */
     int any_truncated;       /* a result hit max_ms: the text footer says so */
     size_t rejected[CHRONO__NREJECTIONS];  /* samples rejected, in CHRONO__REJECTIONS' order */
+    unsigned row_warnings;   /* union of the written rows' warnings: the footnote lists them */
     const char *executable;
     const chrono_table *tables;
     size_t ntables;
@@ -733,11 +734,42 @@ CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chron
     }
 }
 
+/* Per-run warnings: " !" after the name on the row concerned, and a footnote. */
+#define CHRONO__MARK " !"
+CHRONO__PRIVATE void chrono__mark(char *cell, size_t n, unsigned warnings)
+{
+    size_t len = strlen(cell);
+    if (warnings && len + sizeof CHRONO__MARK <= n) memcpy(cell + len, CHRONO__MARK, sizeof CHRONO__MARK);
+}
+
+CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet, int mode)
+{
+    char line[CHRONO__CELL];
+    unsigned bit = 0;
+    while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
+        fprintf(w->out, "%s! %s: %s\n", bullet, chrono_env_warning_name(bit),
+                chrono__sanitize(line, sizeof line, chrono_env_warning(bit), mode));
+}
+
+/* "SHARED_CORE|EMPTY_BODY" for CSV; "" for none. */
+CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warnings)
+{
+    unsigned bit = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    while ((bit = chrono__next_warning(warnings, bit)) != 0 && len < n) {
+        int k = chrono__bprintf(buf + len, n - len, "%s%s", len ? "|" : "", chrono_env_warning_name(bit));
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+}
+
 CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode)
 {
     char a[24], b[24];
     size_t out = r->ns.outliers_low + r->ns.outliers_high;
     chrono__sanitize(row->cell[0], CHRONO__CELL, r->name, mode);
+    chrono__mark(row->cell[0], CHRONO__CELL, r->warnings);
     chrono__median_cell(row->cell[1], CHRONO__CELL, &r->ns, chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns));
     chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
     chrono_report_duration(row->cell[4], CHRONO__CELL, r->ns.mad);
@@ -923,13 +955,17 @@ CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
         fputs(words, w->out);
         chrono__color(w, CHRONO__RESET);
+        if (c->warnings) fputs(CHRONO__MARK, w->out);
         fputc('\n', w->out);
+        w->row_warnings |= c->warnings;
     }
     if (s->nsweeps) fputc('\n', w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
         fprintf(w->out, "sweep %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__PLAIN), words);
     }
+    if (w->row_warnings) fputc('\n', w->out);
+    chrono__mark_footnote(w, "", CHRONO__PLAIN);
 }
 
 /* ---- markdown -------------------------------------------------------------------- */
@@ -980,14 +1016,17 @@ CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
         (void)chrono__verdict(words, sizeof words, c, CHRONO__MD);
-        fprintf(w->out, "- %s vs %s: %s\n", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__MD),
-                chrono__sanitize(b, sizeof b, c->b.name, CHRONO__MD), words);
+        fprintf(w->out, "- %s vs %s: %s%s\n", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__MD),
+                chrono__sanitize(b, sizeof b, c->b.name, CHRONO__MD), words, c->warnings ? CHRONO__MARK : "");
+        w->row_warnings |= c->warnings;
     }
     if (s->nsweeps) fputs("\n**Sweeps**\n\n", w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
         fprintf(w->out, "- %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__MD), words);
     }
+    if (w->row_warnings) fputc('\n', w->out);
+    chrono__mark_footnote(w, "- ", CHRONO__MD);
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */
@@ -999,7 +1038,7 @@ static const char *const chrono__csv_cols[] = {
 #define CHRONO__REJECTION_KEY(field, words, key) key,
     CHRONO__REJECTIONS(CHRONO__REJECTION_KEY)
 #undef CHRONO__REJECTION_KEY
-    "truncated", "cpu", "wall_ms", "warmup_ms"
+    "truncated", "cpu", "wall_ms", "warmup_ms", "warnings"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -1062,6 +1101,11 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
     fputc(',', o);
     if (r->cpu >= 0) fprintf(o, "%d", r->cpu);
     chrono__csv_num(o, r->wall_ms); chrono__csv_num(o, r->warmup_ms);
+    {
+        char names[512];
+        chrono__warning_names(names, sizeof names, r->warnings);
+        fputc(',', o); (void)chrono_csv_field(o, names);
+    }
     fputs("\r\n", o);
 }
 
@@ -1152,6 +1196,20 @@ CHRONO__PRIVATE void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
         chrono__jclose(&c);
     }
     if (i) fprintf(o->f, "\n%*s", o->indent, "");
+    fputc(']', o->f);
+}
+
+/* `"warnings": ["SHARED_CORE", ...]`: a run's or a comparison's bits by name. */
+CHRONO__PRIVATE void chrono__json_warning_names(chrono__jobj *o, unsigned warnings)
+{
+    unsigned bit = 0;
+    int n = 0;
+    chrono__jkey(o, "warnings");
+    fputc('[', o->f);
+    while ((bit = chrono__next_warning(warnings, bit)) != 0) {
+        fputs(n++ ? ", " : "", o->f);
+        chrono__json_str(o->f, chrono_env_warning_name(bit));
+    }
     fputc(']', o->f);
 }
 
@@ -1307,6 +1365,7 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jint(&o, "cpu", r->cpu);
     chrono__jnum(&o, "wall_ms", r->wall_ms);
     chrono__jnum(&o, "warmup_ms", r->warmup_ms);
+    chrono__json_warning_names(&o, r->warnings);
     chrono__jclose(&o);
 }
 
@@ -1432,6 +1491,7 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
         if (clear) chrono__json_str(w->out, c->ratio < 1 ? c->a.name : c->b.name);
         else fputs("null", w->out);
         chrono__jnum(&o, "speedup", clear ? (c->ratio < 1 ? 1.0 / c->ratio : c->ratio) : NAN);
+        chrono__json_warning_names(&o, c->warnings);
         chrono__jclose(&o);
     }
     fputs(s->ncomparisons ? "\n  ],\n  \"sweeps\": [" : "],\n  \"sweeps\": [", w->out);
@@ -1469,11 +1529,15 @@ CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, int mode)
 {
     char buf[CHRONO__CELL];
     size_t w = 4, i, n;
+    size_t mark = sizeof CHRONO__MARK - 1;   /* a marked row's name is longer */
     for (i = 0; i < s->nresults; i++)
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->results[i].name, mode))) > w) w = n;
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->results[i].name, mode)) +
+                 (s->results[i].warnings ? mark : 0)) > w) w = n;
     for (i = 0; i < s->ncomparisons; i++) {
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].a.name, mode))) > w) w = n;
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].b.name, mode))) > w) w = n;
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].a.name, mode)) +
+                 (s->comparisons[i].a.warnings ? mark : 0)) > w) w = n;
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].b.name, mode)) +
+                 (s->comparisons[i].b.warnings ? mark : 0)) > w) w = n;
     }
     return w;
 }
@@ -1551,6 +1615,7 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     if (rc < 0) return rc;
     if (!r) return CHRONO_EINVAL;
     if (r->truncated) w->any_truncated = 1;
+    w->row_warnings |= r->warnings;
     {
         size_t k = 0;
 #define CHRONO__REJECTION_ADD(field, words, key) w->rejected[k++] += r->field;
