@@ -23,7 +23,8 @@
        1.5 IQR fences) as orange crosses and the ones past the axis (beyond
        q3 + 3 IQR) counted at its right end; estimated core cycles on a second
        axis at the top where known; the rejected samples, by cause;
-     - each comparison: both sides' strips on one axis, and the paired
+     - each comparison: both sides' strips (on one axis where they overlap,
+       else one plot each), and the paired
        ratios a/b in the order they were taken (drift shows as a slope) with
        their median, its CI, the line at 1.0 and their distribution at the right;
      - each sweep: the medians with their CIs against the parameter, the
@@ -396,9 +397,13 @@ CHRONO__PRIVATE void chrono__html_strips(FILE *out, const chrono_session *s, con
     chrono__axis_draw(out, &ax);
     chrono__axis_label(out, &ax, 36);
     if (chrono__finite(k) && k > 0) {   /* the same range in estimated cycles */
+        double cdiv = 1;
+        static const char *const mult[4] = { "", " (thousands)", " (millions)", " (billions)" };
+        int m = 0;
         cs = sc; cs.lo = sc.lo * k; cs.hi = sc.hi * k;
-        (void)chrono__bprintf(clabel, sizeof clabel, "estimated core cycles per iteration");
-        ax.sc = &cs; ax.div = 1; ax.at = top - 4; ax.dir = -1; ax.label = clabel; ax.grid0 = ax.grid1 = 0;
+        while (cs.hi / cdiv >= 99999.5 && m < 3) { cdiv *= 1000; m++; }
+        (void)chrono__bprintf(clabel, sizeof clabel, "estimated core cycles per iteration%s", mult[m]);
+        ax.sc = &cs; ax.div = cdiv; ax.at = top - 4; ax.dir = -1; ax.label = clabel; ax.grid0 = ax.grid1 = 0;
         chrono__axis_draw(out, &ax);
         chrono__axis_label(out, &ax, 22);
     }
@@ -455,7 +460,7 @@ CHRONO__PRIVATE void chrono__html_drift(FILE *out, const chrono_comparison *c, c
     chrono__scale xs, ys;
     chrono__axis ax;
     size_t i;
-    char a[24], b[24], d[24], e[24], ylabel[128];
+    char a[24], b[24], d[24], e[24], f[24], ylabel[128];
     if (c->npair_ratios == 0 || !chrono__finite(c->ratio)) { fputs("<p class=\"note\">no paired ratios to plot</p>\n", out); return; }
     chrono__drift_range(c, &lo, &hi, &with_one);
     chrono__scale_fit(&xs, 1, (double)c->npair_ratios, 0.02, 0, px0, px1);
@@ -476,9 +481,9 @@ CHRONO__PRIVATE void chrono__html_drift(FILE *out, const chrono_comparison *c, c
     }
     if (with_one)
         fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"" CHRONO__C_ONE "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
-                     "<text x=\"%s\" y=\"%s\" font-size=\"11\">1.0: equal</text>\n",
-                chrono__px(a, px0), chrono__px(b, chrono__map(&ys, 1)), chrono__px(d, px1), chrono__px(e, px0 + 4),
-                chrono__px(b, chrono__map(&ys, 1) - 3));
+                     "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">1.0: equal</text>\n",
+                chrono__px(a, px0), chrono__px(b, chrono__map(&ys, 1)), chrono__px(d, px1), chrono__px(e, px1 - 4),
+                chrono__px(f, chrono__map(&ys, 1) - 4));
     else
         fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\">the line at 1.0 is off the scale (%s)</text>\n", chrono__px(a, px0 + 4),
                 chrono__px(b, top - 8), hi < 1 ? "above" : "below");
@@ -556,7 +561,7 @@ CHRONO__PRIVATE void chrono__sweep_line(FILE *out, const chrono__sweep_view *v)
 CHRONO__PRIVATE void chrono__sweep_points(FILE *out, const chrono__sweep_view *v)
 {
     size_t i;
-    char a[24], b[24], c[24];
+    char a[24], b[24], c[24], d[24];
     for (i = 0; i < v->sw->points && v->sw->first_result + i < v->s->nresults; i++) {
         const chrono_result *r = &v->s->results[v->sw->first_result + i];
         double x = chrono__sweep_param(r), px;
@@ -565,7 +570,7 @@ CHRONO__PRIVATE void chrono__sweep_points(FILE *out, const chrono__sweep_view *v
         if (chrono__finite(r->ns.ci_low) && chrono__finite(r->ns.ci_high))
             fprintf(out, "<path d=\"M%s %sV%sm-4 0h8m-8 %sh8\" stroke=\"#000\"/>", chrono__px(a, px),
                     chrono__px(b, chrono__map(&v->ys, r->ns.ci_low)), chrono__px(c, chrono__map(&v->ys, r->ns.ci_high)),
-                    chrono__px(c, chrono__map(&v->ys, r->ns.ci_low) - chrono__map(&v->ys, r->ns.ci_high)));
+                    chrono__px(d, chrono__map(&v->ys, r->ns.ci_low) - chrono__map(&v->ys, r->ns.ci_high)));
         fprintf(out, "<path d=\"M%s %sl5 5l-5 5l-5 -5z\" fill=\"" CHRONO__C_DOT "\"/>\n", chrono__px(a, px),
                 chrono__px(b, chrono__map(&v->ys, r->ns.median) - 5));
     }
@@ -758,6 +763,16 @@ CHRONO__PRIVATE void chrono__html_runs(FILE *out, const chrono_session *s)
     }
 }
 
+/* Do both sides of a comparison fit one axis?  When together they span no
+   more than 3 times the wider one alone. */
+CHRONO__PRIVATE int chrono__strips_share(const chrono_result *const *rows)
+{
+    double lo[2], hi[2], wide;
+    if (!chrono__strip_range(rows, 1, &lo[0], &hi[0]) || !chrono__strip_range(rows + 1, 1, &lo[1], &hi[1])) return 1;
+    wide = hi[0] - lo[0] > hi[1] - lo[1] ? hi[0] - lo[0] : hi[1] - lo[1];
+    return (hi[0] > hi[1] ? hi[0] : hi[1]) - (lo[0] < lo[1] ? lo[0] : lo[1]) <= 3 * wide;
+}
+
 CHRONO__PRIVATE void chrono__html_comparisons(FILE *out, const chrono_session *s)
 {
     char words[1024], name[2 * CHRONO_NAME_MAX + 8];
@@ -777,7 +792,12 @@ CHRONO__PRIVATE void chrono__html_comparisons(FILE *out, const chrono_session *s
         fputs("; a/b ", out); chrono__html_esc(out, words);
         fputs("</p>\n", out);
         chrono__html_drift(out, c, name);
-        chrono__html_strips(out, s, rows, labels, 2, name);
+        if (chrono__strips_share(rows)) {
+            chrono__html_strips(out, s, rows, labels, 2, name);
+        } else {   /* far apart: one axis each, or both would be squeezed to a line */
+            chrono__html_strips(out, s, rows, labels, 1, c->a.name);
+            chrono__html_strips(out, s, rows + 1, labels + 1, 1, c->b.name);
+        }
         chrono__html_rejected(out, &c->a, "a");
         chrono__html_rejected(out, &c->b, "b");
         fputs("</section>\n", out);
