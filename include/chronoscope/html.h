@@ -605,13 +605,15 @@ CHRONO__PRIVATE void chrono__html_sweep(FILE *out, const chrono_session *s, cons
 
 /* ---- the page's text parts ----------------------------------------------------------- */
 static const char chrono__html_css[] =
-    "body{font:14px/1.45 system-ui,sans-serif;color:#111;background:#fff;max-width:62em;margin:1.5em auto;padding:0 1em}"
+    "body{font:14px/1.45 system-ui,sans-serif;color:#111;background:#fff;max-width:66em;margin:1.5em auto;padding:0 1em}"
     "h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1.05em;margin:1.2em 0 .3em}"
     "dl.env{display:grid;grid-template-columns:max-content auto;gap:.1em 1em}dt{font-weight:bold}dd{margin:0}"
     ".warn{color:#8a3b00;font-weight:bold}.note{color:#555;font-size:.92em;margin:.2em 0}"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.5em 0}"
-    "th,td{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}"
+    "th,td{padding:.2em .45em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap;font-size:.95em}"
     "th:first-child,td:first-child{text-align:left;white-space:normal}"
+    "table.sum td:last-child,table.sum th:last-child{text-align:left;white-space:pre}"
+    ".wide{overflow-x:auto}"
     "svg{display:block;max-width:100%;height:auto;margin:.4em 0}section{break-inside:avoid}"
     "@media print{body{max-width:none}}";
 
@@ -654,7 +656,7 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
     chrono__row row;
     char words[1024];
     size_t i;
-    fputs("<h2>Summary</h2>\n<table>\n<thead>", out);
+    fputs("<h2>Summary</h2>\n<div class=\"wide\"><table class=\"sum\">\n<thead>", out);
     chrono__row_title(&row, s);
     chrono__html_row(out, &row, "th");
     fputs("</thead>\n<tbody>\n", out);
@@ -663,7 +665,7 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
         chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN); chrono__html_row(out, &row, "td");
         chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN); chrono__html_row(out, &row, "td");
     }
-    fputs("</tbody>\n</table>\n", out);
+    fputs("</tbody>\n</table></div>\n", out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
         (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN);
@@ -736,7 +738,7 @@ CHRONO__PRIVATE void chrono__html_table(FILE *out, const chrono_table *t)
 {
     size_t r, c;
     chrono__html_el(out, "h2", t->title ? t->title : t->key);
-    fputs("\n<table>\n<thead><tr>", out);
+    fputs("\n<div class=\"wide\"><table>\n<thead><tr>", out);
     for (c = 0; c < t->ncols; c++) chrono__html_el(out, "th", t->cols[c]);
     fputs("</tr></thead>\n<tbody>\n", out);
     for (r = 0; r < t->nrows; r++) {
@@ -744,7 +746,7 @@ CHRONO__PRIVATE void chrono__html_table(FILE *out, const chrono_table *t)
         for (c = 0; c < t->ncols; c++) chrono__html_el(out, "td", t->cells[r * t->ncols + c]);
         fputs("</tr>\n", out);
     }
-    fputs("</tbody>\n</table>\n", out);
+    fputs("</tbody>\n</table></div>\n", out);
 }
 
 /* ---- the page -------------------------------------------------------------------------- */
