@@ -417,10 +417,16 @@ CHRONO__PRIVATE void chrono__html_strips(FILE *out, const chrono_session *s, con
 CHRONO__PRIVATE void chrono__drift_range(const chrono_comparison *c, double *lo, double *hi, int *with_one)
 {
     size_t i;
+    chrono_stats st;
+    double flo = -INFINITY, fhi = INFINITY;
+    if (chrono_stats_compute(c->pair_ratios, c->npair_ratios, 0.95, NULL, &st) == 0) {
+        flo = st.q1 - 3 * (st.q3 - st.q1);   /* far ratios are counted, not drawn */
+        fhi = st.q3 + 3 * (st.q3 - st.q1);
+    }
     *lo = c->ci_low; *hi = c->ci_high;
     for (i = 0; i < c->npair_ratios; i++) {
         double v = c->pair_ratios[i];
-        if (!chrono__finite(v)) continue;
+        if (!chrono__finite(v) || v < flo || v > fhi) continue;
         if (v < *lo) *lo = v;
         if (v > *hi) *hi = v;
     }
@@ -459,7 +465,7 @@ CHRONO__PRIVATE void chrono__html_drift(FILE *out, const chrono_comparison *c, c
     int with_one;
     chrono__scale xs, ys;
     chrono__axis ax;
-    size_t i;
+    size_t i, off = 0;
     char a[24], b[24], d[24], e[24], f[24], ylabel[128];
     if (c->npair_ratios == 0 || !chrono__finite(c->ratio)) { fputs("<p class=\"note\">no paired ratios to plot</p>\n", out); return; }
     chrono__drift_range(c, &lo, &hi, &with_one);
@@ -488,10 +494,17 @@ CHRONO__PRIVATE void chrono__html_drift(FILE *out, const chrono_comparison *c, c
         fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\">the line at 1.0 is off the scale (%s)</text>\n", chrono__px(a, px0 + 4),
                 chrono__px(b, top - 8), hi < 1 ? "above" : "below");
     fputs("<path fill=\"none\" stroke=\"" CHRONO__C_DOT "\" stroke-opacity=\"0.6\" stroke-width=\"5\" stroke-linecap=\"round\" d=\"", out);
-    for (i = 0; i < c->npair_ratios; i++)
-        if (chrono__finite(c->pair_ratios[i]) && (c->npair_ratios <= CHRONO__HTML_DOTS || i % (c->npair_ratios / CHRONO__HTML_DOTS + 1) == 0))
-            fprintf(out, "M%s %sh0", chrono__px(a, chrono__map(&xs, (double)(i + 1))), chrono__px(b, chrono__map(&ys, c->pair_ratios[i])));
+    for (i = 0; i < c->npair_ratios; i++) {
+        double v = c->pair_ratios[i];
+        if (!chrono__finite(v)) continue;
+        if (v < ys.lo || v > ys.hi) { off++; continue; }
+        if (c->npair_ratios <= CHRONO__HTML_DOTS || i % (c->npair_ratios / CHRONO__HTML_DOTS + 1) == 0)
+            fprintf(out, "M%s %sh0", chrono__px(a, chrono__map(&xs, (double)(i + 1))), chrono__px(b, chrono__map(&ys, v)));
+    }
     fputs("\"/>\n", out);
+    if (off)
+        fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">%s far ratios beyond the axis</text>\n",
+                chrono__px(a, px1), chrono__px(b, top - 8), chrono__u64(d, (uint64_t)off));
     fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"#000\" stroke-width=\"2\"/>\n", chrono__px(a, px0), chrono__px(b, chrono__map(&ys, c->ratio)),
             chrono__px(d, px1));
     chrono__drift_hist(out, &ys, c, px1 + 24, CHRONO__HTML_W - px1 - 40);
