@@ -28,6 +28,7 @@
        chrono_run(&s, "work", body, ctx, &r);               // r.ns.median, r.ns.ci_low, r.cycles.median
        chrono_compare(&s, "a", body_a, NULL, "b", body_b, NULL, &c);   // c.ratio [c.ci_low, c.ci_high]
        chrono_report(&s, stdout, CHRONO_FORMAT_TEXT);        // or _MARKDOWN, _CSV, _JSON
+       chrono_report_html(&s, file, NULL);                   // a page with plots (html.h)
        chrono_session_close(&s);
 
    Or only the clock:
@@ -74,6 +75,7 @@
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
+     chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
@@ -90,6 +92,7 @@
 #include "chronoscope/stats.h"
 #include "chronoscope/bench.h"
 #include "chronoscope/report.h"
+#include "chronoscope/html.h"
 #include "chronoscope/cli.h"
 #include "chronoscope/experiment.h"
 #include "chronoscope/program.h"

@@ -139,6 +139,33 @@ static void fixture_env(chrono_session *s)
     s->ref_adds = 16384;
 }
 
+/* Samples for the plots (html.h): r->samples values around the median, in
+   the order "taken", a slow drift, the first two high (outliers) and one far
+   out; comparisons get paired ratios around their ratio. */
+#define FIXTURE_SAMPLES_MAX 128
+static double fixture_pool[FIXTURE_RESULTS + 3 * FIXTURE_COMPARISONS][FIXTURE_SAMPLES_MAX];
+
+static void fixture_samples(chrono_result *r, double *v)
+{
+    size_t i, n = r->samples < FIXTURE_SAMPLES_MAX ? r->samples : FIXTURE_SAMPLES_MAX;
+    double spread = r->ns.mad;
+    for (i = 0; i < n; i++) {
+        double u = (double)((i * 37) % 101) / 100.0 - 0.5;   /* a fixed shuffle of [-0.5, 0.5] */
+        v[i] = r->ns.median + spread * (2.5 * u + 0.4 * ((double)i / (double)n - 0.5));
+    }
+    if (n > 3) { v[0] = r->ns.q3 + 2.5 * spread; v[1] = r->ns.q3 + 2.2 * spread; v[2] = r->ns.max; }
+    r->sample_ns = n ? v : NULL;
+    r->nsample_ns = n;
+}
+
+static void fixture_ratios(chrono_comparison *c, double *v)
+{
+    size_t i, n = c->rounds < FIXTURE_SAMPLES_MAX ? c->rounds : FIXTURE_SAMPLES_MAX;
+    for (i = 0; i < n; i++) v[i] = c->ratio + (c->ci_high - c->ci_low) * ((double)((i * 53) % 101) / 50.0 - 1.0 + (double)i / (double)n);
+    c->pair_ratios = v;
+    c->npair_ratios = n;
+}
+
 /* Results: 0 quote (1500 ns), 1 control characters (0.285 ns, no cycles),
    2 UTF-8 (2.5 ms, truncated), 3 invalid UTF-8 (12 s), 4-6 sweep "copy"
    (10, 20, 40 ns at 1, 2, 4), 7 no samples (all NaN).  Comparisons:
@@ -186,6 +213,15 @@ static void fixture_fill(fixture *f)
 
     fixture_comparison(&f->comparisons[0], "imul1000", 3001, "add1000", 1000, 3.001, 2.999, 3.003);
     fixture_comparison(&f->comparisons[1], "same_a", 1001, "same_b", 1000, 1.001, 0.998, 1.004);
+    {
+        size_t i, k = 0;
+        for (i = 0; i < FIXTURE_RESULTS; i++) fixture_samples(&f->results[i], fixture_pool[k++]);
+        for (i = 0; i < FIXTURE_COMPARISONS; i++) {
+            fixture_samples(&f->comparisons[i].a, fixture_pool[k++]);
+            fixture_samples(&f->comparisons[i].b, fixture_pool[k++]);
+            fixture_ratios(&f->comparisons[i], fixture_pool[k++]);
+        }
+    }
     s->comparisons = f->comparisons;
     s->ncomparisons = s->cap_comparisons = FIXTURE_COMPARISONS;
     s->is_open = 1;

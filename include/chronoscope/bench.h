@@ -200,6 +200,12 @@ typedef struct chrono_result {
     double hist_lo, hist_hi;
     double bytes_per_iter;       /* set by the program (program.h): bytes one iteration processes, 0 none */
     double items_per_iter;       /* the same in items */
+    /* The accepted samples, ns per iteration, in the order taken (for plots:
+       html.h).  Session-owned storage, copied after the last sample (never in
+       the timed region), 8 bytes a sample; valid until chrono_session_close.
+       NULL and 0 when none were kept. */
+    const double *sample_ns;
+    size_t nsample_ns;
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -208,6 +214,9 @@ typedef struct chrono_comparison {
     double ratio, ci_low, ci_high, ci_level;    /* ns a/b: median of paired ratios, and its CI */
     double cycles_ratio;         /* the same in estimated cycles, NAN if unknown */
     unsigned warnings;           /* CHRONO_WARN_* bits: both sides' and UNSTABLE */
+    const double *pair_ratios;   /* ns a/b of each accepted pair, in the order taken; like
+                                    chrono_result.sample_ns: session-owned, until close */
+    size_t npair_ratios;
 } chrono_comparison;
 
 /* A sweep: fn(ctx, param, iters) timed at each param; ns = fixed + per_unit * param. */
@@ -240,6 +249,7 @@ typedef struct chrono_session {
     chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;
     chrono_sweep_result *sweeps; size_t nsweeps, cap_sweeps;
     double *buf; size_t buf_len; /* sample storage, allocated outside the timed region */
+    double **kept; size_t nkept, cap_kept;   /* blocks behind sample_ns / pair_ratios */
     int is_open;
 } chrono_session;
 
@@ -596,6 +606,9 @@ CHRONO_API void chrono_session_close(chrono_session *s)
     CHRONO_FREE(s->comparisons);
     CHRONO_FREE(s->sweeps);
     CHRONO_FREE(s->buf);
+    while (s->nkept) CHRONO_FREE(s->kept[--s->nkept]);
+    CHRONO_FREE(s->kept);
+    s->kept = NULL; s->cap_kept = 0;
     s->results = NULL; s->comparisons = NULL; s->sweeps = NULL; s->buf = NULL;
     s->nresults = s->ncomparisons = s->nsweeps = 0;
     s->is_open = 0;
@@ -973,6 +986,20 @@ CHRONO__PRIVATE void chrono__check_empty(const chrono_session *s, chrono_result 
     if (empty && !s->cfg.expect_empty) r->warnings |= CHRONO_WARN_EMPTY_BODY;
 }
 
+/* A session-owned copy of v[0..n) (for the plots), made after the samples:
+   *dst is NULL when n is 0 or memory ran out (the plots then do without). */
+CHRONO__PRIVATE void chrono__keep_samples(chrono_session *s, const double *v, size_t n, const double **dst,
+                                          size_t *ndst)
+{
+    double *p;
+    *dst = NULL; *ndst = 0;
+    if (n == 0 || chrono__grow((void **)&s->kept, &s->cap_kept, s->nkept + 1, sizeof *s->kept) < 0) return;
+    if (!(p = (double *)CHRONO_MALLOC(n * sizeof *p))) return;
+    memcpy(p, v, n * sizeof *p);
+    s->kept[s->nkept++] = p;
+    *dst = p; *ndst = n;
+}
+
 /* Keep a copy of r in the session for the reports. */
 CHRONO__PRIVATE int chrono__keep_result(chrono_session *s, const chrono_result *r)
 {
@@ -1013,6 +1040,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
     r.wall_ms = chrono__elapsed_ms(s, start);
     if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
+    chrono__keep_samples(s, col.ns, n, &r.sample_ns, &r.nsample_ns);
     rc = chrono__summarise(s, &col, n, &r);
     if (rc == 0) chrono__check_empty(s, &r);
     s->warnings |= r.warnings;
@@ -1156,6 +1184,10 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
     if (cmp.a.migrated || cmp.b.migrated) cmp.a.warnings |= CHRONO_WARN_MIGRATED;
     if (cmp.a.migrated || cmp.b.migrated) cmp.b.warnings |= CHRONO_WARN_MIGRATED;
+    chrono__keep_samples(s, ca.ns, n, &cmp.a.sample_ns, &cmp.a.nsample_ns);
+    chrono__keep_samples(s, cb.ns, n, &cmp.b.sample_ns, &cmp.b.nsample_ns);
+    for (round = 0; round < n; round++) ca.scratch[round] = cb.ns[round] > 0 ? ca.ns[round] / cb.ns[round] : NAN;
+    chrono__keep_samples(s, ca.scratch, n, &cmp.pair_ratios, &cmp.npair_ratios);
     {   /* the sides' statistics even when the ratio failed (no pairs: CHRONO_ENOSAMPLES first) */
         int rs = chrono__summarise(s, &ca, n, &cmp.a);
         if (rs == 0) rs = chrono__summarise(s, &cb, n, &cmp.b);

@@ -21,7 +21,8 @@
        }
 
    Flags (both --flag=value and --flag value):
-     --format=text|md|csv|json   report format (default text; "markdown" too)
+     --format=text|md|csv|json|html   report format (default text; "markdown" too;
+                                 html: a page with plots, html.h)
      --out=FILE                  write the report to FILE ("-": standard output)
      --cpu=N                     pin to CPU N: cfg.pin = CHRONO_PIN_CPU, cfg.cpu = N;
                                  N must be online and in the thread's affinity mask
@@ -66,7 +67,7 @@
 #ifndef CHRONOSCOPE_CLI_H
 #define CHRONOSCOPE_CLI_H
 
-#include "report.h"
+#include "html.h"
 
 /* ---- types ----------------------------------------------------------------- */
 enum { CHRONO_CLI_INT = 0, CHRONO_CLI_DOUBLE, CHRONO_CLI_BOOL, CHRONO_CLI_STRING };
@@ -161,7 +162,7 @@ enum { CHRONO__F_FORMAT, CHRONO__F_OUT, CHRONO__F_CPU, CHRONO__F_NOPIN, CHRONO__
 typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
 
 static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
-    { "--format", "FMT", "report format: text, md, csv or json (default text)", 1 },
+    { "--format", "FMT", "report format: text, md, csv, json or html (default text)", 1 },
     { "--out", "FILE", "write the report to FILE (default: standard output)", 1 },
     { "--cpu", "N", "pin the benchmark thread to CPU N", 1 },
     { "--no-pin", NULL, "do not pin the thread", 0 },
@@ -329,7 +330,7 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     int rc = 0;
     switch (id) {
     case CHRONO__F_FORMAT:
-        if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json");
+        if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json, html");
         break;
     case CHRONO__F_OUT: o->out_path = v; break;
     case CHRONO__F_FILTER: o->filter = v; break;
@@ -624,7 +625,7 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
     ro.baseline = o->baseline;
     ro.tables = tables;
     ro.ntables = tables ? ntables : 0;
-    rc = chrono_report_ex(s, f, o->format, &ro);
+    rc = o->format == CHRONO_FORMAT_HTML ? chrono_report_html(s, f, &ro) : chrono_report_ex(s, f, o->format, &ro);
     if (f != stdout) {
         if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;
     } else if (fflush(f) != 0 && rc == 0) {

@@ -17,7 +17,7 @@
    names and runs nothing (no session is opened), --filter runs the entries
    whose name holds the text, --format / --out choose the report.  With --out,
    the console keeps the text report and the file gets the format --format
-   names, or else the one its extension says (.json, .csv, .md); a --out that
+   names, or else the one its extension says (.json, .csv, .md, .html); a --out that
    cannot be written is refused before the first benchmark runs.  Each text
    row is printed as its benchmark finishes; on a terminal a one-line
    "running NAME ..." on stderr shows what runs now, and is erased after it.
@@ -187,13 +187,26 @@ CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
     if (!strcmp(dot, ".json")) return CHRONO_FORMAT_JSON;
     if (!strcmp(dot, ".csv")) return CHRONO_FORMAT_CSV;
     if (!strcmp(dot, ".md")) return CHRONO_FORMAT_MARKDOWN;
+    if (!strcmp(dot, ".html") || !strcmp(dot, ".htm")) return CHRONO_FORMAT_HTML;
     return CHRONO_FORMAT_TEXT;
 }
 
-/* The console's format: text beside an --out file, else the one asked for. */
+/* --format=html without an --out file: the page goes to stdout at the end. */
+CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
+{
+    return !p->chrono__file && p->cli.format == CHRONO_FORMAT_HTML;
+}
+
+/* The console: text beside an --out file or before an HTML page on stdout (then
+   on stderr), else the format asked for, on stdout. */
 CHRONO__PRIVATE chrono_format chrono__console_format(const chrono_program *p)
 {
-    return p->chrono__file ? CHRONO_FORMAT_TEXT : p->cli.format;
+    return p->chrono__file || chrono__program_html_stdout(p) ? CHRONO_FORMAT_TEXT : p->cli.format;
+}
+
+CHRONO__PRIVATE FILE *chrono__console_stream(const chrono_program *p)
+{
+    return chrono__program_html_stdout(p) ? stderr : stdout;
 }
 
 CHRONO__PRIVATE int chrono__program_fail(chrono_program *p, int rc)
@@ -322,7 +335,7 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
         ro.name_width = width;
         ro.executable = p->cli.prog;
         ro.baseline = p->cli.baseline;
-        rc = chrono_report_begin(&p->chrono__console, &p->session, stdout, chrono__console_format(p), &ro);
+        rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p), chrono__console_format(p), &ro);
         if (rc < 0) return chrono__program_fail(p, rc);
     }
     for (i = 0; i < n; i++) {
@@ -354,7 +367,7 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
     if (p->cli.list) return 0;
     p->chrono__tables[p->chrono__ntables++] = *t;
     /* shown now on a text console; other formats carry it at the end */
-    if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT) return chrono_report_table(stdout, CHRONO_FORMAT_TEXT, t);
+    if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT) return chrono_report_table(chrono__console_stream(p), CHRONO_FORMAT_TEXT, t);
     return 0;
 }
 
@@ -367,6 +380,20 @@ CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, con
     return NULL;
 }
 
+/* The report beside the console: the --out file in its format, or the HTML page on stdout. */
+CHRONO__PRIVATE int chrono__program_report(chrono_program *p)
+{
+    chrono_report_options ro;
+    FILE *f = p->chrono__file ? p->chrono__file : stdout;
+    chrono_format fmt = p->chrono__file ? p->chrono__file_fmt : CHRONO_FORMAT_HTML;
+    memset(&ro, 0, sizeof ro);
+    ro.executable = p->cli.prog;
+    ro.baseline = p->cli.baseline;
+    ro.tables = p->chrono__tables;
+    ro.ntables = p->chrono__ntables;
+    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(&p->session, f, &ro) : chrono_report_ex(&p->session, f, fmt, &ro);
+}
+
 CHRONO_API int chrono_program_end(chrono_program *p)
 {
     int rc = 0;
@@ -377,15 +404,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
         /* the console's tables were printed as they came (text) */
         if (w->fmt != CHRONO_FORMAT_TEXT) { w->tables = p->chrono__tables; w->ntables = p->chrono__ntables; }
         rc = chrono_report_end(w);
-        if (rc == 0 && p->chrono__file) {
-            chrono_report_options ro;
-            memset(&ro, 0, sizeof ro);
-            ro.executable = p->cli.prog;
-            ro.baseline = p->cli.baseline;
-            ro.tables = p->chrono__tables;
-            ro.ntables = p->chrono__ntables;
-            rc = chrono_report_ex(&p->session, p->chrono__file, p->chrono__file_fmt, &ro);
-        }
+        if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) rc = chrono__program_report(p);
         chrono_session_close(&p->session);
         p->chrono__open = 0;
     }

@@ -86,7 +86,8 @@ typedef enum chrono_format {
     CHRONO_FORMAT_TEXT = 0,
     CHRONO_FORMAT_MARKDOWN,
     CHRONO_FORMAT_CSV,
-    CHRONO_FORMAT_JSON
+    CHRONO_FORMAT_JSON,
+    CHRONO_FORMAT_HTML       /* html.h's chrono_report_html; chrono_report refuses it */
 } chrono_format;
 
 enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
@@ -152,7 +153,7 @@ CHRONO_API int chrono_csv_field(FILE *out, const char *s);
 /* ---- formats by name ----------------------------------------------------------- */
 CHRONO_API const char *chrono_format_name(chrono_format fmt);
 
-/* "text", "md" (or "markdown"), "csv", "json" into *fmt; CHRONO_EINVAL otherwise. */
+/* "text", "md" (or "markdown"), "csv", "json", "html" into *fmt; CHRONO_EINVAL otherwise. */
 CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt);
 
 /* Start a report: the header (text, markdown), the header row (CSV) or the
@@ -423,6 +424,7 @@ CHRONO_API const char *chrono_format_name(chrono_format fmt)
     case CHRONO_FORMAT_MARKDOWN: return "md";
     case CHRONO_FORMAT_CSV:      return "csv";
     case CHRONO_FORMAT_JSON:     return "json";
+    case CHRONO_FORMAT_HTML:     return "html";
     default:                     return "unknown";
     }
 }
@@ -434,6 +436,7 @@ CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
     else if (!strcmp(name, "md") || !strcmp(name, "markdown")) *fmt = CHRONO_FORMAT_MARKDOWN;
     else if (!strcmp(name, "csv")) *fmt = CHRONO_FORMAT_CSV;
     else if (!strcmp(name, "json")) *fmt = CHRONO_FORMAT_JSON;
+    else if (!strcmp(name, "html")) *fmt = CHRONO_FORMAT_HTML;
     else return CHRONO_EINVAL;
     return 0;
 }
@@ -1564,6 +1567,7 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     case CHRONO_FORMAT_MARKDOWN: chrono__md_begin(w); break;
     case CHRONO_FORMAT_CSV:      chrono__csv_begin(w); break;
     case CHRONO_FORMAT_JSON:     chrono__json_begin(w); break;
+    default:                     break;   /* HTML: refused above (html.h) */
     }
     return chrono__io(out);
 }
@@ -1635,6 +1639,7 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         break;
     case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
     case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;
+    default:                 break;
     }
     w->written++;
     return chrono__io(w->out);
@@ -1687,6 +1692,7 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w)
     case CHRONO_FORMAT_MARKDOWN: chrono__md_end(w); break;
     case CHRONO_FORMAT_CSV:      break;
     case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
+    default:                     break;
     }
     chrono__tables_end(w);
     if (fflush(w->out) != 0) return CHRONO_EIO;
