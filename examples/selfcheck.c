@@ -45,6 +45,26 @@
 #  define HAVE_CHAINS 0
 #endif
 
+#if HAVE_CHAINS && defined(CHRONO__X86)
+#  define HAVE_SWEEP 1
+/* 150 dependent adds, then a loop of n more: a fixed and a per-unit cost of
+   one cycle an add, for the sweep's fit (issue: an unweighted fit read the
+   fixed cost anywhere in 96..144 cycles). */
+static void adds_150_plus(void *ctx, uint64_t n, uint64_t iters)
+{
+    (void)ctx;
+    for (uint64_t i = 0; i < iters; i++) {
+        uintptr_t x = 1, one = 1, k = n / 16;
+        __asm__ __volatile__(".rept 150\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+        while (k--) __asm__ __volatile__(".rept 16\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+        chrono_keep(x);
+    }
+}
+static void adds_150(void *ctx, uint64_t iters) { adds_150_plus(ctx, 0, iters); }
+#else
+#  define HAVE_SWEEP 0
+#endif
+
 #if HAVE_CHAINS
 CHAIN(add, 1000)
 CHAIN(add, 1001)
@@ -145,12 +165,13 @@ static void check_ci(checks *c, const char *what, const chrono_comparison *cmp, 
     }
 }
 
-/* A run or comparison that failed is reported, and the program exits 1. */
-static void called(const char *what, int rc, int *bad)
+/* The comparison of a against b, NULL if it did not run. */
+static const chrono_comparison *comparison(const chrono_session *s, const char *a, const char *b)
 {
-    if (rc == 0) return;
-    fprintf(stderr, "selfcheck: %s failed: %s\n", what, chrono_strerror(rc));
-    *bad = 1;
+    size_t i;
+    for (i = s->ncomparisons; i-- > 0;)
+        if (!strcmp(s->comparisons[i].a.name, a) && !strcmp(s->comparisons[i].b.name, b)) return &s->comparisons[i];
+    return NULL;
 }
 
 static void info(checks *c, const char *what, double value)
@@ -158,85 +179,92 @@ static void info(checks *c, const char *what, double value)
     fprintf(c->f, "%-42s %12.4f\n", what, value);
 }
 
+/* The figures against their truths, once everything ran (nothing is checked
+   under --filter or --list: the figures would be missing). */
+static void check_all(checks *ck, const chrono_program *p)
+{
+    const chrono_session *s = &p->session;
+    const chrono_result *r_empty = chrono_program_find(p, "empty_loop"), *r_call = chrono_program_find(p, "tiny_call");
+    double worst = 0;
+    size_t i;
+#if HAVE_CHAINS
+    const chrono_result *r_add1 = chrono_program_find(p, "add1000"), *r_add2 = chrono_program_find(p, "add2000");
+    const chrono_result *r_imul = chrono_program_find(p, "imul1000");
+    const chrono_comparison *c_imul = comparison(s, "imul1000", "add1000"), *c_add = comparison(s, "add2000", "add1000");
+    const chrono_comparison *c_add1 = comparison(s, "add1001", "add1000");
+    if (!r_add1 || !r_add2 || !r_imul || !c_imul || !c_add || !c_add1) return;
+    if (s->has_cycles) {
+        check(ck, "1000 dependent adds, estimated cycles", r_add1->cycles.median, 1000, 0.005, 0, 0, r_add1->warnings);
+        check(ck, "imul1000/add1000, estimated cycles", r_imul->cycles.median / r_add1->cycles.median, 3, 0.0025, 0, 0,
+              r_imul->warnings | r_add1->warnings);
+        check(ck, "add2000/add1000, estimated cycles", r_add2->cycles.median / r_add1->cycles.median, 2, 0.0025, 0, 0,
+              r_add2->warnings | r_add1->warnings);
+    }
+    check(ck, "compare imul1000 vs add1000 (ns, interleaved)", c_imul->ratio, 3, 0.005, 0, 0, c_imul->warnings);
+    check(ck, "compare add2000 vs add1000 (ns, interleaved)", c_add->ratio, 2, 0.005, 0, 0, c_add->warnings);
+    check(ck, "compare add1001 vs add1000: CI above 1", c_add1->ci_low, 0, 0, 1.0, INFINITY, c_add1->warnings);
+    check_ci(ck, "imul1000 vs add1000: ratio, truth", c_imul, 3.0);
+    check_ci(ck, "add2000 vs add1000: ratio, truth", c_add, 2.0);
+    check_ci(ck, "add1001 vs add1000: ratio, truth", c_add1, 1.001);
+#endif
+#if HAVE_SWEEP
+    if (s->has_cycles && s->nsweeps && chrono_program_find(p, "adds_150")) {
+        const chrono_sweep_result *sw = &s->sweeps[s->nsweeps - 1];
+        const chrono_result *direct = chrono_program_find(p, "adds_150");
+        check(ck, "sweep 150+n adds: cycles per add", sw->per_unit_cycles, 1, 0.02, 0, 0, 0);
+        check(ck, "sweep 150+n adds: fixed cycles vs n = 0", sw->fixed_cycles, direct->cycles.median, 0.2, 0, 0,
+              direct->warnings);
+    }
+#endif
+    if (!r_empty || !r_call) return;
+    check(ck, "empty loop, ns per iteration", r_empty->ns.median, 0, 0, 0, 0.5, r_empty->warnings);
+    check(ck, "tiny call, ns per call", r_call->ns.median, 0, 0, 0.5, 5, r_call->warnings);
+    if (s->has_cycles) {
+        info(ck, "empty loop, estimated cycles per iteration", r_empty->cycles.median);
+        info(ck, "core clock, GHz (estimated)", s->core_ghz);
+    }
+    for (i = 0; i < s->nresults; i++)
+        if (s->results[i].wall_ms > worst && !strstr(s->results[i].name, "adds_150/")) worst = s->results[i].wall_ms;
+    check(ck, "slowest chrono_run, wall ms", worst, 0, 0, 0, 500, s->warnings & CHRONO_WARN_SHARED_CORE);
+    fprintf(ck->f, "%d of the bars missed; comparisons whose CI missed the truth: %d unflagged, %d flagged\n",
+            ck->failed, ck->misses, ck->flagged_misses);
+}
+
 int main(int argc, char **argv)
 {
-    chrono_config cfg = chrono_config_default();
-    chrono_cli cli;
-    chrono_session s;
-    chrono_result r_add1, r_add2, r_imul, r_empty, r_call;
-    chrono_comparison c_imul, c_add, c_add1;
+#if HAVE_SWEEP
+    static const uint64_t ns[] = { 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };
+#endif
+    chrono_program p;
+    chrono_entry table[16];
+    size_t n = 0;
     checks ck;
-    int strict = 0, rc, bad = 0;
+    int strict = 0, status;
     const chrono_cli_flag extra[] = {
         {"--strict", CHRONO_CLI_BOOL, &strict, 0, 1, "exit 1 when a figure misses its bar"},
     };
-
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 1) < 0) return chrono_cli_fail(&cli, argv[0]);
-    if (chrono_cli_handle_info(&cli, argv[0])) return 0;
-    rc = chrono_session_open(&s, &cfg);
-    if (rc < 0) {
-        fprintf(stderr, "selfcheck: cannot open a session: %s\n", chrono_strerror(rc));
-        return 1;
-    }
-    memset(&ck, 0, sizeof ck);
-    ck.f = cli.format == CHRONO_FORMAT_TEXT ? stdout : stderr;
-
+    if (chrono_program_begin(&p, argc, argv, extra, 1) != 1) return chrono_program_end(&p);
 #if HAVE_CHAINS
-    if (chrono_cli_want(&cli, "add1000")) called("add1000", chrono_run(&s, "add1000", add1000, NULL, &r_add1), &bad);
-    if (chrono_cli_want(&cli, "add2000")) called("add2000", chrono_run(&s, "add2000", add2000, NULL, &r_add2), &bad);
-    if (chrono_cli_want(&cli, "imul1000")) called("imul1000", chrono_run(&s, "imul1000", imul1000, NULL, &r_imul), &bad);
-    if (chrono_cli_want(&cli, "imul1000_vs_add1000"))
-        called("imul1000_vs_add1000", chrono_compare(&s, "imul1000", imul1000, NULL, "add1000", add1000, NULL, &c_imul), &bad);
-    if (chrono_cli_want(&cli, "add2000_vs_add1000"))
-        called("add2000_vs_add1000", chrono_compare(&s, "add2000", add2000, NULL, "add1000", add1000, NULL, &c_add), &bad);
-    if (chrono_cli_want(&cli, "add1001_vs_add1000"))
-        called("add1001_vs_add1000", chrono_compare(&s, "add1001", add1001, NULL, "add1000", add1000, NULL, &c_add1), &bad);
+    table[n++] = chrono_bench("add1000", add1000, NULL);
+    table[n++] = chrono_bench("add2000", add2000, NULL);
+    table[n++] = chrono_bench("imul1000", imul1000, NULL);
+    table[n++] = chrono_versus("imul1000", imul1000, NULL, "add1000", add1000, NULL);
+    table[n++] = chrono_versus("add2000", add2000, NULL, "add1000", add1000, NULL);
+    table[n++] = chrono_versus("add1001", add1001, NULL, "add1000", add1000, NULL);
 #endif
-    if (chrono_cli_want(&cli, "empty_loop")) {   /* meant to be empty: no EMPTY_BODY warning */
-        s.cfg.expect_empty = 1;
-        called("empty_loop", chrono_run(&s, "empty_loop", empty_loop, NULL, &r_empty), &bad);
-        s.cfg.expect_empty = 0;
-    }
-    if (chrono_cli_want(&cli, "tiny_call")) called("tiny_call", chrono_run(&s, "tiny_call", tiny_call, NULL, &r_call), &bad);
+    table[n++] = chrono_with_empty_body(chrono_bench("empty_loop", empty_loop, NULL));   /* meant to be empty */
+    table[n++] = chrono_bench("tiny_call", tiny_call, NULL);
 #if defined(__linux__)
-    if (chrono_cli_want(&cli, "getppid")) called("getppid", chrono_run(&s, "getppid", null_syscall, NULL, NULL), &bad);
+    table[n++] = chrono_bench("getppid", null_syscall, NULL);
 #endif
-    if (cli.list) { chrono_session_close(&s); return 0; }
-
-    if ((rc = chrono_cli_finish(&cli, &s)) < 0) fprintf(stderr, "selfcheck: %s\n", cli.error);
-    if (!cli.filter) {
-#if HAVE_CHAINS
-        if (s.has_cycles) {
-            check(&ck, "1000 dependent adds, estimated cycles", r_add1.cycles.median, 1000, 0.005, 0, 0, r_add1.warnings);
-            check(&ck, "imul1000/add1000, estimated cycles", r_imul.cycles.median / r_add1.cycles.median, 3, 0.0025, 0, 0,
-                  r_imul.warnings | r_add1.warnings);
-            check(&ck, "add2000/add1000, estimated cycles", r_add2.cycles.median / r_add1.cycles.median, 2, 0.0025, 0, 0,
-                  r_add2.warnings | r_add1.warnings);
-        }
-        check(&ck, "compare imul1000 vs add1000 (ns, interleaved)", c_imul.ratio, 3, 0.005, 0, 0, c_imul.warnings);
-        check(&ck, "compare add2000 vs add1000 (ns, interleaved)", c_add.ratio, 2, 0.005, 0, 0, c_add.warnings);
-        check(&ck, "compare add1001 vs add1000: CI above 1", c_add1.ci_low, 0, 0, 1.0, INFINITY, c_add1.warnings);
-        check_ci(&ck, "imul1000 vs add1000: ratio, truth", &c_imul, 3.0);
-        check_ci(&ck, "add2000 vs add1000: ratio, truth", &c_add, 2.0);
-        check_ci(&ck, "add1001 vs add1000: ratio, truth", &c_add1, 1.001);
+#if HAVE_SWEEP
+    table[n++] = chrono_bench("adds_150", adds_150, NULL);
+    table[n++] = chrono_with_unit(chrono_sweep_entry("adds_150", adds_150_plus, NULL, ns, sizeof ns / sizeof ns[0]), "adds");
 #endif
-        check(&ck, "empty loop, ns per iteration", r_empty.ns.median, 0, 0, 0, 0.5, r_empty.warnings);
-        check(&ck, "tiny call, ns per call", r_call.ns.median, 0, 0, 0.5, 5, r_call.warnings);
-        if (s.has_cycles) {
-            info(&ck, "empty loop, estimated cycles per iteration", r_empty.cycles.median);
-            info(&ck, "core clock, GHz (estimated)", s.core_ghz);
-        }
-        {
-            double worst = 0;
-            size_t i;
-            for (i = 0; i < s.nresults; i++)
-                if (s.results[i].wall_ms > worst) worst = s.results[i].wall_ms;
-            check(&ck, "slowest chrono_run, wall ms", worst, 0, 0, 0, 500, s.warnings & CHRONO_WARN_SHARED_CORE);
-        }
-        fprintf(ck.f, "%d of the bars missed; comparisons whose CI missed the truth: %d unflagged, %d flagged\n",
-                ck.failed, ck.misses, ck.flagged_misses);
-    }
-    chrono_session_close(&s);
-    if (rc < 0 || bad) return 1;
-    return strict && ck.failed ? 1 : 0;
+    chrono_program_run(&p, table, n);
+    memset(&ck, 0, sizeof ck);
+    ck.f = p.cli.format == CHRONO_FORMAT_TEXT || p.cli.out_path ? stdout : stderr;   /* beside the text report */
+    if (chrono_program_finish(&p) == 0 && !p.cli.filter && !p.cli.list) check_all(&ck, &p);
+    status = chrono_program_end(&p);
+    return status ? status : strict && ck.failed ? 1 : 0;
 }

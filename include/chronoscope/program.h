@@ -47,6 +47,7 @@
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
+     chrono_program_finish(p)                      the report written, the session still open
      chrono_program_find(p, name)                  a result by name, NULL if none */
 #ifndef CHRONOSCOPE_PROGRAM_H
 #define CHRONOSCOPE_PROGRAM_H
@@ -88,6 +89,7 @@ typedef struct chrono_program {
     int status;                  /* exit status so far: 0, 1, 2 */
     /* private */
     int chrono__open;
+    int chrono__reported;        /* chrono_program_finish ran */
     chrono_report_writer chrono__console;
     FILE *chrono__file;
     chrono_format chrono__file_fmt;
@@ -132,6 +134,11 @@ CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, con
 /* Finish the report (console and --out), close the session; the exit status:
    0, 1 when an entry failed or a report could not be written, 2 for bad flags. */
 CHRONO_API int chrono_program_end(chrono_program *p);
+
+/* Finish the report (console and --out) but keep the session open, for a
+   program that checks its results after the report (selfcheck); then
+   chrono_program_end.  0 or the error writing the report. */
+CHRONO_API int chrono_program_finish(chrono_program *p);
 
 CHRONO_API int chrono_main_at(int argc, char **argv, const chrono_entry *entries, size_t n, unsigned long caller);
 #define chrono_main(argc, argv, entries, n) chrono_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
@@ -394,22 +401,38 @@ CHRONO__PRIVATE int chrono__program_report(chrono_program *p)
     return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(&p->session, f, &ro) : chrono_report_ex(&p->session, f, fmt, &ro);
 }
 
-CHRONO_API int chrono_program_end(chrono_program *p)
+CHRONO_API int chrono_program_finish(chrono_program *p)
 {
     int rc = 0;
-    if (!p) return 2;
-    if (p->chrono__open && !p->chrono__console.session) (void)chrono_program_run(p, NULL, 0);   /* nothing ran */
-    if (p->chrono__open) {
+    if (!p) return CHRONO_EINVAL;
+    if (p->chrono__reported || !p->chrono__open) return 0;
+    if (!p->chrono__console.session) (void)chrono_program_run(p, NULL, 0);   /* nothing ran */
+    {
         chrono_report_writer *w = &p->chrono__console;
         /* the console's tables were printed as they came (text) */
         if (w->fmt != CHRONO_FORMAT_TEXT) { w->tables = p->chrono__tables; w->ntables = p->chrono__ntables; }
         rc = chrono_report_end(w);
         if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) rc = chrono__program_report(p);
-        chrono_session_close(&p->session);
-        p->chrono__open = 0;
     }
     if (p->chrono__file) {
         if (fclose(p->chrono__file) != 0 && rc == 0) rc = CHRONO_EIO;
+        p->chrono__file = NULL;
+    }
+    p->chrono__reported = 1;
+    return rc;
+}
+
+CHRONO_API int chrono_program_end(chrono_program *p)
+{
+    int rc;
+    if (!p) return 2;
+    rc = chrono_program_finish(p);
+    if (p->chrono__open) {
+        chrono_session_close(&p->session);
+        p->chrono__open = 0;
+    }
+    if (p->chrono__file) {   /* --list: opened, never written */
+        fclose(p->chrono__file);
         p->chrono__file = NULL;
     }
     if (rc < 0) {
