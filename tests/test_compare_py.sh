@@ -38,5 +38,12 @@ missing = [n for n in names if not any(l.startswith(n.split("\n")[-1].split("\t"
 if not out.startswith("Comparing ") or not names or len(rows) < len(names) or missing:
     print("FAIL: comparison rows: %d for %d benchmarks; missing %r" % (len(rows), len(names), missing))
     sys.exit(1)
+# unique names: compare.py must not take two entries for repetitions of one
+if len(set(names)) != len(names) or "Repetitions" in out:
+    print("FAIL: duplicate names %r, or compare.py saw repetitions" % sorted({n for n in names if names.count(n) > 1}))
+    sys.exit(1)
+if not any("bytes_per_second" in b for b in json.load(open(sys.argv[1], encoding="utf-8"))["benchmarks"]):
+    print("FAIL: no bytes_per_second in the JSON (quickstart says what its sums process)")
+    sys.exit(1)
 print("PASS: compare.py compared %d benchmarks" % len(names))
 PYEOF
