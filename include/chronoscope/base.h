@@ -315,6 +315,44 @@ CHRONO__PRIVATE const char *chrono__num(char *buf, size_t n, const char *fmt, do
     return buf;
 }
 
+/* A signature that repeats one word to fill CPUID's 12 bytes, as "bhyve bhyve",
+   "KVMKVMKVM" or "VMwareVMware", down to the word once. */
+CHRONO__PRIVATE void chrono__str_unrepeat(char *s)
+{
+    size_t len = strlen(s), k, u, i;
+    for (k = 4; k >= 2; k--) {
+        for (u = 1; u * k <= len; u++) {
+            size_t sep = (len - u * k) / (k - 1);
+            int same = (len - u * k) % (k - 1) == 0 && sep <= 1;
+            for (i = 1; same && i < k; i++) {
+                same = memcmp(s, s + i * (u + sep), u) == 0;
+                if (same && sep) same = s[i * (u + sep) - 1] == ' ';
+            }
+            if (same && u * k + sep * (k - 1) == len) { s[u] = '\0'; return; }
+        }
+    }
+}
+
+/* CPUID's hypervisor bit (leaf 1 ECX[31]) and, under a hypervisor, the
+   signature of leaf 0x40000000 trimmed and without repeats ("KVM", "bhyve",
+   "" elsewhere) and, when max_leaf is not NULL, the highest hypervisor leaf
+   (0 when none).  The clock (its rate leaf) and the environment both ask. */
+CHRONO__PRIVATE int chrono__hypervisor(char vendor[16], uint32_t *max_leaf)
+{
+    uint32_t r[4];
+    int in_vm = chrono__cpuid(1, 0, r) == 0 && ((r[2] >> 31) & 1u);
+    vendor[0] = '\0';
+    if (max_leaf) *max_leaf = 0;
+    if (in_vm && chrono__cpuid(0x40000000u, 0, r) == 0) {
+        memcpy(vendor, &r[1], 4); memcpy(vendor + 4, &r[2], 4); memcpy(vendor + 8, &r[3], 4);
+        vendor[12] = '\0';
+        chrono__str_trim(vendor);
+        chrono__str_unrepeat(vendor);
+        if (max_leaf) *max_leaf = r[0];
+    }
+    return in_vm;
+}
+
 CHRONO_API const char *chrono_strerror(int err)
 {
 #define CHRONO__ERROR_CASE(name, value, text) case name: return text;

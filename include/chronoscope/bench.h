@@ -465,14 +465,6 @@ CHRONO__PRIVATE uint64_t chrono__fe_ticks(const chrono_session *s)
     return best == UINT64_MAX ? 0 : best;
 }
 
-CHRONO__PRIVATE double chrono__interquartile_mean(double *v, int n)
-{
-    double sum = 0;
-    int i;
-    chrono_stats_sort(v, (size_t)n);
-    for (i = n / 4; i < n - n / 4; i++) sum += v[i];
-    return sum / (n - 2 * (n / 4));
-}
 
 /* The fixed cost of a timed reference chain (clock reads, call, loop entry),
    from chains of N and 2N adds measured alternately: 2 t(N) - t(2N).  The

@@ -344,12 +344,10 @@ CHRONO__PRIVATE int chrono__under_valgrind(void)
 
 CHRONO__PRIVATE void chrono__x86_read(chrono__x86_facts *f)
 {
-    uint32_t r[4];
+    uint32_t r[4], hv_max;
     memset(f, 0, sizeof *f);
-    if (chrono__cpuid(1, 0, r) == 0) {
-        f->tsc = (int)((r[3] >> 4) & 1u);
-        f->hypervisor = (int)((r[2] >> 31) & 1u);
-    }
+    if (chrono__cpuid(1, 0, r) == 0) f->tsc = (int)((r[3] >> 4) & 1u);
+    f->hypervisor = chrono__hypervisor(f->vendor, &hv_max);
 #if !defined(CHRONO_NO_RDTSCP)   /* forces lfence;rdtsc at the stop */
     /* Under valgrind stop with lfence;rdtsc: its CPUID may offer an RDTSCP it cannot run. */
     if (!chrono__under_valgrind() && chrono__cpuid(0x80000001u, 0, r) == 0) f->rdtscp = (int)((r[3] >> 27) & 1u);
@@ -358,16 +356,10 @@ CHRONO__PRIVATE void chrono__x86_read(chrono__x86_facts *f)
     /* CPUID 0x15: TSC = crystal (ECX Hz) × EBX / EAX. */
     if (chrono__cpuid(0x15, 0, r) == 0 && r[0] && r[1] && r[2])
         f->hz15 = (double)r[2] * (double)r[1] / (double)r[0];
-    if (f->hypervisor && chrono__cpuid(0x40000000u, 0, r) == 0) {
-        memcpy(f->vendor + 0, &r[1], 4);
-        memcpy(f->vendor + 4, &r[2], 4);
-        memcpy(f->vendor + 8, &r[3], 4);
-        f->vendor[12] = 0;
-        /* The leaf range is hypervisor-defined; 0x40000010 EAX = TSC kHz where
-           the hypervisor advertises it (VMware, KVM with the timing leaf). */
-        if (r[0] >= 0x40000010u && chrono__cpuid(0x40000010u, 0, r) == 0 && r[0])
-            f->hz_hv = (double)r[0] * 1e3;
-    }
+    /* The leaf range is hypervisor-defined; 0x40000010 EAX = TSC kHz where
+       the hypervisor advertises it (VMware, KVM with the timing leaf). */
+    if (f->hypervisor && hv_max >= 0x40000010u && chrono__cpuid(0x40000010u, 0, r) == 0 && r[0])
+        f->hz_hv = (double)r[0] * 1e3;
 }
 
 CHRONO_API int chrono_clock_available(chrono_clock_source src)

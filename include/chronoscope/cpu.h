@@ -570,24 +570,6 @@ CHRONO__PRIVATE void chrono__env_compiler(chrono_env *e)
 #endif
 }
 
-/* A signature that repeats one word to fill CPUID's 12 bytes, as "bhyve bhyve",
-   "KVMKVMKVM" or "VMwareVMware", down to the word once. */
-CHRONO__PRIVATE void chrono__str_unrepeat(char *s)
-{
-    size_t len = strlen(s), k, u, i;
-    for (k = 4; k >= 2; k--) {
-        for (u = 1; u * k <= len; u++) {
-            size_t sep = (len - u * k) / (k - 1);
-            int same = (len - u * k) % (k - 1) == 0 && sep <= 1;
-            for (i = 1; same && i < k; i++) {
-                same = memcmp(s, s + i * (u + sep), u) == 0;
-                if (same && sep) same = s[i * (u + sep) - 1] == ' ';
-            }
-            if (same && u * k + sep * (k - 1) == len) { s[u] = '\0'; return; }
-        }
-    }
-}
-
 /* CPUID: vendor, brand, hypervisor bit and signature (x86 only). */
 CHRONO__PRIVATE void chrono__env_cpuid(chrono_env *e)
 {
@@ -608,16 +590,7 @@ CHRONO__PRIVATE void chrono__env_cpuid(chrono_env *e)
         chrono__str_trim(b);
         chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, b);
     }
-    if (chrono__cpuid(1, 0, r) == 0 && (r[2] >> 31) & 1u) {
-        e->in_vm = 1;
-        if (chrono__cpuid(0x40000000u, 0, r) == 0) {
-            memcpy(b, &r[1], 4); memcpy(b + 4, &r[2], 4); memcpy(b + 8, &r[3], 4);
-            b[12] = '\0';
-            chrono__str_trim(b);
-            chrono__str_unrepeat(b);
-            chrono__str_copy(e->hypervisor, sizeof e->hypervisor, b);
-        }
-    }
+    if (chrono__hypervisor(e->hypervisor, NULL)) e->in_vm = 1;
 }
 
 CHRONO__PRIVATE void chrono__env_add_cache(chrono_env *e, int level, int type, long size, int sharing)

@@ -578,6 +578,17 @@ CHRONO__PRIVATE int chrono__fit2_invert(double m[3][3], int p, double inv[3][3])
     return 0;
 }
 
+/* The mean of the middle half of v (sorted in place): robust to a few slow
+   readings, finer than a median where the values are quantised. */
+CHRONO__PRIVATE double chrono__interquartile_mean(double *v, int n)
+{
+    double sum = 0;
+    int i;
+    chrono_stats_sort(v, (size_t)n);
+    for (i = n / 4; i < n - n / 4; i++) sum += v[i];
+    return sum / (n - 2 * (n / 4));
+}
+
 /* By bisection on erf: no table, any level, to double precision. */
 CHRONO_API double chrono_stats_z(double confidence)
 {
