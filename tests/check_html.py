@@ -18,21 +18,12 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from tap import done, ok
+
 VOID = {'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'}
 # inside <svg>, elements may close themselves (<path/>): html.parser reports those as startendtag
 FORBIDDEN = {'script', 'link', 'iframe', 'object', 'embed', 'img', 'base', 'frame'}
 
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print('%s %d - %s' % ('ok' if cond else 'not ok', n, what))
-    return cond
 
 
 class Page(html.parser.HTMLParser):
@@ -128,8 +119,7 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == '--file':
         print('# page ' + sys.argv[2])
         check_page(sys.argv[2], sys.argv[3:], os.path.basename(sys.argv[2]))
-        print('1..%d' % n)
-        return 1 if failed else 0
+        done()
     fixture = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
         fixed = os.path.join(d, 'fixed.html')
@@ -147,8 +137,7 @@ def main():
             ok(text is not None and 'samples taken' in text, 'measured: rejected samples are counted per run')
         stdout = subprocess.run([fixture, '--fixed', '--format=html'], capture_output=True)
         ok(stdout.returncode == 0 and stdout.stdout.startswith(b'<!DOCTYPE html>'), '--format=html without --out: the page on stdout')
-    print('1..%d' % n)
-    return 1 if failed else 0
+    done()
 
 
 if __name__ == '__main__':

@@ -298,30 +298,37 @@ CHRONO__EXTERN_C_BEGIN
 
 #if (defined(CHRONO__X86) || defined(CHRONO__ARM64)) && (defined(__GNUC__) || defined(__clang__))
 #  define CHRONO__HAS_REF_CHAIN 1
-/* n dependent register-register adds (n a multiple of 16).  Register sources
-   keep them from being folded at rename (as some cores do with immediates); the
-   loop counter is a second, independent chain that runs alongside. */
-CHRONO__PRIVATE void chrono__ref_chain(uintptr_t n)
-{
-    uintptr_t x = 0, one = 1, loops = n / 16;
-#  define CHRONO__ADD4 CHRONO__ADD CHRONO__ADD CHRONO__ADD CHRONO__ADD
+/* A chain of n dependent register-register operations (n a multiple of 16):
+   add (1 cycle each: the reference) or imul (3 cycles on x86-64: the port
+   probe).  Register sources keep them from being folded at rename (as some
+   cores do with immediates); the loop counter is a second, independent chain
+   that runs alongside. */
 #  if defined(CHRONO__X86)
-#    define CHRONO__ADD "add %[one], %[x]\n\t"
-    __asm__ __volatile__("1:\n\t" CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4
-                         "sub $1, %[n]\n\tjnz 1b"
-                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
-#  else
-#    define CHRONO__ADD "add %[x], %[x], %[one]\n\t"
-    __asm__ __volatile__("1:\n\t" CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4 CHRONO__ADD4
-                         "subs %[n], %[n], #1\n\tb.ne 1b"
-                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
-#  endif
-#  undef CHRONO__ADD
-#  undef CHRONO__ADD4
+#    define CHRONO__CHAIN(fname, op)                                                                \
+CHRONO__PRIVATE void fname(uintptr_t n)                                                             \
+{                                                                                                   \
+    uintptr_t x = 1, one = 1, loops = n / 16;                                                       \
+    __asm__ __volatile__("1:\n\t.rept 16\n\t" op " %[one], %[x]\n\t.endr\n\tsub $1, %[n]\n\tjnz 1b"     \
+                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");                   \
 }
+CHRONO__CHAIN(chrono__ref_chain, "add")
+CHRONO__CHAIN(chrono__mul_chain, "imul")
+#  else
+#    define CHRONO__CHAIN(fname, op)                                                                \
+CHRONO__PRIVATE void fname(uintptr_t n)                                                             \
+{                                                                                                   \
+    uintptr_t x = 1, one = 1, loops = n / 16;                                                       \
+    __asm__ __volatile__("1:\n\t.rept 16\n\t" op " %[x], %[x], %[one]\n\t.endr\n\tsubs %[n], %[n], #1\n\tb.ne 1b" \
+                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");                   \
+}
+CHRONO__CHAIN(chrono__ref_chain, "add")
+CHRONO__CHAIN(chrono__mul_chain, "mul")
+#  endif
+#  undef CHRONO__CHAIN
 #else
 #  define CHRONO__HAS_REF_CHAIN 0
 CHRONO__PRIVATE void chrono__ref_chain(uintptr_t n) { (void)n; }
+CHRONO__PRIVATE void chrono__mul_chain(uintptr_t n) { (void)n; }
 #endif
 
 /* Raw ticks of a reference chain of n adds (0 when the clock went backwards). */
@@ -380,30 +387,6 @@ CHRONO__PRIVATE int chrono__fe_on(const chrono_session *s)
 /* ---- the port probe ------------------------------------------------------------- */
 #define CHRONO__PORT_MULS 2048u   /* ~6100 cycles: ~4200 ticks here, quantisation ~0.6% */
 #define CHRONO__PORT_SHARE 0.6    /* its tolerance: this times .contention_tolerance (3%) */
-
-/* n dependent multiplies (n a multiple of 16), the reference chain's shape. */
-CHRONO__PRIVATE void chrono__mul_chain(uintptr_t n)
-{
-#if CHRONO__HAS_REF_CHAIN
-    uintptr_t x = 1, one = 1, loops = n / 16;
-#  define CHRONO__MUL4 CHRONO__MUL CHRONO__MUL CHRONO__MUL CHRONO__MUL
-#  if defined(CHRONO__X86)
-#    define CHRONO__MUL "imul %[one], %[x]\n\t"
-    __asm__ __volatile__("1:\n\t" CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4
-                         "sub $1, %[n]\n\tjnz 1b"
-                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
-#  else
-#    define CHRONO__MUL "mul %[x], %[x], %[one]\n\t"
-    __asm__ __volatile__("1:\n\t" CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4 CHRONO__MUL4
-                         "subs %[n], %[n], #1\n\tb.ne 1b"
-                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");
-#  endif
-#  undef CHRONO__MUL
-#  undef CHRONO__MUL4
-#else
-    (void)n;
-#endif
-}
 
 /* Ticks of the multiply chain less the reference chain's fixed cost (the same
    shape: clock reads, call, loop entry); 0 when it could not be read. */

@@ -1202,8 +1202,9 @@ CHRONO__PRIVATE void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
     fputc(']', o->f);
 }
 
-/* `"warnings": ["SHARED_CORE", ...]`: a run's or a comparison's bits by name. */
-CHRONO__PRIVATE void chrono__json_warning_names(chrono__jobj *o, unsigned warnings)
+/* `"warnings": [...]` of the bits: their texts (the context) or their names
+   ("SHARED_CORE": a run's or a comparison's). */
+CHRONO__PRIVATE void chrono__json_warning_list(chrono__jobj *o, unsigned warnings, const char *(*text)(unsigned))
 {
     unsigned bit = 0;
     int n = 0;
@@ -1211,20 +1212,7 @@ CHRONO__PRIVATE void chrono__json_warning_names(chrono__jobj *o, unsigned warnin
     fputc('[', o->f);
     while ((bit = chrono__next_warning(warnings, bit)) != 0) {
         fputs(n++ ? ", " : "", o->f);
-        chrono__json_str(o->f, chrono_env_warning_name(bit));
-    }
-    fputc(']', o->f);
-}
-
-CHRONO__PRIVATE void chrono__json_warnings(chrono__jobj *o, unsigned warnings)
-{
-    unsigned bit = 0;
-    int n = 0;
-    chrono__jkey(o, "warnings");
-    fputc('[', o->f);
-    while ((bit = chrono__next_warning(warnings, bit)) != 0) {
-        fputs(n++ ? ", " : "", o->f);
-        chrono__json_str(o->f, chrono_env_warning(bit));
+        chrono__json_str(o->f, text(bit));
     }
     fputc(']', o->f);
 }
@@ -1281,7 +1269,7 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jnum(o, "max_ms", s->cfg.max_ms);
     chrono__jnum(o, "min_sample_us", s->cfg.min_sample_us);
     chrono__jnum(o, "confidence", s->cfg.confidence);
-    chrono__json_warnings(o, s->warnings);
+    chrono__json_warning_list(o, s->warnings, chrono_env_warning);
 }
 
 CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
@@ -1368,7 +1356,7 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jint(&o, "cpu", r->cpu);
     chrono__jnum(&o, "wall_ms", r->wall_ms);
     chrono__jnum(&o, "warmup_ms", r->warmup_ms);
-    chrono__json_warning_names(&o, r->warnings);
+    chrono__json_warning_list(&o, r->warnings, chrono_env_warning_name);
     chrono__jclose(&o);
 }
 
@@ -1494,7 +1482,7 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
         if (clear) chrono__json_str(w->out, c->ratio < 1 ? c->a.name : c->b.name);
         else fputs("null", w->out);
         chrono__jnum(&o, "speedup", clear ? (c->ratio < 1 ? 1.0 / c->ratio : c->ratio) : NAN);
-        chrono__json_warning_names(&o, c->warnings);
+        chrono__json_warning_list(&o, c->warnings, chrono_env_warning_name);
         chrono__jclose(&o);
     }
     fputs(s->ncomparisons ? "\n  ],\n  \"sweeps\": [" : "],\n  \"sweeps\": [", w->out);
