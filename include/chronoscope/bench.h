@@ -269,6 +269,11 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
 /* Unpin and free everything the session holds. */
 CHRONO_API void chrono_session_close(chrono_session *s);
 
+/* 1 when the session's timings are an emulator's, not the machine's (never
+   with a custom clock): under valgrind, or with a core clock no CPU has (the reference chains read below
+   0.8 or above 7 GHz: qemu-user).  Read such figures for correctness only. */
+CHRONO_API int chrono_session_emulated(const chrono_session *s);
+
 /* Time fn: size the batch, warm up, take the samples, summarise.  The
    result is written to *out (may be NULL) and kept in the session. */
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out);
@@ -571,6 +576,13 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     s->port_expect = chrono__port_expect(s);
     s->is_open = 1;
     return 0;
+}
+
+CHRONO_API int chrono_session_emulated(const chrono_session *s)
+{
+    if (!s || !s->is_open || s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;   /* a clock of the user's counts what it says */
+    if (chrono__under_valgrind()) return 1;
+    return s->has_cycles && s->core_ghz == s->core_ghz && (s->core_ghz < 0.8 || s->core_ghz > 7.0);
 }
 
 CHRONO_API void chrono_session_close(chrono_session *s)

@@ -293,7 +293,7 @@ CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *ou
     chrono__note_add(out, line);
     /* An emulator (qemu-user) runs the chains' adds at a fraction of a real
        core's speed, or reports a clock no CPU has. */
-    out->emulated = s->has_cycles && chrono__finite(out->core_ghz) && (out->core_ghz < 0.8 || out->core_ghz > 7.0);
+    out->emulated = chrono_session_emulated(s);
     if (out->emulated) {
         (void)chrono__bprintf(line, sizeof line, "EMULATED? a core clock of %s GHz is implausible: "
                               "the timings below are not the machine's, read them for correctness only",
