@@ -945,6 +945,41 @@ static void test_silence(void)
 }
 #endif
 
+/* A body that always sleeps: every sample switches the thread out, so every
+   sample is rejected as preempted.  The run still gives a figure, from those
+   samples, marked CHRONO_WARN_INTERRUPTED; a quiet body gets no such mark. */
+#if defined(__linux__)
+static void sleepy(void *ctx, uint64_t iters)
+{
+    uint64_t i;
+    (void)ctx;
+    for (i = 0; i < iters; i++) usleep(200);
+}
+#endif
+static void test_interrupted(void)
+{
+#if defined(__linux__)
+    chrono_config cfg = chrono_config_default();
+    chrono_session s;
+    chrono_result r;
+    int rc;
+    cfg.samples = 5; cfg.warmup_ms = 1; cfg.max_ms = 200; cfg.min_sample_us = 100;
+    if (chrono_session_open(&s, &cfg) < 0) { tap_ok(0, "session for the interrupted run"); return; }
+    rc = chrono_run(&s, "sleepy", sleepy, NULL, &r);
+    tap_ok(rc == 0 && r.samples > 0 && r.preempted > 0 && (r.warnings & CHRONO_WARN_INTERRUPTED) && r.ns.median >= 150e3,
+           "a body that always switches out: %s, %zu samples kept of %zu taken (%zu preempted), median %.0f ns, INTERRUPTED %s",
+           rc == 0 ? "a figure" : chrono_strerror(rc), r.samples, r.samples_taken, r.preempted, r.ns.median,
+           (r.warnings & CHRONO_WARN_INTERRUPTED) ? "set" : "NOT set");
+    rc = chrono_run(&s, "quiet", nothing, NULL, &r);
+    tap_ok(rc != 0 || !(r.warnings & CHRONO_WARN_INTERRUPTED) || r.preempted == r.samples_taken,
+           "a body that stays on the CPU is not marked INTERRUPTED (%zu of %zu samples preempted)", r.preempted, r.samples_taken);
+    chrono_session_close(&s);
+#else
+    tap_skip("a body that always switches out (usleep): Linux only");
+    tap_skip("a quiet body is not marked INTERRUPTED: Linux only");
+#endif
+}
+
 int main(void)
 {
     test_config();
@@ -966,6 +1001,7 @@ int main(void)
     test_pair_interval();
     test_contention_real();
     test_too_fast_body();
+    test_interrupted();
 #if defined(__linux__)
     test_pinning();
     test_migration();

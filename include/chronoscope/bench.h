@@ -34,7 +34,11 @@
         frequency does.  A sample whose two references disagree by more than
         .ref_tolerance (the frequency changed or the host took the CPU), whose
         CPU changed (migration) or whose clock went backwards is rejected and
-        counted, and another is taken in its place;
+        counted, and another is taken in its place.  When no sample of a run
+        is accepted but some were only interrupted (switched out, or the
+        references disagreed), the run keeps those rather than fail, marked
+        CHRONO_WARN_INTERRUPTED (an emulator, or a machine far busier than
+        the run's budget allows);
      4. each sample is also bracketed by a front-end probe, a short loop of
         calls of an empty function, read in core cycles.  On an SMT core, or a
         VM whose host runs something on the sibling hardware thread, the
@@ -580,7 +584,7 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
 
 CHRONO_API int chrono_session_emulated(const chrono_session *s)
 {
-    if (!s || !s->is_open || s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;   /* a clock of the user's counts what it says */
+    if (!s || s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;   /* a clock of the user's counts what it says */
     if (chrono__under_valgrind()) return 1;
     return s->has_cycles && s->core_ghz == s->core_ghz && (s->core_ghz < 0.8 || s->core_ghz > 7.0);
 }
@@ -674,11 +678,13 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     out->ghz = NAN;
     out->fe = NAN;
     out->port = NAN;
+    /* the time, whatever else happened: an interrupted sample may still serve
+       (chrono__record_soft) */
     out->ticks = 0;
+    if (t1 >= t0) out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
     if (sw0 != sw1) { out->status = CHRONO__PREEMPTED; return; }
     if (t1 < t0) { out->status = CHRONO__BACKWARDS; return; }
-    out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     out->status = CHRONO__OK;
     if (s->has_cycles) {
         double lo = (double)(r0 < r1 ? r0 : r1), hi = (double)(r0 < r1 ? r1 : r0);
@@ -797,6 +803,37 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
     (*n)++;
 }
 
+/* A sample rejected for an interruption that only adds time (the thread was
+   switched out, the core clock changed): kept apart, at the top of the
+   columns (accepted rows fill them from the bottom: the two never meet), in
+   case no sample of the run is accepted. */
+CHRONO__PRIVATE void chrono__record_soft(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
+                                         chrono__columns *col, size_t cap, size_t *soft)
+{
+    size_t k = cap - 1 - *soft;
+    if (sm->status != CHRONO__PREEMPTED && sm->status != CHRONO__REF_DISAGREE) return;
+    col->ticks[k] = (double)sm->ticks / (double)iters;
+    col->ns[k] = col->ticks[k] * clk->ns_per_tick;
+    col->cycles[k] = sm->cycles_per_tick > 0 ? col->ticks[k] * sm->cycles_per_tick : NAN;   /* NAN: the refs disagreed */
+    col->ghz[k] = sm->cycles_per_tick > 0 ? sm->ghz : NAN;
+    col->fe[k] = col->port[k] = NAN;
+    (*soft)++;
+}
+
+/* No sample accepted, some only interrupted: rather than no figure, those,
+   moved to the bottom rows, with CHRONO_WARN_INTERRUPTED on the run. */
+CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t soft, chrono_result *r)
+{
+    size_t i;
+    for (i = 0; i < soft; i++) {
+        size_t k = cap - 1 - i;
+        col->ticks[i] = col->ticks[k]; col->ns[i] = col->ns[k]; col->cycles[i] = col->cycles[k];
+        col->ghz[i] = col->ghz[k]; col->fe[i] = col->fe[k]; col->port[i] = col->port[k];
+    }
+    if (soft) r->warnings |= CHRONO_WARN_INTERRUPTED;
+    return soft;
+}
+
 CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
 {
     double nan = NAN;
@@ -813,13 +850,14 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     chrono_stats ghz;
     int rc;
     r->samples = n;
-    r->has_cycles = s->has_cycles;
+    /* cycles where every kept sample has them (interrupted ones may not) */
+    r->has_cycles = s->has_cycles && n && chrono__all_finite(col->cycles, n) && chrono__all_finite(col->ghz, n);
     r->core_ghz = NAN;
     chrono__stats_nan(&r->cycles, n);
     if (n == 0) { chrono__stats_nan(&r->ns, 0); chrono__stats_nan(&r->ticks, 0); return CHRONO_ENOSAMPLES; }
     rc = chrono_stats_compute(col->ns, n, conf, col->scratch, &r->ns);
     if (rc == 0) rc = chrono_stats_compute(col->ticks, n, conf, col->scratch, &r->ticks);
-    if (rc == 0 && s->has_cycles) {
+    if (rc == 0 && r->has_cycles) {
         rc = chrono_stats_compute(col->cycles, n, conf, col->scratch, &r->cycles);
         if (rc == 0) rc = chrono_stats_compute(col->ghz, n, conf, col->scratch, &ghz);
         if (rc == 0) r->core_ghz = ghz.median;
@@ -1003,7 +1041,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     chrono__sample sm;
     uint64_t start, iters;
     double warm;
-    size_t n = 0, quiet = 0, attempts;
+    size_t n = 0, quiet = 0, attempts, soft = 0;
     int rc = chrono__check_session(s);
     if (out) chrono__result_init(out, "", 0);   /* defined even on failure */
     if (rc < 0) return rc;
@@ -1023,8 +1061,9 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
         chrono__take_sample(s, fn, ctx, iters, &sm);
         chrono__record(&sm, iters, &s->clock, &col, &n, &r);
         if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, col.port, NULL, n, quiet);
+        else if (r.samples_taken <= attempts) chrono__record_soft(&sm, iters, &s->clock, &col, attempts, &soft);
     }
-    n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
+    n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, attempts, soft, &r);
     r.wall_ms = chrono__elapsed_ms(s, start);
     if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
     chrono__keep_samples(s, col.ns, n, &r.sample_ns, &r.nsample_ns);
