@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (cfg.pin == CHRONO_PIN_CPU && (cfg.cpu < 0 || cfg.cpu >= chrono_cpu_count()))
             fail("--cpu gave a CPU that does not exist", NULL);
         if (cli.format != CHRONO_FORMAT_TEXT && cli.format != CHRONO_FORMAT_MARKDOWN &&
-            cli.format != CHRONO_FORMAT_CSV && cli.format != CHRONO_FORMAT_JSON)
+            cli.format != CHRONO_FORMAT_CSV && cli.format != CHRONO_FORMAT_JSON && cli.format != CHRONO_FORMAT_HTML)
             fail("unknown format", NULL);
         if (cli.out_path && !in_argv(cli.out_path, argv, argc)) fail(".out_path does not point into argv", NULL);
         if (cli.filter && !in_argv(cli.filter, argv, argc)) fail(".filter does not point into argv", NULL);
