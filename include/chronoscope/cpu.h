@@ -103,14 +103,16 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_EMPTY_BODY, 10, "an iteration cost about one cycle or less, the loop itself: the body may have " \
                                   "been optimised away: keep its result with chrono_keep()") \
     X(CHRONO_WARN_UNSTABLE, 11, "a comparison's paired ratios changed level within the run: its interval was " \
-                                "widened to cover both levels")
+                                "widened to cover both levels") \
+    X(CHRONO_WARN_SHORT_BODY, 12, "a body timed call by call (chrono_run_setup) was shorter than the runner " \
+                                  "measures within 2%: the clock's fixed cost dominates its figure")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS; by the session:
    UNPINNED, NO_INVARIANT_TSC; by a run (also in its chrono_result.warnings /
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
-   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE. */
+   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, SHORT_BODY. */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_UNSTABLE };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_SHORT_BODY };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
