@@ -154,6 +154,19 @@ typedef enum chrono_cycles_mode {
 #define CHRONO__REJECTION_COUNT_ONE(field, words, key) +1
 enum { CHRONO__NREJECTIONS = 0 CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT_ONE) };
 
+/* A user's allocator reports what a run allocates, like Google Benchmark's
+   MemoryManager: after a run's samples (outside the timed region) the runner
+   calls start(user), runs one more batch of the body, calls stop(user,
+   &allocs, &bytes), and divides by the batch's iterations
+   (chrono_result.allocs_per_iter, .alloc_bytes_per_iter).  The hook counts
+   what the allocator saw between start and stop, e.g. with counters its
+   malloc wrapper bumps; it must not allocate between the two itself. */
+typedef struct chrono_memory_hook {
+    void (*start)(void *user);
+    void (*stop)(void *user, uint64_t *allocs, uint64_t *bytes);
+    void *user;
+} chrono_memory_hook;
+
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
     int samples;               /* accepted samples per run; default 101 */
@@ -172,6 +185,7 @@ typedef struct chrono_config {
     const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g. chrono_clock_open_custom) */
     int expect_empty;          /* nonzero: the bodies are meant to cost nothing ("empty call" rows): no
                                   CHRONO_WARN_EMPTY_BODY */
+    const chrono_memory_hook *memory_hook;   /* allocations per iteration (NULL: none); must outlive the session */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -206,6 +220,14 @@ typedef struct chrono_result {
        NULL and 0 when none were kept. */
     const double *sample_ns;
     size_t nsample_ns;
+    /* Memory, outside the timed region: page faults per iteration over the
+       samples (getrusage: this thread's on Linux, the process's elsewhere;
+       NAN where unknown), the growth of the process's peak RSS during the run
+       (bytes, NAN unknown), and what .memory_hook counted per iteration in
+       one batch after the samples (NAN without a hook). */
+    double faults_minor_per_iter, faults_major_per_iter;
+    double max_rss_growth_bytes;
+    double allocs_per_iter, alloc_bytes_per_iter;
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -983,6 +1005,68 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     chrono__stats_nan(&r->ticks, 0);
     chrono__stats_nan(&r->cycles, 0);
     r->core_ghz = r->hist_lo = r->hist_hi = NAN;
+    r->faults_minor_per_iter = r->faults_major_per_iter = r->max_rss_growth_bytes = NAN;
+    r->allocs_per_iter = r->alloc_bytes_per_iter = NAN;
+}
+
+/* ---- memory figures ------------------------------------------------------------------ */
+#if CHRONO__OS_POSIX && !CHRONO__OS_LINUX
+#  include <sys/resource.h>
+#endif
+typedef struct chrono__mem { double minor, major, rss, ok; } chrono__mem;
+
+/* Page faults so far (this thread's where the OS says) and the peak RSS in bytes. */
+CHRONO__PRIVATE chrono__mem chrono__mem_read(void)
+{
+    chrono__mem m;
+    m.minor = m.major = m.rss = NAN; m.ok = 0;
+#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
+    {
+        struct rusage u;
+#  if CHRONO__OS_LINUX
+        if (getrusage(RUSAGE_THREAD, &u) == 0) { m.minor = (double)u.ru_minflt; m.major = (double)u.ru_majflt; m.ok = 1; }
+        if (getrusage(RUSAGE_SELF, &u) == 0) m.rss = (double)u.ru_maxrss * 1024.0;   /* KiB on Linux */
+#  else
+        if (getrusage(RUSAGE_SELF, &u) == 0) {
+            m.minor = (double)u.ru_minflt; m.major = (double)u.ru_majflt; m.ok = 1;
+#    if defined(__APPLE__)
+            m.rss = (double)u.ru_maxrss;            /* bytes on macOS */
+#    else
+            m.rss = (double)u.ru_maxrss * 1024.0;   /* KiB on the BSDs */
+#    endif
+        }
+#  endif
+    }
+#endif
+    return m;
+}
+
+/* Faults per iteration from m0 (before the samples) to now, over `iters` iterations. */
+CHRONO__PRIVATE void chrono__mem_faults(const chrono__mem *m0, double iters, chrono_result *r)
+{
+    chrono__mem m1 = chrono__mem_read();
+    if (!m0->ok || !m1.ok || !(iters > 0)) return;
+    r->faults_minor_per_iter = (m1.minor - m0->minor) / iters;
+    r->faults_major_per_iter = (m1.major - m0->major) / iters;
+}
+
+/* The peak RSS's growth since m0 (the run's start), and the allocator hook's
+   counts for one more batch of fn. */
+CHRONO__PRIVATE void chrono__mem_finish(const chrono_session *s, const chrono__mem *m0, chrono_fn fn, void *ctx,
+                                        uint64_t iters, chrono_result *r)
+{
+    const chrono_memory_hook *h = s->cfg.memory_hook;
+    chrono__mem m1;
+    if (h && h->start && h->stop && iters) {
+        uint64_t allocs = 0, bytes = 0;
+        h->start(h->user);
+        fn(ctx, iters);
+        h->stop(h->user, &allocs, &bytes);
+        r->allocs_per_iter = (double)allocs / (double)iters;
+        r->alloc_bytes_per_iter = (double)bytes / (double)iters;
+    }
+    m1 = chrono__mem_read();
+    if (m0->rss == m0->rss && m1.rss == m1.rss) r->max_rss_growth_bytes = m1.rss > m0->rss ? m1.rss - m0->rss : 0;
 }
 
 /* About a cycle an iteration or less, the loop itself: the body may be gone. */
@@ -1019,6 +1103,7 @@ CHRONO__PRIVATE int chrono__keep_result(chrono_session *s, const chrono_result *
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
 {
     chrono_result r;
+    chrono__mem mem0, mem;
     chrono__columns col;
     chrono__sample sm;
     uint64_t start, iters;
@@ -1032,18 +1117,22 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     attempts = chrono__attempts(s);
     if ((rc = chrono__columns_get(s, attempts, &col)) < 0) return rc;
 
+    mem0 = chrono__mem_read();
     start = chrono__now(s);
     iters = chrono__size_batch(s, fn, ctx, 1, start, s->cfg.max_ms / 4);
     warm = chrono__warmup(s, fn, ctx, iters, s->cfg.warmup_ms);
     iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);   /* now that it is warm */
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
+    mem = chrono__mem_read();
     while (chrono__more_samples(s, start, r.samples_taken, n, quiet, &r.truncated)) {
         size_t before = n;
         chrono__take_sample(s, fn, ctx, iters, &sm);
         chrono__record(&sm, iters, &s->clock, &col, &n, &r);
         if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, col.port, NULL, n, quiet);
     }
+    chrono__mem_faults(&mem, (double)r.samples_taken * (double)iters, &r);
+    chrono__mem_finish(s, &mem0, fn, ctx, iters, &r);
     n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
     r.wall_ms = chrono__elapsed_ms(s, start);
     if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
@@ -1429,6 +1518,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     chrono__columns col;
     chrono__sample sm;
     chrono__setup_tramp t;
+    chrono__mem mem0, mem;
     uint64_t start, iters;
     double warm, fixed;
     size_t n = 0, quiet = 0, attempts;
@@ -1441,6 +1531,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     if ((rc = chrono__columns_get(s, attempts, &col)) < 0) return rc;
     t.s = s; t.setup = setup; t.fn = fn; t.ctx = ctx; t.raw = 0;
 
+    mem0 = chrono__mem_read();
     start = chrono__now(s);
     fixed = chrono__setup_fixed(s);
     iters = chrono__setup_size(s, &t, fixed, 1, start, s->cfg.max_ms / 4);
@@ -1448,6 +1539,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     iters = chrono__setup_size(s, &t, fixed, iters, start, s->cfg.max_ms / 2);
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
+    mem = chrono__mem_read();
     while (chrono__more_samples(s, start, r.samples_taken, n, quiet, &r.truncated)) {
         size_t before = n;
         chrono__take_sample(s, chrono__setup_batch, &t, iters, &sm);
@@ -1455,6 +1547,8 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
         chrono__record(&sm, iters, &s->clock, &col, &n, &r);
         if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, col.port, NULL, n, quiet);
     }
+    chrono__mem_faults(&mem, (double)r.samples_taken * (double)iters, &r);   /* the setups' faults too */
+    chrono__mem_finish(s, &mem0, chrono__setup_batch, &t, iters, &r);
     n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
     r.wall_ms = chrono__elapsed_ms(s, start);
     if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
