@@ -228,6 +228,13 @@ typedef struct chrono_result {
     double faults_minor_per_iter, faults_major_per_iter;
     double max_rss_growth_bytes;
     double allocs_per_iter, alloc_bytes_per_iter;
+    /* Pooled across processes (program.h, --processes): how many processes'
+       results this one pools (0 or 1: one process), and the lowest and
+       highest of their medians, ns (NAN for one process).  .ns.median is
+       then the median of the processes' medians, and .ns.ci_low/.ci_high
+       an interval that includes the spread between processes. */
+    int processes;
+    double process_min_ns, process_max_ns;
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -1007,6 +1014,8 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     r->core_ghz = r->hist_lo = r->hist_hi = NAN;
     r->faults_minor_per_iter = r->faults_major_per_iter = r->max_rss_growth_bytes = NAN;
     r->allocs_per_iter = r->alloc_bytes_per_iter = NAN;
+    r->processes = 1;
+    r->process_min_ns = r->process_max_ns = NAN;
 }
 
 /* ---- memory figures ------------------------------------------------------------------ */

@@ -923,6 +923,15 @@ CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, con
     for (i = 0; i < s->nresults; i++)
         if (chrono__memory_line(line, sizeof line, &s->results[i]))
             fprintf(w->out, "%smemory %s: %s\n", bullet, chrono__sanitize(name, sizeof name, s->results[i].name, mode), line);
+    for (i = 0; i < s->nresults; i++) {
+        const chrono_result *r = &s->results[i];
+        char a[48], b[48], c[48];
+        if (r->processes <= 1) continue;
+        fprintf(w->out, "%sbetween processes %s: medians %s .. %s across %d processes (spread %s%%)\n", bullet,
+                chrono__sanitize(name, sizeof name, r->name, mode), chrono_report_duration(a, sizeof a, r->process_min_ns),
+                chrono_report_duration(b, sizeof b, r->process_max_ns), r->processes,
+                chrono__num(c, sizeof c, "%.2f", 100.0 * (r->process_max_ns - r->process_min_ns) / r->ns.median));
+    }
 }
 
 /* ---- text ------------------------------------------------------------------------- */
@@ -1074,7 +1083,7 @@ static const char *const chrono__csv_cols[] = {
 #undef CHRONO__REJECTION_KEY
     "truncated", "cpu", "wall_ms", "warmup_ms", "warnings",
     "page_faults_minor_per_iteration", "page_faults_major_per_iteration", "max_rss_growth_bytes",
-    "allocs_per_iteration", "alloc_bytes_per_iteration"
+    "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -1145,6 +1154,8 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
     chrono__csv_num(o, r->faults_minor_per_iter); chrono__csv_num(o, r->faults_major_per_iter);
     chrono__csv_num(o, r->max_rss_growth_bytes);
     chrono__csv_num(o, r->allocs_per_iter); chrono__csv_num(o, r->alloc_bytes_per_iter);
+    chrono__csv_u64(o, (uint64_t)(r->processes > 1 ? r->processes : 1));
+    chrono__csv_num(o, r->process_min_ns); chrono__csv_num(o, r->process_max_ns);
     fputs("\r\n", o);
 }
 
@@ -1410,6 +1421,12 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jnum(&o, "max_rss_growth_bytes", r->max_rss_growth_bytes);
     chrono__jnum(&o, "allocs_per_iteration", r->allocs_per_iter);
     chrono__jnum(&o, "alloc_bytes_per_iteration", r->alloc_bytes_per_iter);
+    chrono__jint(&o, "processes", r->processes > 1 ? r->processes : 1);
+    if (r->processes > 1) {
+        chrono__jnum(&o, "between_processes_min_ns", r->process_min_ns);
+        chrono__jnum(&o, "between_processes_max_ns", r->process_max_ns);
+        chrono__jnum(&o, "between_processes_spread", st->median > 0 ? (r->process_max_ns - r->process_min_ns) / st->median : NAN);
+    }
     chrono__jclose(&o);
 }
 
