@@ -798,11 +798,13 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
     if (!p || (n && !entries) || nproc < 1 || nproc > 1000) return CHRONO_EINVAL;
     if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
 #if !(CHRONO__OS_LINUX || CHRONO__OS_POSIX)
-    fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
-            p->cli.prog);
-    p->status = 1;
-    return CHRONO_ENOTSUP;
-#else
+    if (nproc > 0) {   /* Windows: CreateProcess and a pipe handle would do it; not written yet */
+        fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
+                p->cli.prog);
+        p->status = 1;
+        return CHRONO_ENOTSUP;
+    }
+#endif
     if (!p->chrono__parent_argv) {
         fprintf(stderr, "%s: --processes: the program's argv is unknown (chrono_program_begin was not given it)\n", p->cli.prog);
         p->status = 1;
@@ -848,9 +850,13 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
                 char *c0 = cells + (5 * i) * cell;
                 (void)chrono__bprintf(c0, cell, "%d", (int)i + 1);
                 (void)chrono__bprintf(c0 + cell, cell, "%ld", outs[i].pid);
-                (void)chrono__bprintf(c0 + 2 * cell, cell, "%zu", outs[i].nr + outs[i].nc);
+                (void)chrono__u64(c0 + 2 * cell, (uint64_t)(outs[i].nr + outs[i].nc));
                 (void)chrono__bprintf(c0 + 3 * cell, cell, "%s", outs[i].why[0] ? outs[i].why : "ok");
-                (void)chrono__bprintf(c0 + 4 * cell, cell, "%016llx", (unsigned long long)chrono__child_seed(p->cfg.seed, (int)i));
+                {
+                    uint64_t seed = chrono__child_seed(p->cfg.seed, (int)i);
+                    chrono__hex_put(c0 + 4 * cell, &seed, sizeof seed);   /* its bytes, in hex */
+                    c0[4 * cell + 2 * sizeof seed] = '\0';
+                }
                 for (k = 0; k < 5; k++) p->chrono__proc_ptrs[5 * i + (size_t)k] = c0 + (size_t)k * cell;
             }
             memset(&t, 0, sizeof t);
@@ -865,7 +871,6 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
     if (failed || p->failed) p->status = p->status ? p->status : 1;
     (void)ok;
     return rc;
-#endif
 }
 
 CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries, size_t n)
