@@ -45,6 +45,8 @@
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
      chrono_with_bytes / _items / _samples / _budget / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
+     chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
+     chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_find(p, name)                  a result by name, NULL if none */
@@ -76,6 +78,7 @@ typedef struct chrono_entry {
     double max_ms;               /* 0: the program's */
     int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
                                     CHRONO_WARN_EMPTY_BODY */
+    chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -115,6 +118,8 @@ CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
+/* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
+CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -213,6 +218,7 @@ CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.sam
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
+CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 
 /* The file's format: --format when given other than text, else the extension. */
 CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
@@ -471,7 +477,8 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     if (e->expect_empty) s->cfg.expect_empty = 1;
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
-        rc = chrono_run(s, e->name, e->fn, e->ctx, NULL);
+        rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
+                      : chrono_run(s, e->name, e->fn, e->ctx, NULL);
         if (rc == 0) chrono__set_throughput(&s->results[s->nresults - 1], e);
         if (rc == 0) rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
         break;
