@@ -37,6 +37,8 @@
      --keep-contended            cfg.contention_tolerance = CHRONO_CONTENTION_OFF
      --baseline=NAME             each text/markdown row also reads "1.52x NAME" (median
                                  against NAME's; JSON: "relative_to_baseline")
+     --processes=N               .processes: programs of program.h run their benchmarks
+                                 in N fresh processes and pool them (1..1000)
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -91,6 +93,7 @@ typedef struct chrono_cli {
     const char *baseline;    /* --baseline, NULL: no relative column */
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
+    int processes;           /* --processes, 0: not given (one process, this one) */
     char error[256];         /* after CHRONO_EINVAL: the flag, the value, what is wrong */
     FILE *out;               /* opened by chrono_cli_output */
     /* private */
@@ -156,7 +159,7 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
 /* The built-in flags. */
 enum { CHRONO__F_FORMAT, CHRONO__F_OUT, CHRONO__F_CPU, CHRONO__F_NOPIN, CHRONO__F_SAMPLES, CHRONO__F_WARMUP,
        CHRONO__F_MAX, CHRONO__F_FILTER, CHRONO__F_QUICK, CHRONO__F_LIST, CHRONO__F_HELP, CHRONO__F_VERSION,
-       CHRONO__F_KEEP_CONTENDED, CHRONO__F_BASELINE,
+       CHRONO__F_KEEP_CONTENDED, CHRONO__F_BASELINE, CHRONO__F_PROCESSES,
        CHRONO__F_COUNT };
 
 typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
@@ -175,7 +178,8 @@ static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
     { "--help", NULL, "show this help and exit", 0 },
     { "--version", NULL, "show the version and exit", 0 },
     { "--keep-contended", NULL, "keep samples taken while another thread shared the core (no front-end probe)", 0 },
-    { "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1 }
+    { "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1 },
+    { "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1 }
 };
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -336,6 +340,9 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     case CHRONO__F_FILTER: o->filter = v; break;
     case CHRONO__F_BASELINE: o->baseline = v; break;
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
+    case CHRONO__F_PROCESSES:
+        if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0) o->processes = (int)n;
+        break;
     case CHRONO__F_SAMPLES:
         if ((rc = chrono__cli_get_int(o, "--samples", v, 1, CHRONO_SAMPLES_MAX, &n)) == 0) {
             cfg->samples = (int)n;

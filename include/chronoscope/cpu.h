@@ -105,14 +105,16 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_UNSTABLE, 11, "a comparison's paired ratios changed level within the run: its interval was " \
                                 "widened to cover both levels") \
     X(CHRONO_WARN_INTERRUPTED, 12, "every sample of a run was interrupted (the thread switched out, or the core clock " \
-                                   "changed mid-sample): its figures are those samples', interruptions included")
+                                   "changed mid-sample): its figures are those samples', interruptions included") \
+    X(CHRONO_WARN_SHORT_BODY, 13, "a body timed call by call (chrono_run_setup) was shorter than the runner " \
+                                  "measures within 2%: the clock's fixed cost dominates its figure")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS; by the session:
    UNPINNED, NO_INVARIANT_TSC; by a run (also in its chrono_result.warnings /
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
-   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE. */
+   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY. */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_INTERRUPTED };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_SHORT_BODY };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {

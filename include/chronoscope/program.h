@@ -45,6 +45,8 @@
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
      chrono_with_bytes / _items / _samples / _budget / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
+     chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
+     chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_finish(p)                      the report written, the session still open
@@ -77,6 +79,7 @@ typedef struct chrono_entry {
     double max_ms;               /* 0: the program's */
     int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
                                     CHRONO_WARN_EMPTY_BODY */
+    chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -95,6 +98,14 @@ typedef struct chrono_program {
     chrono_format chrono__file_fmt;
     chrono_table chrono__tables[CHRONO_PROGRAM_TABLES_MAX];
     size_t chrono__ntables;
+    double process_timeout_s;    /* --processes: a child still running after this is killed; 0: from the entries */
+    int chrono__child;           /* in a child of --processes: its index + 1, else 0 */
+    int chrono__child_fd;        /* its pipe to the parent */
+    char **chrono__argv;         /* argv with the private flag taken out (children), else NULL */
+    char **chrono__parent_argv;  /* the argv children are started with */
+    int chrono__parent_argc;
+    char *chrono__proc_cells;    /* the "processes" table's cells, freed at the end */
+    const char *chrono__proc_ptrs[5 * 64];
 } chrono_program;
 
 CHRONO__EXTERN_C_BEGIN
@@ -109,6 +120,8 @@ CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
+/* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
+CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -127,6 +140,21 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
 /* Print a table of the program's own now and keep it for the --out file.
    The table and its strings must live until chrono_program_end. */
 CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t);
+
+/* Run the entries in nproc fresh processes, one after another: the program
+   re-executes itself (Linux /proc/self/exe, elsewhere argv[0]) with a private
+   flag; each child runs the entries in its own shuffled order (seeded from
+   .seed and its index) and hands its results back through a pipe.  The
+   results are pooled per benchmark: the median of the processes' medians,
+   an interval that includes the spread between them (never narrower than
+   the lowest to the highest median when the processes are too few for an
+   order-statistic interval of the median at .confidence), and that spread
+   (chrono_result.processes, .process_min_ns, .process_max_ns).  A child that
+   crashes, exits non-zero or runs past .process_timeout_s is named on stderr
+   and in a "processes" table of the report; the others' results are kept.
+   chrono_program_run does this when --processes=N (N > 1) was given.  0, or
+   CHRONO_ENOTSUP (Windows: not yet), CHRONO_EINVAL, CHRONO_ENOMEM. */
+CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc);
 
 /* The result named `name` (the last one), NULL if none. */
 CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, const char *name);
@@ -149,6 +177,18 @@ CHRONO__EXTERN_C_END
 /* ==== implementation ======================================================== */
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_PROGRAM_IMPL)
 #define CHRONOSCOPE_PROGRAM_IMPL
+
+#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
+#  include <fcntl.h>
+#  include <poll.h>
+#  include <signal.h>
+#  include <sys/types.h>
+#  include <sys/wait.h>
+#  include <unistd.h>
+#  if defined(__GLIBC__) && !defined(__USE_POSIX)
+int kill(pid_t pid, int sig);   /* glibc declares it only with POSIX features on (strict -std=c99) */
+#  endif
+#endif
 
 CHRONO__EXTERN_C_BEGIN
 
@@ -185,6 +225,7 @@ CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.sam
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
+CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 
 /* The file's format: --format when given other than text, else the extension. */
 CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
@@ -224,6 +265,161 @@ CHRONO__PRIVATE int chrono__program_fail(chrono_program *p, int rc)
     return rc;
 }
 
+/* ---- runs across processes ------------------------------------------------------------- */
+#define CHRONO__CHILD_FLAG "--chrono-child="
+
+/* The seed of child k's order: .seed and its index, mixed. */
+CHRONO__PRIVATE uint64_t chrono__child_seed(uint64_t seed, int k)
+{
+    uint64_t x = seed + 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1);
+    x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27; x *= 0x94D049BB133111EBull; x ^= x >> 31;
+    return x;
+}
+
+/* Children: take "--chrono-child=I:FD" out of argv (a copy), remember I and FD. */
+CHRONO__PRIVATE int chrono__child_args(chrono_program *p, int *argc, char ***argv)
+{
+    int i, k = 0, found = 0;
+    char **v;
+    if (*argc <= 0 || !*argv) return 0;
+    for (i = 1; i < *argc && (*argv)[i]; i++) found |= !strncmp((*argv)[i], CHRONO__CHILD_FLAG, strlen(CHRONO__CHILD_FLAG));
+    if (!found) return 0;
+    if (!(v = (char **)CHRONO_MALLOC((size_t)(*argc + 1) * sizeof *v))) return CHRONO_ENOMEM;
+    for (i = 0; i < *argc && (*argv)[i]; i++) {
+        const char *a = (*argv)[i];
+        if (i > 0 && !strncmp(a, CHRONO__CHILD_FLAG, strlen(CHRONO__CHILD_FLAG))) {
+            long idx = strtol(a + strlen(CHRONO__CHILD_FLAG), NULL, 10);
+            const char *colon = strchr(a, ':');
+            p->chrono__child = (int)idx + 1;
+            p->chrono__child_fd = colon ? (int)strtol(colon + 1, NULL, 10) : -1;
+            continue;
+        }
+        v[k++] = (*argv)[i];
+    }
+    v[k] = NULL;
+    p->chrono__argv = v;
+    *argc = k;
+    *argv = v;
+    return 0;
+}
+
+CHRONO__PRIVATE void chrono__hex_put(char *dst, const void *src, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    const unsigned char *b = (const unsigned char *)src;
+    size_t i;
+    for (i = 0; i < n; i++) { dst[2 * i] = digits[b[i] >> 4]; dst[2 * i + 1] = digits[b[i] & 15]; }
+}
+
+CHRONO__PRIVATE int chrono__hex_get(void *dst, const char *src, size_t n)
+{
+    unsigned char *b = (unsigned char *)dst;
+    size_t i;
+    for (i = 0; i < 2 * n; i++) {
+        char c = src[i];
+        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (v < 0) return -1;
+        if (i & 1) b[i / 2] = (unsigned char)(b[i / 2] | v); else b[i / 2] = (unsigned char)(v << 4);
+    }
+    return 0;
+}
+
+/* One record: a type letter, the struct's bytes in hex (the child is the same
+   executable: the same layout), a newline. */
+CHRONO__PRIVATE int chrono__child_put(FILE *f, char type, const void *obj, size_t n)
+{
+    char *line = (char *)CHRONO_MALLOC(2 * n + 3);
+    int rc;
+    if (!line) return CHRONO_ENOMEM;
+    line[0] = type; line[1] = ' ';
+    chrono__hex_put(line + 2, obj, n);
+    line[2 * n + 2] = '\n';
+    rc = fwrite(line, 1, 2 * n + 3, f) == 2 * n + 3 ? 0 : CHRONO_EIO;
+    CHRONO_FREE(line);
+    return rc;
+}
+
+/* A child's report: every result, comparison and sweep of its session, then "E". */
+CHRONO__PRIVATE int chrono__child_report(chrono_program *p)
+{
+#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
+    const chrono_session *s = &p->session;
+    FILE *f = fdopen(p->chrono__child_fd, "wb");
+    size_t i;
+    int rc = 0;
+    if (!f) return CHRONO_EIO;
+    for (i = 0; rc == 0 && i < s->nresults; i++) {
+        chrono_result r = s->results[i];
+        r.sample_ns = NULL; r.nsample_ns = 0;
+        rc = chrono__child_put(f, 'R', &r, sizeof r);
+    }
+    for (i = 0; rc == 0 && i < s->ncomparisons; i++) {
+        chrono_comparison c = s->comparisons[i];
+        c.a.sample_ns = c.b.sample_ns = c.pair_ratios = NULL;
+        c.a.nsample_ns = c.b.nsample_ns = c.npair_ratios = 0;
+        rc = chrono__child_put(f, 'C', &c, sizeof c);
+    }
+    for (i = 0; rc == 0 && i < s->nsweeps; i++) rc = chrono__child_put(f, 'S', &s->sweeps[i], sizeof s->sweeps[i]);
+    if (rc == 0 && fputs("E\n", f) < 0) rc = CHRONO_EIO;
+    if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;
+    return rc;
+#else
+    (void)p;
+    return CHRONO_ENOTSUP;
+#endif
+}
+
+/* What one child handed back. */
+typedef struct chrono__child_out {
+    chrono_result *r; size_t nr;
+    chrono_comparison *c; size_t nc;
+    chrono_sweep_result *sw; size_t nsw;
+    int complete;            /* its "E" arrived */
+    char why[128];           /* "" or how it failed */
+    long pid;
+} chrono__child_out;
+
+CHRONO__PRIVATE void chrono__child_free(chrono__child_out *o)
+{
+    CHRONO_FREE(o->r); CHRONO_FREE(o->c); CHRONO_FREE(o->sw);
+    o->r = NULL; o->c = NULL; o->sw = NULL;
+}
+
+/* Parse a child's records (lines), keeping what is whole. */
+CHRONO__PRIVATE void chrono__child_parse(chrono__child_out *o, const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *line = buf + i, *nl = (const char *)memchr(line, '\n', len - i);
+        size_t n;
+        if (!nl) break;
+        n = (size_t)(nl - line);
+        i += n + 1;
+        if (n == 1 && line[0] == 'E') { o->complete = 1; continue; }
+        if (n < 2) continue;
+        if (line[0] == 'R' && n - 2 == 2 * sizeof(chrono_result)) {
+            chrono_result *nr = (chrono_result *)CHRONO_MALLOC((o->nr + 1) * sizeof *nr);
+            if (!nr) continue;
+            if (o->nr) memcpy(nr, o->r, o->nr * sizeof *nr);
+            CHRONO_FREE(o->r); o->r = nr;
+            if (chrono__hex_get(&o->r[o->nr], line + 2, sizeof(chrono_result)) == 0) o->nr++;
+        } else if (line[0] == 'C' && n - 2 == 2 * sizeof(chrono_comparison)) {
+            chrono_comparison *nc = (chrono_comparison *)CHRONO_MALLOC((o->nc + 1) * sizeof *nc);
+            if (!nc) continue;
+            if (o->nc) memcpy(nc, o->c, o->nc * sizeof *nc);
+            CHRONO_FREE(o->c); o->c = nc;
+            if (chrono__hex_get(&o->c[o->nc], line + 2, sizeof(chrono_comparison)) == 0) o->nc++;
+        } else if (line[0] == 'S' && n - 2 == 2 * sizeof(chrono_sweep_result)) {
+            chrono_sweep_result *ns = (chrono_sweep_result *)CHRONO_MALLOC((o->nsw + 1) * sizeof *ns);
+            if (!ns) continue;
+            if (o->nsw) memcpy(ns, o->sw, o->nsw * sizeof *ns);
+            CHRONO_FREE(o->sw); o->sw = ns;
+            if (chrono__hex_get(&o->sw[o->nsw], line + 2, sizeof(chrono_sweep_result)) == 0) o->nsw++;
+        }
+    }
+}
+
+
 CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv, const chrono_cli_flag *flags,
                                        size_t nflags, unsigned long caller)
 {
@@ -231,9 +427,12 @@ CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
     if (!p) return CHRONO_EINVAL;
     memset(p, 0, sizeof *p);
     p->cfg = chrono_config_default();
+    p->chrono__parent_argv = argv;
+    p->chrono__parent_argc = argc;
+    if ((rc = chrono__child_args(p, &argc, &argv)) < 0) return chrono__program_fail(p, rc);
     if ((rc = chrono_cli_parse_ex(&p->cfg, &p->cli, argc, argv, flags, nflags)) < 0) return chrono__program_fail(p, rc);
     if (chrono_cli_handle_info(&p->cli, p->cli.prog)) return 0;
-    if (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0 && !p->cli.list) {
+    if (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0 && !p->cli.list && !p->chrono__child) {
         p->chrono__file = fopen(p->cli.out_path, "wb");
         if (!p->chrono__file) {
             fprintf(stderr, "%s: --out: cannot write '%s': %s\n", p->cli.prog, p->cli.out_path, strerror(errno));
@@ -285,7 +484,8 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     if (e->expect_empty) s->cfg.expect_empty = 1;
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
-        rc = chrono_run(s, e->name, e->fn, e->ctx, NULL);
+        rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
+                      : chrono_run(s, e->name, e->fn, e->ctx, NULL);
         if (rc == 0) chrono__set_throughput(&s->results[s->nresults - 1], e);
         if (rc == 0) rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
         break;
@@ -322,9 +522,374 @@ CHRONO__PRIVATE void chrono__progress(const chrono_program *p, const char *name)
     fflush(stderr);
 }
 
+/* Start child k, read its records until it closes the pipe or the timeout,
+   then reap it; o->why says how it failed ("" when it did not). */
+CHRONO__PRIVATE void chrono__child_run(chrono_program *p, int k, double timeout_s, chrono__child_out *o)
+{
+#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
+    int fds[2], status = 0, timed_out = 0, argc = p->chrono__parent_argc, i;
+    char flag[64], **argv;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    pid_t pid;
+    uint64_t t0 = chrono__now(&p->session);
+    o->why[0] = '\0';
+    if (pipe(fds) != 0) { (void)chrono__bprintf(o->why, sizeof o->why, "pipe failed: %s", strerror(errno)); return; }
+    if (!(argv = (char **)CHRONO_MALLOC((size_t)(argc + 2) * sizeof *argv))) {
+        close(fds[0]); close(fds[1]);
+        (void)chrono__bprintf(o->why, sizeof o->why, "out of memory");
+        return;
+    }
+    (void)chrono__bprintf(flag, sizeof flag, CHRONO__CHILD_FLAG "%d:%d", k, fds[1]);
+    for (i = 0; i < argc; i++) argv[i] = p->chrono__parent_argv[i];
+    argv[argc] = flag;
+    argv[argc + 1] = NULL;
+    fflush(stdout); fflush(stderr);
+    pid = fork();
+    if (pid == 0) {   /* the child: its console goes nowhere, its records through the pipe */
+        int dn = open("/dev/null", O_WRONLY);
+        close(fds[0]);
+        if (dn >= 0) { dup2(dn, 1); close(dn); }
+#  if CHRONO__OS_LINUX
+        execv("/proc/self/exe", argv);
+#  endif
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    CHRONO_FREE(argv);
+    close(fds[1]);
+    if (pid < 0) { close(fds[0]); (void)chrono__bprintf(o->why, sizeof o->why, "fork failed: %s", strerror(errno)); return; }
+    o->pid = (long)pid;
+    for (;;) {
+        struct pollfd pf;
+        double left_ms = timeout_s * 1e3 - chrono__elapsed_ms(&p->session, t0);
+        ssize_t got;
+        if (left_ms <= 0) { timed_out = 1; break; }
+        pf.fd = fds[0]; pf.events = POLLIN; pf.revents = 0;
+        if (poll(&pf, 1, left_ms > 1e9 ? 1000000000 : (int)left_ms + 1) <= 0) {
+            if (errno == EINTR) continue;
+            continue;   /* the timeout is checked at the top */
+        }
+        if (len + 65536 > cap) {
+            char *nb = (char *)CHRONO_MALLOC(cap ? 2 * cap + 65536 : 262144);
+            if (!nb) break;
+            if (len) memcpy(nb, buf, len);
+            CHRONO_FREE(buf);
+            buf = nb;
+            cap = cap ? 2 * cap + 65536 : 262144;
+        }
+        got = read(fds[0], buf + len, cap - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        len += (size_t)got;
+    }
+    close(fds[0]);
+    if (timed_out) kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    chrono__child_parse(o, buf ? buf : "", len);
+    CHRONO_FREE(buf);
+    if (timed_out)
+        (void)chrono__bprintf(o->why, sizeof o->why, "timed out after %.0f s (killed)", timeout_s);
+    else if (WIFSIGNALED(status))
+        (void)chrono__bprintf(o->why, sizeof o->why, "killed by signal %d%s", WTERMSIG(status),
+                              WTERMSIG(status) == SIGKILL ? " (SIGKILL)" : WTERMSIG(status) == SIGSEGV ? " (SIGSEGV)" :
+                              WTERMSIG(status) == SIGABRT ? " (SIGABRT)" : "");
+    else if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !o->complete)
+        (void)chrono__bprintf(o->why, sizeof o->why, "could not be started (exec failed)");
+    else if (!o->complete)
+        (void)chrono__bprintf(o->why, sizeof o->why, "exited (status %d) without handing back its results",
+                              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        (void)chrono__bprintf(o->why, sizeof o->why, "exit status %d (an entry failed; its results are kept)", WEXITSTATUS(status));
+#else
+    (void)p; (void)k; (void)timeout_s;
+    (void)chrono__bprintf(o->why, sizeof o->why, "not supported on this platform");
+#endif
+}
+
+/* The median of v[0..n) (sorted in place). */
+CHRONO__PRIVATE double chrono__median_of(double *v, size_t n)
+{
+    chrono_stats_sort(v, n);
+    return n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
+}
+
+/* The pooled interval of one statistic: the order-statistic interval of the
+   median of the processes' medians (all of them when the processes are too
+   few for .confidence), widened to the median of their own intervals. */
+CHRONO__PRIVATE void chrono__pool_ci(double *med, double *lo, double *hi, size_t k, double conf, double *ci_lo, double *ci_hi)
+{
+    size_t a = 0, b = k - 1;
+    double level = 0, wl, wh;
+    chrono_stats_sort(med, k);
+    if (chrono_stats_median_ci(k, conf, &a, &b, &level) < 0 || level < conf) { a = 0; b = k - 1; }
+    wl = chrono__median_of(lo, k);
+    wh = chrono__median_of(hi, k);
+    *ci_lo = med[a] < wl || !(wl == wl) ? med[a] : wl;
+    *ci_hi = med[b] > wh || !(wh == wh) ? med[b] : wh;
+}
+
+/* Pool k results of one benchmark into *out. */
+CHRONO__PRIVATE void chrono__pool(const chrono_result *const *rs, size_t k, double conf, chrono_result *out)
+{
+    double m[3][1000], lo[1000], hi[1000], mid[3];
+    size_t i, j, pick = 0;
+    if (k > 1000) k = 1000;
+    for (j = 0; j < 3; j++) {
+        for (i = 0; i < k; i++) {
+            const chrono_stats *st = j == 0 ? &rs[i]->ns : j == 1 ? &rs[i]->ticks : &rs[i]->cycles;
+            m[j][i] = st->median;
+        }
+    }
+    for (i = 0; i < k; i++) m[3 - 3][i] = rs[i]->ns.median;
+    {   /* the process whose median is the pooled one (or next to it) lends the rest */
+        double tmp[1000], md;
+        for (i = 0; i < k; i++) tmp[i] = m[0][i];
+        md = chrono__median_of(tmp, k);
+        for (i = 1; i < k; i++) if (fabs(rs[i]->ns.median - md) < fabs(rs[pick]->ns.median - md)) pick = i;
+    }
+    *out = *rs[pick];
+    out->sample_ns = NULL; out->nsample_ns = 0;
+    out->samples = out->samples_taken = 0;
+    out->migrated = out->backwards = out->ref_rejected = out->preempted = out->contended = out->port_contended = 0;
+    out->wall_ms = out->warmup_ms = 0;
+    out->warnings = 0;
+    out->truncated = 0;
+    for (i = 0; i < k; i++) {
+        out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
+        out->migrated += rs[i]->migrated; out->backwards += rs[i]->backwards; out->ref_rejected += rs[i]->ref_rejected;
+        out->preempted += rs[i]->preempted; out->contended += rs[i]->contended; out->port_contended += rs[i]->port_contended;
+        out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
+        out->warnings |= rs[i]->warnings;
+        out->truncated |= rs[i]->truncated;
+    }
+    for (j = 0; j < 3; j++) {
+        chrono_stats *st = j == 0 ? &out->ns : j == 1 ? &out->ticks : &out->cycles;
+        for (i = 0; i < k; i++) {
+            const chrono_stats *si = j == 0 ? &rs[i]->ns : j == 1 ? &rs[i]->ticks : &rs[i]->cycles;
+            lo[i] = si->ci_low; hi[i] = si->ci_high;
+        }
+        {
+            double tmp[1000];
+            for (i = 0; i < k; i++) tmp[i] = m[j][i];
+            mid[j] = chrono__median_of(tmp, k);
+        }
+        if (!(mid[j] == mid[j])) continue;
+        st->median = mid[j];
+        chrono__pool_ci(m[j], lo, hi, k, conf, &st->ci_low, &st->ci_high);
+    }
+    for (i = 0; i < k; i++) m[0][i] = rs[i]->ns.median;
+    chrono_stats_sort(m[0], k);
+    out->processes = (int)k;
+    out->process_min_ns = m[0][0];
+    out->process_max_ns = m[0][k - 1];
+}
+
+/* Each child's result named `name` (the last of its session's), into rs; how many. */
+CHRONO__PRIVATE size_t chrono__gather(const chrono__child_out *outs, int nproc, const char *name, const chrono_result **rs)
+{
+    size_t k = 0, i;
+    int c;
+    for (c = 0; c < nproc; c++)
+        for (i = outs[c].nr; i-- > 0;)
+            if (!strcmp(outs[c].r[i].name, name)) { rs[k++] = &outs[c].r[i]; break; }
+    return k;
+}
+
+/* The default time limit of one child: generous against what its entries may take. */
+CHRONO__PRIVATE double chrono__child_timeout(const chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    double runs = 0, per = (p->cfg.max_ms + 4 * p->cfg.warmup_ms) / 1e3;
+    size_t i;
+    if (p->process_timeout_s > 0) return p->process_timeout_s;
+    for (i = 0; i < n; i++) {
+        double ms = entries[i].max_ms > 0 ? (entries[i].max_ms + 4 * p->cfg.warmup_ms) / 1e3 : per;
+        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP ? (double)entries[i].nparams : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2 : 1);
+    }
+    return 30 + 3 * runs;
+}
+
+CHRONO__PRIVATE int chrono__keep_pooled(chrono_program *p, const chrono_entry *e, const chrono_result *pooled)
+{
+    chrono_session *s = &p->session;
+    int rc = chrono__keep_result(s, pooled);
+    if (rc == 0) {
+        chrono__set_throughput(&s->results[s->nresults - 1], e);
+        rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
+    }
+    return rc;
+}
+
+/* Pool one entry from the children's results and report it. */
+CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e, const chrono__child_out *outs, int nproc)
+{
+    chrono_session *s = &p->session;
+    const chrono_result *rs[1000];
+    chrono_result pooled;
+    char name[CHRONO_NAME_MAX + 32];
+    size_t k, i;
+    int c, rc = 0;
+    double conf = s->cfg.confidence;
+    switch (e->kind) {
+    case CHRONO_ENTRY_RUN:
+        if (!(k = chrono__gather(outs, nproc, e->name, rs))) return CHRONO_ENOSAMPLES;
+        chrono__pool(rs, k, conf, &pooled);
+        return chrono__keep_pooled(p, e, &pooled);
+    case CHRONO_ENTRY_SWEEP: {
+        chrono_sweep_result sw;
+        const chrono_sweep_result *first = NULL;
+        double pu[1000], fx[1000];
+        size_t nsw = 0;
+        for (c = 0; c < nproc; c++)
+            for (i = outs[c].nsw; i-- > 0;)
+                if (!strcmp(outs[c].sw[i].name, e->name)) {
+                    if (!first) first = &outs[c].sw[i];
+                    if (nsw < 1000) { pu[nsw] = outs[c].sw[i].per_unit_ns; fx[nsw] = outs[c].sw[i].fixed_ns; nsw++; }
+                    break;
+                }
+        if (!first) return CHRONO_ENOSAMPLES;
+        sw = *first;
+        sw.first_result = s->nresults;
+        sw.per_unit_ns = chrono__median_of(pu, nsw);
+        sw.fixed_ns = chrono__median_of(fx, nsw);
+        for (i = 0; rc == 0 && i < e->nparams; i++) {
+            (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
+            if (!(k = chrono__gather(outs, nproc, name, rs))) return CHRONO_ENOSAMPLES;
+            chrono__pool(rs, k, conf, &pooled);
+            rc = chrono__keep_pooled(p, e, &pooled);
+        }
+        if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
+        if (rc == 0) s->sweeps[s->nsweeps++] = sw;
+        return rc;
+    }
+    case CHRONO_ENTRY_COMPARE: {
+        const chrono_comparison *cs[1000];
+        const chrono_result *ra[1000], *rb[1000];
+        double rat[1000], lo[1000], hi[1000];
+        chrono_comparison cmp;
+        k = 0;
+        for (c = 0; c < nproc; c++)
+            for (i = outs[c].nc; i-- > 0;)
+                if (!strcmp(outs[c].c[i].a.name, e->name) && !strcmp(outs[c].c[i].b.name, e->name_b)) {
+                    cs[k] = &outs[c].c[i]; ra[k] = &cs[k]->a; rb[k] = &cs[k]->b;
+                    rat[k] = cs[k]->ratio; lo[k] = cs[k]->ci_low; hi[k] = cs[k]->ci_high;
+                    k++;
+                    break;
+                }
+        if (!k) return CHRONO_ENOSAMPLES;
+        cmp = *cs[0];
+        cmp.pair_ratios = NULL; cmp.npair_ratios = 0;
+        chrono__pool(ra, k, conf, &cmp.a);
+        chrono__pool(rb, k, conf, &cmp.b);
+        chrono__set_throughput(&cmp.a, e);
+        chrono__set_throughput(&cmp.b, e);
+        cmp.rounds = 0; cmp.warnings = 0;
+        for (i = 0; i < k; i++) { cmp.rounds += cs[i]->rounds; cmp.warnings |= cs[i]->warnings; }
+        {
+            double tmp[1000];
+            for (i = 0; i < k; i++) tmp[i] = rat[i];
+            cmp.ratio = chrono__median_of(tmp, k);
+        }
+        chrono__pool_ci(rat, lo, hi, k, conf, &cmp.ci_low, &cmp.ci_high);
+        rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
+        if (rc == 0) {
+            s->comparisons[s->ncomparisons++] = cmp;
+            rc = chrono_report_comparison(&p->chrono__console, &s->comparisons[s->ncomparisons - 1]);
+        }
+        return rc;
+    }
+    }
+    return CHRONO_EINVAL;
+}
+
+CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+{
+    chrono__child_out *outs;
+    char name[2 * CHRONO_NAME_MAX + 8];
+    double timeout_s;
+    size_t i;
+    int k, ok = 0, rc = 0, failed = 0;
+    if (!p || (n && !entries) || nproc < 1 || nproc > 1000) return CHRONO_EINVAL;
+    if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
+#if !(CHRONO__OS_LINUX || CHRONO__OS_POSIX)
+    if (nproc > 0) {   /* Windows: CreateProcess and a pipe handle would do it; not written yet */
+        fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
+                p->cli.prog);
+        p->status = 1;
+        return CHRONO_ENOTSUP;
+    }
+#endif
+    if (!p->chrono__parent_argv) {
+        fprintf(stderr, "%s: --processes: the program's argv is unknown (chrono_program_begin was not given it)\n", p->cli.prog);
+        p->status = 1;
+        return CHRONO_EINVAL;
+    }
+    if (!(outs = (chrono__child_out *)CHRONO_MALLOC((size_t)nproc * sizeof *outs))) return CHRONO_ENOMEM;
+    memset(outs, 0, (size_t)nproc * sizeof *outs);
+    timeout_s = chrono__child_timeout(p, entries, n);
+    for (k = 0; k < nproc; k++) {
+        if (!p->cli.list && CHRONO__ISATTY(stderr)) { fprintf(stderr, "\r\033[K  process %d of %d ...", k + 1, nproc); fflush(stderr); }
+        chrono__child_run(p, k, timeout_s, &outs[k]);
+        if (CHRONO__ISATTY(stderr)) { fputs("\r\033[K", stderr); fflush(stderr); }
+        if (outs[k].why[0] && !outs[k].complete) {
+            fprintf(stderr, "%s: process %d of %d (pid %ld) %s; %s\n", p->cli.prog, k + 1, nproc, outs[k].pid,
+                    outs[k].why, "the other processes' results are kept");
+            failed++;
+        } else {
+            if (outs[k].why[0]) fprintf(stderr, "%s: process %d of %d (pid %ld): %s\n", p->cli.prog, k + 1, nproc, outs[k].pid, outs[k].why);
+            ok++;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        const chrono_entry *e = &entries[i];
+        int rr;
+        if (!chrono__entry_ok(e) || !chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))) continue;
+        rr = chrono__pool_entry(p, e, outs, nproc);
+        if (rr < 0) {
+            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono__entry_name(name, sizeof name, e),
+                    rr == CHRONO_ENOSAMPLES ? "no process handed back its result" : chrono_strerror(rr));
+            p->failed++;
+        }
+    }
+    fflush(stdout);
+    {   /* the "processes" table: one row per child, how it ended */
+        static const char *const cols[5] = { "process", "pid", "results", "status", "order seed" };
+        size_t rows = (size_t)(nproc < 64 ? nproc : 64), cell = 160;
+        char *cells = (char *)CHRONO_MALLOC(rows * 5 * cell);
+        if (cells) {
+            chrono_table t;
+            CHRONO_FREE(p->chrono__proc_cells);
+            p->chrono__proc_cells = cells;
+            for (i = 0; i < rows; i++) {
+                char *c0 = cells + (5 * i) * cell;
+                (void)chrono__bprintf(c0, cell, "%d", (int)i + 1);
+                (void)chrono__bprintf(c0 + cell, cell, "%ld", outs[i].pid);
+                (void)chrono__u64(c0 + 2 * cell, (uint64_t)(outs[i].nr + outs[i].nc));
+                (void)chrono__bprintf(c0 + 3 * cell, cell, "%s", outs[i].why[0] ? outs[i].why : "ok");
+                {
+                    uint64_t seed = chrono__child_seed(p->cfg.seed, (int)i);
+                    chrono__hex_put(c0 + 4 * cell, &seed, sizeof seed);   /* its bytes, in hex */
+                    c0[4 * cell + 2 * sizeof seed] = '\0';
+                }
+                for (k = 0; k < 5; k++) p->chrono__proc_ptrs[5 * i + (size_t)k] = c0 + (size_t)k * cell;
+            }
+            memset(&t, 0, sizeof t);
+            t.key = "processes";
+            t.title = failed ? "processes (some failed: their results are missing from the pooled figures)" : "processes";
+            t.ncols = 5; t.nrows = rows; t.cols = cols; t.cells = p->chrono__proc_ptrs;
+            (void)chrono_program_table(p, &t);
+        }
+    }
+    for (k = 0; k < nproc; k++) chrono__child_free(&outs[k]);
+    CHRONO_FREE(outs);
+    if (failed || p->failed) p->status = p->status ? p->status : 1;
+    (void)ok;
+    return rc;
+}
+
 CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries, size_t n)
 {
-    size_t i;
+    size_t i, j, *order = NULL;
     int bad = 0;
     char name[2 * CHRONO_NAME_MAX + 8];
     if (!p || (n && !entries)) return CHRONO_EINVAL;
@@ -345,9 +910,28 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
         rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p), chrono__console_format(p), &ro);
         if (rc < 0) return chrono__program_fail(p, rc);
     }
-    for (i = 0; i < n; i++) {
-        const chrono_entry *e = &entries[i];
+    if (!p->chrono__child && p->cli.processes > 1 && !p->cli.list)
+        return chrono_program_run_processes(p, entries, n, p->cli.processes);
+    for (j = 0; j < n; j++) {
+        const chrono_entry *e;
         int rc;
+        i = j;
+        if (p->chrono__child && n > 1) {   /* a child: its own order (Fisher-Yates, from its seed) */
+            if (j == 0) {
+                uint64_t x = chrono__child_seed(p->cfg.seed, p->chrono__child - 1);
+                size_t a;
+                if (!order && !(order = (size_t *)CHRONO_MALLOC(n * sizeof *order))) return CHRONO_ENOMEM;
+                for (a = 0; a < n; a++) order[a] = a;
+                for (a = n - 1; a > 0; a--) {
+                    size_t b, t;
+                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                    b = (size_t)(x % (a + 1));
+                    t = order[a]; order[a] = order[b]; order[b] = t;
+                }
+            }
+            i = order[j];
+        }
+        e = &entries[i];
         if (!chrono__entry_ok(e)) {
             fprintf(stderr, "%s: entry %zu (%s): malformed (a NULL name, body or parameter list)\n", p->cli.prog, i,
                     e->name ? e->name : "no name");
@@ -363,6 +947,7 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
             p->failed++;
         }
     }
+    CHRONO_FREE(order);
     if (p->failed && p->status == 0) p->status = 1;
     return bad ? CHRONO_EINVAL : 0;
 }
@@ -412,7 +997,8 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
         /* the console's tables were printed as they came (text) */
         if (w->fmt != CHRONO_FORMAT_TEXT) { w->tables = p->chrono__tables; w->ntables = p->chrono__ntables; }
         rc = chrono_report_end(w);
-        if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) rc = chrono__program_report(p);
+        if (p->chrono__child) rc = chrono__child_report(p);   /* a child of --processes: its results to the parent */
+        else if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) rc = chrono__program_report(p);
     }
     if (p->chrono__file) {
         if (fclose(p->chrono__file) != 0 && rc == 0) rc = CHRONO_EIO;
@@ -440,6 +1026,9 @@ CHRONO_API int chrono_program_end(chrono_program *p)
         if (p->status == 0) p->status = 1;
     }
     if (fflush(stdout) != 0 && p->status == 0) p->status = 1;
+    CHRONO_FREE(p->chrono__argv);
+    CHRONO_FREE(p->chrono__proc_cells);
+    p->chrono__argv = NULL; p->chrono__proc_cells = NULL;
     return p->status;
 }
 

@@ -896,6 +896,44 @@ CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_rep
     return any != 0;
 }
 
+/* ---- memory: a footnote line per run that faulted, grew the peak RSS or allocated ---- */
+CHRONO__PRIVATE int chrono__memory_line(char *buf, size_t n, const chrono_result *r)
+{
+    char a[48], b[48], c[48], d[48], rss[48];
+    int faults = r->faults_minor_per_iter >= 0.5 || r->faults_major_per_iter >= 0.01;
+    int grew = r->max_rss_growth_bytes >= 65536;
+    int hook = r->allocs_per_iter == r->allocs_per_iter;
+    if (!faults && !grew && !hook) return 0;
+    (void)chrono__bprintf(rss, sizeof rss, "%s KiB", chrono__num(c, sizeof c, "%.0f", r->max_rss_growth_bytes / 1024));
+    (void)chrono__bprintf(buf, n, "%s minor + %s major page faults an iteration, peak RSS +%s%s%s%s%s%s",
+                          chrono__num(a, sizeof a, "%.4g", r->faults_minor_per_iter),
+                          chrono__num(b, sizeof b, "%.4g", r->faults_major_per_iter),
+                          r->max_rss_growth_bytes == r->max_rss_growth_bytes ? rss : "?",
+                          hook ? ", " : "", hook ? chrono__num(d, sizeof d, "%.4g", r->allocs_per_iter) : "",
+                          hook ? " allocations and " : "", hook ? chrono__num(c, sizeof c, "%.4g", r->alloc_bytes_per_iter) : "",
+                          hook ? " bytes an iteration" : "");
+    return 1;
+}
+
+CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet, int mode)
+{
+    const chrono_session *s = w->session;
+    char line[512], name[CHRONO__CELL];
+    size_t i;
+    for (i = 0; i < s->nresults; i++)
+        if (chrono__memory_line(line, sizeof line, &s->results[i]))
+            fprintf(w->out, "%smemory %s: %s\n", bullet, chrono__sanitize(name, sizeof name, s->results[i].name, mode), line);
+    for (i = 0; i < s->nresults; i++) {
+        const chrono_result *r = &s->results[i];
+        char a[48], b[48], c[48];
+        if (r->processes <= 1) continue;
+        fprintf(w->out, "%sbetween processes %s: medians %s .. %s across %d processes (spread %s%%)\n", bullet,
+                chrono__sanitize(name, sizeof name, r->name, mode), chrono_report_duration(a, sizeof a, r->process_min_ns),
+                chrono_report_duration(b, sizeof b, r->process_max_ns), r->processes,
+                chrono__num(c, sizeof c, "%.2f", 100.0 * (r->process_max_ns - r->process_min_ns) / r->ns.median));
+    }
+}
+
 /* ---- text ------------------------------------------------------------------------- */
 CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
 {
@@ -967,6 +1005,7 @@ CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
         fprintf(w->out, "sweep %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__PLAIN), words);
     }
+    chrono__memory_footnotes(w, "", CHRONO__PLAIN);
     if (w->row_warnings) fputc('\n', w->out);
     chrono__mark_footnote(w, "", CHRONO__PLAIN);
 }
@@ -1028,6 +1067,7 @@ CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
         fprintf(w->out, "- %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__MD), words);
     }
+    chrono__memory_footnotes(w, "- ", CHRONO__MD);
     if (w->row_warnings) fputc('\n', w->out);
     chrono__mark_footnote(w, "- ", CHRONO__MD);
 }
@@ -1041,7 +1081,9 @@ static const char *const chrono__csv_cols[] = {
 #define CHRONO__REJECTION_KEY(field, words, key) key,
     CHRONO__REJECTIONS(CHRONO__REJECTION_KEY)
 #undef CHRONO__REJECTION_KEY
-    "truncated", "cpu", "wall_ms", "warmup_ms", "warnings"
+    "truncated", "cpu", "wall_ms", "warmup_ms", "warnings",
+    "page_faults_minor_per_iteration", "page_faults_major_per_iteration", "max_rss_growth_bytes",
+    "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -1109,6 +1151,11 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
         chrono__warning_names(names, sizeof names, r->warnings);
         fputc(',', o); (void)chrono_csv_field(o, names);
     }
+    chrono__csv_num(o, r->faults_minor_per_iter); chrono__csv_num(o, r->faults_major_per_iter);
+    chrono__csv_num(o, r->max_rss_growth_bytes);
+    chrono__csv_num(o, r->allocs_per_iter); chrono__csv_num(o, r->alloc_bytes_per_iter);
+    chrono__csv_u64(o, (uint64_t)(r->processes > 1 ? r->processes : 1));
+    chrono__csv_num(o, r->process_min_ns); chrono__csv_num(o, r->process_max_ns);
     fputs("\r\n", o);
 }
 
@@ -1357,6 +1404,17 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jnum(&o, "wall_ms", r->wall_ms);
     chrono__jnum(&o, "warmup_ms", r->warmup_ms);
     chrono__json_warning_list(&o, r->warnings, chrono_env_warning_name);
+    chrono__jnum(&o, "page_faults_minor_per_iteration", r->faults_minor_per_iter);
+    chrono__jnum(&o, "page_faults_major_per_iteration", r->faults_major_per_iter);
+    chrono__jnum(&o, "max_rss_growth_bytes", r->max_rss_growth_bytes);
+    chrono__jnum(&o, "allocs_per_iteration", r->allocs_per_iter);
+    chrono__jnum(&o, "alloc_bytes_per_iteration", r->alloc_bytes_per_iter);
+    chrono__jint(&o, "processes", r->processes > 1 ? r->processes : 1);
+    if (r->processes > 1) {
+        chrono__jnum(&o, "between_processes_min_ns", r->process_min_ns);
+        chrono__jnum(&o, "between_processes_max_ns", r->process_max_ns);
+        chrono__jnum(&o, "between_processes_spread", st->median > 0 ? (r->process_max_ns - r->process_min_ns) / st->median : NAN);
+    }
     chrono__jclose(&o);
 }
 
