@@ -776,6 +776,42 @@ static void test_migration(void)
     sched_setaffinity(0, sizeof before, &before);
 }
 
+/* A body that blocks by design: a 50 µs sleep per iteration. */
+static void nap(void *ctx, uint64_t iters)
+{
+    struct timespec ts = { 0, 50000 };
+    uint64_t i;
+    (void)ctx;
+    for (i = 0; i < iters; i++) nanosleep(&ts, NULL);
+}
+
+static void test_blocking(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    int rc;
+    if (chrono_cpu_switches_involuntary() < 0) { tap_skip("no involuntary switch count here"); return; }
+    cfg.samples = 11;
+    cfg.max_ms = 300;
+    cfg.cycles = CHRONO_CYCLES_OFF;   /* only switches may reject samples here */
+    if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
+    memset(&r, 0, sizeof r);
+    rc = chrono_run(&s, "nap", nap, NULL, &r);
+    tap_ok(rc == CHRONO_ENOSAMPLES && r.samples == 0 && r.preempted > 0,
+           "blocking = 0: a body that sleeps is switched out in every sample: all rejected (rc %d, %zu preempted)", rc,
+           r.preempted);
+    chrono_session_close(&s);
+    cfg.blocking = 1;
+    if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
+    memset(&r, 0, sizeof r);
+    rc = chrono_run(&s, "nap", nap, NULL, &r);
+    tap_ok(rc == 0 && r.samples == 11 && r.ns.median >= 50000.0 && r.ns.median < 50e6,
+           "blocking = 1: its voluntary switches are its work: %zu samples kept, %zu rejected, median %.0f ns (rc %d)",
+           r.samples, r.preempted, r.ns.median, rc);
+    chrono_session_close(&s);
+}
+
 static volatile sig_atomic_t alarms;
 static void on_alarm(int sig) { (void)sig; alarms++; }
 
@@ -861,6 +897,7 @@ int main(void)
 #if defined(__linux__)
     test_pinning();
     test_migration();
+    test_blocking();
     test_signal();
     test_silence();
 #endif

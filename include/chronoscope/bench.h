@@ -34,7 +34,11 @@
         frequency does.  A sample whose two references disagree by more than
         .ref_tolerance (the frequency changed or the host took the CPU), whose
         CPU changed (migration) or whose clock went backwards is rejected and
-        counted, and another is taken in its place;
+        counted, and another is taken in its place; so is a sample during
+        which the thread was switched out (another thread's time is in it),
+        or, with .blocking set, only switched out involuntarily: a body that
+        blocks by design (a pipe ping-pong, fork and wait) gives up the CPU
+        as its work;
      4. each sample is also bracketed by a front-end probe, a short loop of
         calls of an empty function, read in core cycles.  On an SMT core, or a
         VM whose host runs something on the sibling hardware thread, the
@@ -121,6 +125,8 @@ typedef struct chrono_config {
     double contention_tolerance;  /* the front-end probe may read this much above its best; default
                                      0.05; CHRONO_CONTENTION_OFF keeps contended samples */
     const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g. chrono_clock_open_custom) */
+    int blocking;              /* 1: the body blocks by design (a pipe, a child): voluntary context
+                                  switches are its work, only involuntary ones reject a sample */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -522,7 +528,8 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
                                     chrono__sample *out)
 {
     uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, t0, t1;
-    long sw0 = chrono_cpu_switches(), sw1;
+    long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
+    long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
@@ -532,7 +539,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
     if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
     cpu1 = chrono_cpu_current();
-    sw1 = chrono_cpu_switches();
+    sw1 = switches();
 
     out->cpu = cpu1;
     out->cycles_per_tick = 0;
