@@ -33,6 +33,10 @@
 
    An entry may set its own samples and time budget (chrono_with_samples,
    chrono_with_budget): a 25 ns body and a 2 s body sit in one program.  An
+   entry whose body blocks by design (a pipe ping-pong with another process,
+   fork and wait for a compiler) says so with chrono_with_blocking: its
+   voluntary context switches are its work, and only involuntary ones reject
+   a sample (bench.h, chrono_config.blocking).  An
    entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
@@ -41,9 +45,12 @@
      chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
      chrono_with_bytes / _items / _samples / _budget (entry, value)
+     chrono_with_blocking(entry)                   the body blocks by design
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
-     chrono_program_find(p, name)                  a result by name, NULL if none */
+     chrono_program_find(p, name)                  a result by name, NULL if none
+     chrono_program_compared(p, name_a)            a comparison by A's name, NULL if none
+     chrono_program_note(p, fmt, ...)              a line of the program's own on the console */
 #ifndef CHRONOSCOPE_PROGRAM_H
 #define CHRONOSCOPE_PROGRAM_H
 
@@ -69,6 +76,7 @@ typedef struct chrono_entry {
     double bytes, items;         /* processed by one iteration; 0: none */
     int samples;                 /* 0: the program's */
     double max_ms;               /* 0: the program's */
+    int blocking;                /* 1: the body blocks by design (chrono_config.blocking) */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -98,6 +106,7 @@ CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes);
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items);
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
+CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -119,6 +128,17 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t);
 
 /* The result named `name` (the last one), NULL if none. */
 CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, const char *name);
+
+/* The comparison whose A side is named `name_a` (the last one), NULL if none. */
+CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p, const char *name_a);
+
+/* A line of the program's own (a note, a skipped part) on the console: on
+   stdout beside a text report, on stderr when stdout carries JSON, CSV or
+   markdown; nothing under --list.  A newline is added. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ...);
 
 /* Finish the report (console and --out), close the session; the exit status:
    0, 1 when an entry failed or a report could not be written, 2 for bad flags. */
@@ -167,6 +187,7 @@ CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.byte
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.items = items; return e; }
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
+CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
 
 /* The file's format: --format when given other than text, else the extension. */
 CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
@@ -245,6 +266,7 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     int rc = 0;
     if (e->samples > 0) s->cfg.samples = e->samples;
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
+    if (e->blocking) s->cfg.blocking = 1;
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         rc = chrono_run(s, e->name, e->fn, e->ctx, NULL);
@@ -334,6 +356,29 @@ CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, con
     for (i = p->session.nresults; i-- > 0;)
         if (!strcmp(p->session.results[i].name, name)) return &p->session.results[i];
     return NULL;
+}
+
+CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p, const char *name_a)
+{
+    size_t i;
+    if (!p || !name_a || !p->chrono__open) return NULL;
+    for (i = p->session.ncomparisons; i-- > 0;)
+        if (!strcmp(p->session.comparisons[i].a.name, name_a)) return &p->session.comparisons[i];
+    return NULL;
+}
+
+CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ...)
+{
+    va_list ap;
+    FILE *f;
+    if (!p || !fmt || p->cli.list) return;
+    /* text on stdout unless stdout carries another format (no --out) */
+    f = p->cli.format == CHRONO_FORMAT_TEXT || (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0) ? stdout : stderr;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fflush(f);
 }
 
 CHRONO_API int chrono_program_end(chrono_program *p)
