@@ -344,8 +344,10 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
     if (p->chrono__ntables == CHRONO_PROGRAM_TABLES_MAX) return CHRONO_ERANGE;
     if (p->cli.list) return 0;
     p->chrono__tables[p->chrono__ntables++] = *t;
-    /* shown now on a text console; other formats carry it at the end */
-    if (p->chrono__open && p->chrono__console.fmt == CHRONO_FORMAT_TEXT) return chrono_report_table(stdout, CHRONO_FORMAT_TEXT, t);
+    /* shown now on a text console (text beside a --out file, or --format
+       text); other formats carry it at the end */
+    if (p->chrono__open && (p->chrono__file || p->cli.format == CHRONO_FORMAT_TEXT))
+        return chrono_report_table(stdout, CHRONO_FORMAT_TEXT, t);
     return 0;
 }
 
