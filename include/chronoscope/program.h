@@ -141,7 +141,10 @@ __attribute__((format(printf, 2, 3)))
 CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ...);
 
 /* Finish the report (console and --out), close the session; the exit status:
-   0, 1 when an entry failed or a report could not be written, 2 for bad flags. */
+   0, 1 when an entry failed or a report could not be written, 2 for bad flags.
+   A program that finds a value of its own flags bad after begin (a --dir that
+   does not exist) says why on stderr, sets p->status = 2 and calls end: the
+   session is closed without a report. */
 CHRONO_API int chrono_program_end(chrono_program *p);
 
 CHRONO_API int chrono_main_at(int argc, char **argv, const chrono_entry *entries, size_t n, unsigned long caller);
@@ -387,6 +390,10 @@ CHRONO_API int chrono_program_end(chrono_program *p)
 {
     int rc = 0;
     if (!p) return 2;
+    if (p->chrono__open && p->status == 2) {   /* the program refused a flag of its own: no report */
+        chrono_session_close(&p->session);
+        p->chrono__open = 0;
+    }
     if (p->chrono__open && !p->chrono__console.session) (void)chrono_program_run(p, NULL, 0);   /* nothing ran */
     if (p->chrono__open) {
         chrono_report_writer *w = &p->chrono__console;
