@@ -621,7 +621,8 @@ CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn f
 /* Warm up fn for warmup_ms in five windows, then on (up to 20 windows, 4x)
    until the fastest samples of two successive windows agree within 2%.
    Windows are counted rather than the total time, so a clock that jumps
-   back cannot keep it going.  Returns the ms spent. */
+   back cannot keep it going.  A body whose one call outlasts warmup_ms
+   (a compile of seconds) has warmed itself in that call.  Returns the ms spent. */
 CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                  double warmup_ms)
 {
@@ -634,6 +635,7 @@ CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, voi
             uint64_t t = chrono__time_once(s, fn, ctx, iters);
             if (t < best) best = t;
         } while (chrono__elapsed_ms(s, wstart) < window_ms);
+        if (w == 1 && chrono__elapsed_ms(s, start) >= warmup_ms) break;
         if (w >= 5 && prev > 0 && fabs((double)best / prev - 1.0) < 0.02) break;
         if (chrono__elapsed_ms(s, start) >= s->cfg.max_ms / 2) break;
         prev = (double)best;

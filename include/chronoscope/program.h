@@ -36,7 +36,8 @@
    entry whose body blocks by design (a pipe ping-pong with another process,
    fork and wait for a compiler) says so with chrono_with_blocking: its
    voluntary context switches are its work, and only involuntary ones reject
-   a sample (bench.h, chrono_config.blocking).  An
+   a sample (bench.h, chrono_config.blocking); it is timed without core-cycle
+   estimates (the reference chains would bracket a sleep).  An
    entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
@@ -265,11 +266,15 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 {
     chrono_session *s = &p->session;
     chrono_config saved = s->cfg;
+    int has_cycles = s->has_cycles;
     size_t first = s->nresults;
     int rc = 0;
     if (e->samples > 0) s->cfg.samples = e->samples;
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
-    if (e->blocking) s->cfg.blocking = 1;
+    /* A blocking body is timed without core-cycle estimates: the reference
+       chains around it bracket a sleep (another process's work, an idle
+       CPU) and would disagree, rejecting the sample. */
+    if (e->blocking) { s->cfg.blocking = 1; s->has_cycles = 0; }
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         rc = chrono_run(s, e->name, e->fn, e->ctx, NULL);
@@ -294,6 +299,7 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
         break;
     }
     s->cfg = saved;
+    s->has_cycles = has_cycles;
     fflush(stdout);
     return rc;
 }
