@@ -367,124 +367,128 @@ int main(int argc, char **argv)
 {
     static cc_table p2tab, p1tab, envtab;
     static cc_p1 p1[8];
-    static chrono_comparison p2res[CC_NPART2];
-    chrono_config cfg = chrono_config_default();
-    chrono_cli cli;
-    chrono_session s;
+    static chrono_entry entries[CC_NPART2 + 8];
+    chrono_program p;
     chrono_env_note note;
     chrono_then_now tn;
-    chrono_table tables[4];
-    int bytes = 16 << 20, literal = 0, rc = 0, have_tn = 0;
+    int bytes = 16 << 20, literal = 0, have_tn = 0, rc;
     double seed_mhz = 0.0, ops;
-    size_t i, np1 = 0;
+    size_t i, n = 0, np1 = 0;
     const chrono_cli_flag flags[] = {
         { "--bytes", CHRONO_CLI_INT, &bytes, 1, 1 << 30, "bytes of the copy to project (and copy with --literal), default 16777216" },
         { "--seed-mhz", CHRONO_CLI_DOUBLE, &seed_mhz, 1, 100000, "the 2002 Pentium III's clock in MHz, for its cycles (else n/a)" },
         { "--literal", CHRONO_CLI_BOOL, &literal, 0, 0, "really copy --bytes once per variant and time it" },
     };
+#if CC_LINUX
+    cc_fh h;
+    h.zero = open("/dev/zero", O_RDONLY);
+    h.null = open("/dev/null", O_WRONLY);
+    h.failed = 0;
+#endif
 
     /* ---- flags and the session ---- */
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, flags, sizeof flags / sizeof flags[0]) < 0)
-        return chrono_cli_fail(&cli, argv[0]);
-    if (chrono_cli_handle_info(&cli, argv[0]) || chrono_session_open(&s, &cfg) < 0) return cli.help || cli.version ? 0 : 1;
-    if (cli.quick && literal && bytes > (1 << 20)) {
-        fprintf(stderr, "%s: --quick: the literal copy is scaled down to 1 MiB (projection and copy alike)\n", argv[0]);
+    if ((rc = chrono_program_begin(&p, argc, argv, flags, sizeof flags / sizeof flags[0])) != 1) return chrono_program_end(&p);
+    if (p.cli.quick && literal && bytes > (1 << 20)) {
+        chrono_program_note(&p, "%s: --quick: the literal copy is scaled down to 1 MiB (projection and copy alike)", p.cli.prog);
         bytes = 1 << 20;
     }
     ops = (double)bytes;
     cc_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
-    if (chrono_env_note_read(&s, &note) == 0)
+    if (!p.cli.list && chrono_env_note_read(&p.session, &note) == 0)
         for (i = 0; i < note.n; i++) { cc_str(&envtab, 0, note.line[i]); envtab.t.nrows++; }
 
-    /* ---- Part 2: the conventions without the kernel ---- */
-    cc_table_init(&p2tab, "part2_conventions", "Part 2: calling conventions, no kernel (ns per call, against the plain one)",
-                  p2_cols, 8);
-    for (i = 0; i < CC_NPART2 && rc == 0; i++) {
-        const cc_entry *e = &part2[i];
-        if (!chrono_cli_want(&cli, e->name)) continue;
-        rc = chrono_compare(&s, e->name, e->fn, NULL, e->base_name, e->base, NULL, &p2res[i]);
-        if (rc < 0) break;
-        cc_str(&p2tab, 0, e->name);
-        cc_str(&p2tab, 1, e->base_name);
-        cc_num(&p2tab, 2, "%.2f", p2res[i].a.ns.median);
-        cc_num(&p2tab, 3, "%.2f", p2res[i].b.ns.median);
-        cc_delta_cells(&p2tab, 4, &p2res[i]);
-        p2tab.t.nrows++;
-    }
-
-    /* ---- Part 1: the replica ---- */
-    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 13);
+    /* ---- the table: Part 2 (no kernel), then Part 1 (the replica) ---- */
+    for (i = 0; i < CC_NPART2; i++)
+        entries[n++] = chrono_versus(part2[i].name, part2[i].fn, NULL, part2[i].base_name, part2[i].base, NULL);
 #if CC_LINUX
-    {
-        cc_fh h;
-        h.zero = open("/dev/zero", O_RDONLY);
-        h.null = open("/dev/null", O_WRONLY);
-        h.failed = 0;
-        if (h.zero < 0 || h.null < 0) {
-            fprintf(stderr, "%s: Part 1 skipped: cannot open /dev/zero or /dev/null\n", argv[0]);
-        } else {
-            if (rc == 0 && chrono_cli_want(&cli, "p1/libc")) {
-                rc = chrono_run(&s, "p1/libc", copy_libc, &h, &p1[np1].r);
-                if (rc == 0) { p1[np1].name = "p1/libc (baseline)"; p1[np1].is_base = 1; np1++; }
-            }
-            for (i = 0; i < CC_NPART1 && rc == 0; i++) {
-                if (!chrono_cli_want(&cli, part1[i].name)) continue;
-                rc = chrono_compare(&s, part1[i].name, part1[i].fn, &h, "p1/libc", copy_libc, &h, &p1[np1].c);
-                if (rc == 0) { p1[np1].name = part1[i].name; p1[np1].r = p1[np1].c.a; np1++; }
-            }
-            for (i = 0; i < np1; i++) {   /* --literal: the whole copy, once per variant, on the library's clock */
-                chrono_fn fn = copy_libc;
-                size_t k;
-                p1[i].literal_ns = p1[i].literal_switches = NAN;
-                if (!literal || rc < 0) continue;
-                for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
-                {
-                    long sw0 = chrono_cpu_switches(), sw1;
-                    uint64_t t0 = chrono_clock_start(&s.clock), t1;
-                    fn(&h, (uint64_t)bytes);
-                    t1 = chrono_clock_stop(&s.clock);
-                    sw1 = chrono_cpu_switches();
-                    p1[i].literal_ns = chrono_clock_ns(&s.clock, t1 - t0);
-                    if (sw0 >= 0 && sw1 >= 0) p1[i].literal_switches = (double)(sw1 - sw0);
-                }
-            }
-            if (h.failed && rc == 0) {
-                fprintf(stderr, "%s: Part 1: a read or write did not move one byte\n", argv[0]);
-                rc = CHRONO_EIO;
-            }
-        }
-        if (h.zero >= 0) close(h.zero);
-        if (h.null >= 0) close(h.null);
-    }
-    qsort(p1, np1, sizeof p1[0], cc_p1_cmp);
-    for (i = 0; i < np1; i++) {
-        chrono_projection p;
-        if (chrono_project(&p1[i].r, ops, s.cfg.confidence, &p) < 0) continue;
-        cc_str(&p1tab, 0, p1[i].name);
-        cc_num(&p1tab, 1, "%.3f", p.total_ns / 1e9);
-        cc_num(&p1tab, 2, "%.3f", p.ci_low_ns / 1e9);
-        cc_num(&p1tab, 3, "%.3f", p.ci_high_ns / 1e9);
-        cc_num(&p1tab, 4, "%.1f", p.per_op_mean_ns);
-        cc_num(&p1tab, 5, "%.1f", p.per_op_median_ns);
-        if (p1[i].is_base) { size_t k; for (k = 6; k < 10; k++) cc_str(&p1tab, k, k == 9 ? "baseline" : "0"); }
-        else cc_delta_cells(&p1tab, 6, &p1[i].c);
-        cc_num(&p1tab, 10, "%.3f", p1[i].literal_ns / 1e9);
-        cc_num(&p1tab, 11, "%.3f", p1[i].literal_ns / p.total_ns);
-        cc_num(&p1tab, 12, "%.0f", p1[i].literal_switches);
-        p1tab.t.nrows++;
+    if (h.zero < 0 || h.null < 0) {
+        chrono_program_note(&p, "%s: Part 1 skipped: cannot open /dev/zero or /dev/null", p.cli.prog);
+    } else {
+        entries[n++] = chrono_with_bytes(chrono_bench("p1/libc", copy_libc, &h), 1);
+        for (i = 0; i < CC_NPART1; i++)
+            entries[n++] = chrono_with_bytes(chrono_versus(part1[i].name, part1[i].fn, &h, "p1/libc", copy_libc, &h), 1);
     }
 #else
-    fprintf(stderr, "%s: Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)\n", argv[0]);
     cc_str(&envtab, 0, "Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)");
     envtab.t.nrows++;
 #endif
     cc_str(&envtab, 0, literal ? "Part 1: projections use the MEAN ns per byte (interrupts included); literal_s is one real copy "
-                                         "(wall time: with literal_switches > 0 other programs' time is in it)"
+                                 "(wall time: with literal_switches > 0 other programs' time is in it)"
                                : "Part 1: projections use the MEAN ns per byte (interrupts included); --literal copies for real");
     envtab.t.nrows++;
+    (void)chrono_program_table(&p, &envtab.t);
+    (void)chrono_program_run(&p, entries, n);
+    if (p.cli.list) goto done;
+
+    /* ---- Part 2's Δ table ---- */
+    cc_table_init(&p2tab, "part2_conventions", "Part 2: calling conventions, no kernel (ns per call, against the plain one)",
+                  p2_cols, 8);
+    for (i = 0; i < CC_NPART2; i++) {
+        const chrono_comparison *c = chrono_program_compared(&p, part2[i].name);
+        if (!c) continue;
+        cc_str(&p2tab, 0, part2[i].name);
+        cc_str(&p2tab, 1, part2[i].base_name);
+        cc_num(&p2tab, 2, "%.2f", c->a.ns.median);
+        cc_num(&p2tab, 3, "%.2f", c->b.ns.median);
+        cc_delta_cells(&p2tab, 4, c);
+        p2tab.t.nrows++;
+    }
+    (void)chrono_program_table(&p, &p2tab.t);
+
+    /* ---- Part 1: rows fastest first, --literal copies, projections ---- */
+#if CC_LINUX
+    {
+        const chrono_result *base = chrono_program_find(&p, "p1/libc");
+        if (base) { p1[np1].name = "p1/libc (baseline)"; p1[np1].r = *base; p1[np1].is_base = 1; np1++; }
+        for (i = 0; i < CC_NPART1; i++) {
+            const chrono_comparison *c = chrono_program_compared(&p, part1[i].name);
+            if (c) { p1[np1].name = part1[i].name; p1[np1].c = *c; p1[np1].r = c->a; np1++; }
+        }
+        for (i = 0; i < np1; i++) {   /* --literal: the whole copy, once per variant, on the library's clock */
+            chrono_fn fn = copy_libc;
+            size_t k;
+            const chrono_clock *clk = &p.session.clock;
+            p1[i].literal_ns = p1[i].literal_switches = NAN;
+            if (!literal) continue;
+            for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
+            {
+                long sw0 = chrono_cpu_switches(), sw1;
+                uint64_t t0 = chrono_clock_start(clk), t1;
+                fn(&h, (uint64_t)bytes);
+                t1 = chrono_clock_stop(clk);
+                sw1 = chrono_cpu_switches();
+                p1[i].literal_ns = chrono_clock_ns(clk, t1 - t0);
+                if (sw0 >= 0 && sw1 >= 0) p1[i].literal_switches = (double)(sw1 - sw0);
+            }
+        }
+        if (h.failed) {
+            fprintf(stderr, "%s: Part 1: a read or write did not move one byte\n", p.cli.prog);
+            p.status = 1;
+        }
+    }
+#endif
+    qsort(p1, np1, sizeof p1[0], cc_p1_cmp);
+    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 13);
+    for (i = 0; i < np1; i++) {
+        chrono_projection pr;
+        if (chrono_project(&p1[i].r, ops, p.session.cfg.confidence, &pr) < 0) continue;
+        cc_str(&p1tab, 0, p1[i].name);
+        cc_num(&p1tab, 1, "%.3f", pr.total_ns / 1e9);
+        cc_num(&p1tab, 2, "%.3f", pr.ci_low_ns / 1e9);
+        cc_num(&p1tab, 3, "%.3f", pr.ci_high_ns / 1e9);
+        cc_num(&p1tab, 4, "%.1f", pr.per_op_mean_ns);
+        cc_num(&p1tab, 5, "%.1f", pr.per_op_median_ns);
+        if (p1[i].is_base) { size_t k; for (k = 6; k < 10; k++) cc_str(&p1tab, k, k == 9 ? "baseline" : "0"); }
+        else cc_delta_cells(&p1tab, 6, &p1[i].c);
+        cc_num(&p1tab, 10, "%.3f", p1[i].literal_ns / 1e9);
+        cc_num(&p1tab, 11, "%.3f", p1[i].literal_ns / pr.total_ns);
+        cc_num(&p1tab, 12, "%.0f", p1[i].literal_switches);
+        p1tab.t.nrows++;
+    }
+    (void)chrono_program_table(&p, &p1tab.t);
 
     /* ---- Part 3: then vs now ---- */
-    if (rc == 0) {
+    {
         /* the seed's rows, beside today's closest x86-64 shim (Part 1, ns per byte = read + write) */
         static const struct { const char *then, *now; double s; } seed[] = {
             { "regparm (2)", "p1/sysv_shim", 37.354 },          { "__stdcall, regparm (2)", "p1/sysv_shim", 37.440 },
@@ -493,7 +497,7 @@ int main(int argc, char **argv)
             { "__stdcall", "p1/ms_abi_shim", 38.848 },          { "__stdcall, regparm (3) (shipped)", "p1/ms_abi_shim", 39.409 },
         };
         chrono_then_now_row rows[10];
-        double fastest = NAN, slowest = NAN, readv_d = NAN;
+        double fastest = NAN, slowest = NAN, readv_d = NAN, ghz = p.session.core_ghz;
         size_t k;
         memset(rows, 0, sizeof rows);
         for (k = 0; k < np1; k++) {   /* today's spread among the shims (not readv, not the raw instruction) */
@@ -510,7 +514,7 @@ int main(int argc, char **argv)
             rows[k].then_ops = 16777216.0;
             rows[k].now = CC_X64 ? seed[k].now : "p1/sysv_shim";
             rows[k].now_ns = NAN;
-            rows[k].now_ghz = s.core_ghz;
+            rows[k].now_ghz = ghz;
             rows[k].note = k == 5 ? "no stack convention on x86-64: a call through a pointer"
                          : k >= 6 ? "stdcall -> the Windows x64 convention (Cygwin's today)"
                                   : "regparm -> sysv: arguments in registers";
@@ -521,26 +525,26 @@ int main(int argc, char **argv)
         rows[8].then_ops = 16777216.0;
         rows[8].now = "slowest - fastest shim, median";
         rows[8].now_ns = slowest - fastest;
-        rows[8].now_ghz = s.core_ghz;
+        rows[8].now_ghz = ghz;
         rows[9].then = "read forwarded to readv (+1/2 us)";
         rows[9].then_total_s = NAN;
         rows[9].then_us_per_op = 0.5;
         rows[9].now = "p1/readv - libc (delta)";
         rows[9].now_ns = readv_d;
-        rows[9].now_ghz = s.core_ghz;
-        rc = chrono_then_now_build(&tn, "then_vs_now", "Part 3: then (2002, Pentium III, 16 MB copy) vs now; "
-                                   "now_cycles_est are estimated core cycles", rows, 10, seed_mhz);
-        have_tn = rc == 0;
+        rows[9].now_ghz = ghz;
+        if (chrono_then_now_build(&tn, "then_vs_now", "Part 3: then (2002, Pentium III, 16 MB copy) vs now; "
+                                  "now_cycles_est are estimated core cycles", rows, 10, seed_mhz) == 0) {
+            have_tn = 1;
+            (void)chrono_program_table(&p, &tn.table);
+        }
     }
 
-    /* ---- the report ---- */
-    tables[0] = envtab.t;
-    tables[1] = p2tab.t;
-    tables[2] = p1tab.t;
-    if (have_tn) tables[3] = tn.table;
-    if (rc < 0) fprintf(stderr, "%s: %s\n", argv[0], chrono_strerror(rc));   /* a failed run: say so, exit 1 */
-    else if ((rc = chrono_cli_finish_ex(&cli, &s, tables, have_tn ? 4 : 3)) < 0) fprintf(stderr, "%s: %s\n", argv[0], cli.error);
+done:
+    rc = chrono_program_end(&p);
     if (have_tn) chrono_then_now_free(&tn);
-    chrono_session_close(&s);
-    return rc < 0 ? 1 : 0;
+#if CC_LINUX
+    if (h.zero >= 0) close(h.zero);
+    if (h.null >= 0) close(h.null);
+#endif
+    return rc;
 }

@@ -28,9 +28,11 @@
 #  include <sys/stat.h>
 #  include <sys/syscall.h>
 #  include <sys/wait.h>
+#  include <spawn.h>
 #  include <time.h>
 #  include <unistd.h>
 #  define MS_LINUX 1
+extern char **environ;
 #else
 #  define MS_LINUX 0
 #endif
@@ -60,8 +62,15 @@ static void ms_cleanup(void)
     ms_npaths = 0;
 }
 
+#if MS_LINUX
+static volatile pid_t ms_child;   /* a compiler running now: stopped before the clean-up */
+#endif
+
 static void ms_on_signal(int sig)
 {
+#if MS_LINUX
+    if (ms_child > 0) { kill(ms_child, SIGKILL); waitpid(ms_child, NULL, 0); }   /* both async-signal-safe */
+#endif
     ms_cleanup();                 /* unlink and rmdir are async-signal-safe */
     signal(sig, SIG_DFL);
     raise(sig);
@@ -79,22 +88,6 @@ static const char *ms_track(const char *dir, const char *name)
 }
 #endif
 
-/* ==== generic helpers (candidates for experiment.h at merge time) ================ */
-/* A then-vs-now row: what, then, now, now/then, a sentence. */
-typedef struct ms_row { char cell[5][160]; } ms_row;
-
-static void ms_row_set(ms_row *r, const char *what, double then, double now, const char *unit, const char *why)
-{
-    snprintf(r->cell[0], sizeof r->cell[0], "%s", what);
-    if (then == then) snprintf(r->cell[1], sizeof r->cell[1], "%.4g %s", then, unit);
-    else snprintf(r->cell[1], sizeof r->cell[1], "n/a");
-    if (now == now) snprintf(r->cell[2], sizeof r->cell[2], "%.4g %s", now, unit);
-    else snprintf(r->cell[2], sizeof r->cell[2], "n/a");
-    if (now == now && then == then && then != 0) snprintf(r->cell[3], sizeof r->cell[3], "%.3g", now / then);
-    else snprintf(r->cell[3], sizeof r->cell[3], "n/a");
-    snprintf(r->cell[4], sizeof r->cell[4], "%s", why);
-}
-/* ==== end of generic helpers ====================================================== */
 
 /* ---- Part 1: what one transition costs ------------------------------------------ */
 static void nothing(void) { }
@@ -242,6 +235,13 @@ static int pingpong_start(pingpong *p, int cpu)
         signal(SIGINT, SIG_DFL);   /* the parent cleans up */
         signal(SIGTERM, SIG_DFL);
         if (cpu >= 0) { CPU_ZERO(&set); CPU_SET(cpu, &set); sched_setaffinity(0, sizeof set, &set); }
+        {   /* SCHED_BATCH: the child's wake-up does not preempt the parent on a
+               shared CPU, so the parent gives up the CPU only by blocking in
+               read() (a voluntary switch, the work being measured) */
+            struct sched_param sp;
+            memset(&sp, 0, sizeof sp);
+            (void)sched_setscheduler(0, SCHED_BATCH, &sp);
+        }
         close(p->to[1]);
         close(p->from[0]);
         while (read(p->to[0], &c, 1) == 1) if (write(p->from[1], &c, 1) != 1) break;
@@ -302,23 +302,56 @@ static void write_loop(void *ctx, uint64_t iters)
 }
 
 /* ---- Part 3: compiling ------------------------------------------------------------ */
-typedef struct compile { const char *cc, *src, *obj, *tmpdir; int pipe; } compile;
+typedef struct compile { const char *cc, *src, *obj; char **env; int pipe; } compile;
+
+/* This environment with TMPDIR=dir (malloc'd; free the array and its last string). */
+static char **ms_env_tmpdir(const char *dir)
+{
+    size_t n = 0, k = 0, i;
+    char **env, *t;
+    while (environ[n]) n++;
+    env = (char **)malloc((n + 2) * sizeof *env);
+    t = (char *)malloc(strlen(dir) + 8);
+    if (!env || !t) { free(env); free(t); return NULL; }
+    for (i = 0; i < n; i++) if (strncmp(environ[i], "TMPDIR=", 7) != 0) env[k++] = environ[i];
+    sprintf(t, "TMPDIR=%s", dir);
+    env[k++] = t;
+    env[k] = NULL;
+    return env;
+}
+static void ms_env_free(char **env)
+{
+    size_t k = 0;
+    if (!env) return;
+    while (env[k]) k++;
+    if (k) free(env[k - 1]);
+    free(env);
+}
+
+/* posix_spawn starts the compiler like vfork: this (pinned) thread sleeps
+   until the child has exec'd and then waits for it, so it never shares its
+   CPU with a runnable child and switches out only voluntarily (a fork would
+   let the child's first wake-up preempt it: an involuntary switch). */
 static void compile_loop(void *ctx, uint64_t iters)
 {
     compile *c = (compile *)ctx;
     uint64_t i;
     for (i = 0; i < iters; i++) {
-        int st = -1;
-        pid_t pid = fork();
-        if (pid == 0) {
-            signal(SIGINT, SIG_DFL);
-            signal(SIGTERM, SIG_DFL);
-            setenv("TMPDIR", c->tmpdir, 1);
-            if (c->pipe) execlp(c->cc, c->cc, "-O2", "-pipe", "-c", c->src, "-o", c->obj, (char *)NULL);
-            else execlp(c->cc, c->cc, "-O2", "-c", c->src, "-o", c->obj, (char *)NULL);
-            _exit(127);
-        }
-        if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) abort();
+        char *args[9];
+        int st = -1, k = 0;
+        pid_t pid;
+        args[k++] = (char *)c->cc;
+        args[k++] = (char *)"-O2";
+        if (c->pipe) args[k++] = (char *)"-pipe";
+        args[k++] = (char *)"-c";
+        args[k++] = (char *)c->src;
+        args[k++] = (char *)"-o";
+        args[k++] = (char *)c->obj;
+        args[k] = NULL;
+        if (posix_spawnp(&pid, c->cc, NULL, NULL, args, c->env) != 0) abort();
+        ms_child = pid;
+        if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) abort();
+        ms_child = 0;
     }
 }
 
@@ -331,14 +364,14 @@ static int run_cc(const char *cc, const char *opt, const char *src, const char *
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-/* ~8,800 lines of ordinary C: 400 functions of 22 lines. */
+/* ~8,800 lines of ordinary C: 419 functions of 21 lines. */
 static int generate_source(const char *path)
 {
     FILE *f = fopen(path, "w");
     int i;
     if (!f) return -1;
     fprintf(f, "/* generated by modeswitch: a stand-in for makeinfo.c after cpp */\n");
-    for (i = 0; i < 400; i++) {
+    for (i = 0; i < 419; i++) {
         fprintf(f, "struct s%d { int a, b; double c[8]; };\n", i);
         fprintf(f, "int f%d(struct s%d *p, const int *v, int n)\n{\n", i, i);
         fprintf(f, "    int i, acc = %d;\n    double d = 0;\n", i);
@@ -360,334 +393,362 @@ static int dir_ok(const char *dir)
 }
 #endif /* MS_LINUX */
 
-/* ---- the program --------------------------------------------------------------- */
-static int failed(const char *name, int rc)
+/* ---- the program's own tables (report.h's chrono_table) ------------------------- */
+#define MS_CELL 256
+typedef struct ms_table {
+    chrono_table t;
+    char text[8 * 10][MS_CELL];
+    const char *cells[8 * 10];
+} ms_table;
+
+static void ms_table_init(ms_table *tb, const char *key, const char *title, const char *const *cols, size_t ncols)
 {
-    if (rc < 0) fprintf(stderr, "modeswitch: %s: %s\n", name, chrono_strerror(rc));
-    return rc < 0;
+    memset(&tb->t, 0, sizeof tb->t);
+    tb->t.key = key; tb->t.title = title; tb->t.cols = cols; tb->t.ncols = ncols; tb->t.cells = tb->cells;
 }
 
-static double med(const chrono_result *r) { return r->ns.median; }
+/* Cell `col` of the row being filled: printf-formatted, NAN as "n/a". */
+static void ms_num(ms_table *tb, size_t col, const char *fmt, double v)
+{
+    size_t k = tb->t.nrows * tb->t.ncols + col;
+    tb->cells[k] = tb->text[k];
+    if (v == v) snprintf(tb->text[k], MS_CELL, fmt, v);
+    else snprintf(tb->text[k], MS_CELL, "n/a");
+}
+static void ms_str(ms_table *tb, size_t col, const char *str)
+{
+    size_t k = tb->t.nrows * tb->t.ncols + col;
+    tb->cells[k] = tb->text[k];
+    snprintf(tb->text[k], MS_CELL, "%s", str);
+}
 
+/* The median ns of a result (NAN when it did not run). */
+static double ms_ns(const chrono_program *p, const char *name)
+{
+    const chrono_result *r = chrono_program_find(p, name);
+    return r ? r->ns.median : NAN;
+}
+
+/* ---- the program ------------------------------------------------------------------ */
 int main(int argc, char **argv)
 {
-    chrono_config cfg = chrono_config_default();
-    chrono_cli cli;
-    chrono_session s;
-    int bytes = 16 << 20, bad = 0, rc, compile_too = 0;
+    static ms_table envtab, fittab;
+    static const char *const env_cols[] = { "note" };
+    static const char *const fit_cols[] = { "source", "a_us_per_call", "a_ci95_us", "b_ns_per_KiB", "b_GB_per_s",
+                                            "b_ci95_pct", "r2", "worst_residual_pct", "switch_share_4KiB", "direct_read_1B_us" };
+    static chrono_entry e[64];
+    static char notes[8][MS_CELL];
+    chrono_program p;
+    chrono_env_note env;
+    chrono_then_now tn;
+    int bytes = 16 << 20, compile_quick = 0, rc, have_tn = 0;
     const char *dir = NULL;
     const chrono_cli_flag extra[] = {
         {"--bytes", CHRONO_CLI_INT, &bytes, 4096, 1 << 30, "most bytes read per point in Part 2 (default 16 MiB)"},
         {"--dir", CHRONO_CLI_STRING, &dir, 0, 0, "directory for the page-cache file and temp files (default /tmp)"},
-        {"--compile", CHRONO_CLI_BOOL, &compile_too, 0, 1, "run Part 3 (compiles) although the runner rejects its samples"},
+        {"--compile", CHRONO_CLI_BOOL, &compile_quick, 0, 1, "run Part 3 (compiles, minutes) under --quick too"},
     };
-    FILE *note;
-    static ms_row rows[12];
-    size_t nrows = 0;
-    static const char *cols[] = { "what", "then (1994)", "now", "now/then", "what changed" };
-    const char *cells[12 * 5];
-    chrono_table table;
-    chrono_report_options opt;
-    /* figures Part 4 reads (NAN: not measured) */
-    double ns_getppid = NAN, cy_getppid = NAN, ns_cpuid = NAN, ns_read1 = NAN, a_zero = NAN;
-    double frac4k = NAN, r_disk = NAN, r_pipe = NAN, r_dsync = NAN;
-    size_t i;
+    size_t n = 0, i;
+    /* Part 2: three sources, up to 12 points each */
+    static const char *const labels[3] = { "page_cache", "tmpfs", "dev_zero" };
+    static reader rd[3][12];
+    static char p2names[3][12][64];
+    size_t np2[3] = { 0, 0, 0 };
+    double ns_read1 = NAN, ns_getppid = NAN, ns_cpuid = NAN, a_zero = NAN, frac4k = NAN;
+    double ns_ram = NAN, ns_disk = NAN, ns_pipe = NAN, ns_dsync_extra = NAN;
+    int zero = -1, null = -1;
+    const char *probe = NULL;
+#if MS_LINUX
+    const char *srcs[3] = { NULL, NULL, "/dev/zero" };
+    pingpong pp[2];
+    int pp_on[2] = { 0, 0 };
+    char *buf = NULL;
+    static compile cram, cdisk, cpipe;
+    static wfile wc[2];
+    char d1[512], d2[512];
+#endif
 
-    (void)a_zero;
-    (void)ns_read1;
-    (void)compile_too;
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 3) < 0) return chrono_cli_fail(&cli, argv[0]);
-    if (chrono_cli_handle_info(&cli, argv[0])) return 0;
-    if (cli.quick && bytes == 16 << 20) bytes = 1 << 20;
+    if ((rc = chrono_program_begin(&p, argc, argv, extra, sizeof extra / sizeof extra[0])) != 1) return chrono_program_end(&p);
+    if (p.cli.quick && bytes == 16 << 20) bytes = 1 << 20;
 #if MS_LINUX
     if (!dir) dir = access("/tmp", W_OK) == 0 ? "/tmp" : ".";
     if (!dir_ok(dir)) {
         fprintf(stderr, "modeswitch: --dir '%s' does not exist or is not a writable directory\n", dir);
-        return 2;
+        p.status = 2;
+        return chrono_program_end(&p);
     }
 #endif
     signal(SIGINT, ms_on_signal);
     signal(SIGTERM, ms_on_signal);
-    if ((rc = chrono_session_open(&s, &cfg)) < 0) {
-        fprintf(stderr, "modeswitch: cannot open a session: %s\n", chrono_strerror(rc));
-        return 1;
-    }
-    note = cli.format == CHRONO_FORMAT_TEXT && !cli.out_path ? stdout : stderr;   /* keep json/csv clean */
-    if (cli.list) note = fopen(MS_LINUX ? "/dev/null" : "NUL", "w");
-    if (!note) note = stderr;
+    signal(SIGABRT, ms_on_signal);
 
     /* ---- environment: what dominates the cost here ---- */
-    {
-        char pti[128] = "unknown";
-#if MS_LINUX
-        FILE *f = fopen("/sys/devices/system/cpu/vulnerabilities/meltdown", "r");
-        if (f) { if (fgets(pti, sizeof pti, f)) pti[strcspn(pti, "\n")] = 0; fclose(f); }
-#endif
-        fprintf(note, "modeswitch: %s%s%s; meltdown: %s%s\n",
-                s.env.in_vm ? "a VM guest (hypervisor " : "bare metal (no hypervisor bit)",
-                s.env.in_vm ? (s.env.hypervisor[0] ? s.env.hypervisor : "unnamed") : "", s.env.in_vm ? ")" : "", pti,
-                strstr(pti, "PTI") ? " (page-table isolation: every system call switches page tables)" : "");
-    }
+    ms_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
+    if (!p.cli.list && chrono_env_note_read(&p.session, &env) == 0)
+        for (i = 0; i < env.n; i++) { ms_str(&envtab, 0, env.line[i]); envtab.t.nrows++; }
 
-    /* ---- Part 1 ---- */
-    if (chrono_cli_want(&cli, "empty_call")) bad |= failed("empty_call", chrono_run(&s, "empty_call", empty_call, NULL, NULL));
+    /* ---- Part 1: one transition ---- */
+    e[n++] = chrono_bench("empty_call", empty_call, NULL);
 #if MS_HAVE_ASM
-    if (chrono_cli_want(&cli, "rdtsc")) bad |= failed("rdtsc", chrono_run(&s, "rdtsc", rdtsc_loop, NULL, NULL));
+    e[n++] = chrono_bench("rdtsc", rdtsc_loop, NULL);
 #else
-    fprintf(note, "modeswitch: rdtsc and cpuid skipped: not an x86 target\n");
+    ms_str(&envtab, 0, "rdtsc and cpuid skipped: not an x86 target"); envtab.t.nrows++;
 #endif
 #if MS_LINUX
-    {
-        chrono_comparison c;
-        chrono_result r;
-        int zero = open("/dev/zero", O_RDONLY), null = open("/dev/null", O_WRONLY);
-        const char *probe = ms_track(dir, "modeswitch-probe.tmp");
-        if (zero < 0 || null < 0 || !probe || write_file(probe, 4096, 0) < 0) {
-            fprintf(stderr, "modeswitch: cannot open /dev/zero, /dev/null or write in %s: %s\n", dir, strerror(errno));
-            bad = 1;
-        } else {
-            if (chrono_cli_want(&cli, "vdso_gettime_vs_syscall")) {
-                bad |= failed("vdso", chrono_compare(&s, "syscall_clock_gettime", syscall_gettime, NULL, "vdso_clock_gettime",
-                                                      vdso_gettime, NULL, &c));
-                if (!bad) fprintf(note, "modeswitch: syscall(SYS_clock_gettime) / vDSO clock_gettime = %.1fx [%.1f, %.1f] "
-                                  "(%.0f%% CI): the same work with a user->kernel->user switch\n",
-                                  c.ratio, c.ci_low, c.ci_high, 100 * c.ci_level);
-            }
-            if (chrono_cli_want(&cli, "getppid_libc") && !(bad |= failed("getppid", chrono_run(&s, "getppid_libc", getppid_libc, NULL, &r))))
-                ns_getppid = med(&r), cy_getppid = r.cycles.median;
+    zero = open("/dev/zero", O_RDONLY);
+    null = open("/dev/null", O_WRONLY);
+    probe = p.cli.list ? NULL : ms_track(dir, "modeswitch-probe.tmp");
+    if (!p.cli.list && (zero < 0 || null < 0 || !probe || write_file(probe, 4096, 0) < 0)) {
+        fprintf(stderr, "modeswitch: cannot open /dev/zero, /dev/null or write in %s: %s\n", dir, strerror(errno));
+        p.status = 1;
+        goto done;
+    }
+    e[n++] = chrono_versus("syscall_clock_gettime", syscall_gettime, NULL, "vdso_clock_gettime", vdso_gettime, NULL);
+    e[n++] = chrono_bench("getppid_libc", getppid_libc, NULL);
 #  if MS_HAVE_RAW_SYSCALL
-            if (chrono_cli_want(&cli, "getppid_raw_syscall"))
-                bad |= failed("getppid_raw", chrono_run(&s, "getppid_raw_syscall", getppid_raw, NULL, NULL));
+    e[n++] = chrono_bench("getppid_raw_syscall", getppid_raw, NULL);
 #  else
-            fprintf(note, "modeswitch: raw syscall instruction skipped: x86-64 only\n");
+    ms_str(&envtab, 0, "raw syscall instruction skipped: x86-64 only"); envtab.t.nrows++;
 #  endif
-            if (chrono_cli_want(&cli, "read_1B_dev_zero") && !(bad |= failed("read", chrono_run(&s, "read_1B_dev_zero", read1, &zero, &r))))
-                ns_read1 = med(&r);
-            if (chrono_cli_want(&cli, "write_1B_dev_null")) bad |= failed("write", chrono_run(&s, "write_1B_dev_null", write1, &null, NULL));
-            if (chrono_cli_want(&cli, "fstat")) bad |= failed("fstat", chrono_run(&s, "fstat", fstat_loop, &zero, NULL));
-            if (chrono_cli_want(&cli, "stat")) bad |= failed("stat", chrono_run(&s, "stat", stat_loop, (void *)probe, NULL));
-            if (chrono_cli_want(&cli, "open_close")) bad |= failed("open", chrono_run(&s, "open_close", open_close, (void *)probe, NULL));
-            if (chrono_cli_want(&cli, "signal_raise_handler_return")) {
-                signal(SIGUSR1, on_usr1);
-                bad |= failed("signal", chrono_run(&s, "signal_raise_handler_return", raise_loop, NULL, NULL));
-                signal(SIGUSR1, SIG_DFL);
-            }
-            {
-                int cpus[2], k;
-                cpus[0] = s.pin.pinned ? s.pin.cpu : -1;
-                cpus[1] = -1;
-                for (k = 0; k < 1024 && s.env.online_cpus > 1 && cpus[0] >= 0; k++) {
-                    cpu_set_t set;
-                    CPU_ZERO(&set);
-                    if (k != cpus[0] && sched_getaffinity(0, sizeof set, &set) == 0) { cpus[1] = k; break; }
-                }
-                for (k = 0; k < 2; k++) {
-                    const char *name = k ? "pipe_roundtrip_two_cpus" : "pipe_roundtrip_one_cpu";
-                    pingpong p;
-                    if (!chrono_cli_want(&cli, name)) continue;
-                    if (cpus[k] < 0) { fprintf(note, "modeswitch: %s skipped: %s\n", name, k ? "one CPU only" : "not pinned"); continue; }
-                    if (pingpong_start(&p, cpus[k]) < 0) { fprintf(stderr, "modeswitch: fork/pipe: %s\n", strerror(errno)); bad = 1; continue; }
-                    /* The runner rejects a sample in which the thread was switched out, and a
-                       ping-pong always is: until the library can keep voluntary switches, a
-                       rejected run is reported and skipped, not a failure. */
-                    rc = chrono_run(&s, name, pingpong_loop, &p, NULL);
-                    if (rc < 0) fprintf(note, "modeswitch: %s skipped: %s (the runner rejects samples with a context switch)\n",
-                                        name, chrono_strerror(rc));
-                    pingpong_stop(&p);
-                }
-            }
+    e[n++] = chrono_with_bytes(chrono_bench("read_1B_dev_zero", read1, &zero), 1);
+    e[n++] = chrono_with_bytes(chrono_bench("write_1B_dev_null", write1, &null), 1);
+    e[n++] = chrono_bench("fstat", fstat_loop, &zero);
+    e[n++] = chrono_bench("stat", stat_loop, (void *)probe);
+    e[n++] = chrono_bench("open_close", open_close, (void *)probe);
+    e[n++] = chrono_bench("signal_raise_handler_return", raise_loop, NULL);
+    signal(SIGUSR1, on_usr1);
+    {   /* process -> process: the child on our CPU, then on another one */
+        int cpus[2], k;
+        cpus[0] = p.session.pin.pinned ? p.session.pin.cpu : -1;
+        cpus[1] = -1;
+        for (k = 0; k < 1024 && p.session.env.online_cpus > 1 && cpus[0] >= 0 && cpus[1] < 0; k++)
+            if (k != cpus[0] && chrono_cpu_allowed(k) != 0) cpus[1] = k;
+        if (cpus[1] < 0 && cpus[0] >= 0 && p.session.env.online_cpus > 1) cpus[1] = cpus[0] == 0 ? 1 : 0;
+        for (k = 0; k < 2; k++) {
+            const char *name = k ? "pipe_roundtrip_two_cpus" : "pipe_roundtrip_one_cpu";
+            if (cpus[k] < 0) { ms_str(&envtab, 0, k ? "pipe_roundtrip_two_cpus skipped: one CPU only" : "pipe round trips skipped: not pinned"); envtab.t.nrows++; continue; }
+            if (p.cli.list) { e[n++] = chrono_bench(name, pingpong_loop, &pp[k]); continue; }
+            if (pingpong_start(&pp[k], cpus[k]) < 0) { fprintf(stderr, "modeswitch: fork/pipe: %s\n", strerror(errno)); p.status = 1; continue; }
+            pp_on[k] = 1;
+            /* a round trip blocks on the pipe by design: only involuntary switches reject a sample */
+            e[n++] = chrono_with_blocking(chrono_bench(name, pingpong_loop, &pp[k]));
         }
-        if (zero >= 0) close(zero);
-        if (null >= 0) close(null);
     }
 #else
-    fprintf(note, "modeswitch: system calls, signals, fork and /dev files skipped: not Linux\n");
+    ms_str(&envtab, 0, "system calls, signals, fork and /dev files skipped: not Linux"); envtab.t.nrows++;
 #endif
 #if MS_HAVE_ASM
-    if (chrono_cli_want(&cli, s.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising")) {
-        chrono_result r;
-        if (!(bad |= failed("cpuid", chrono_run(&s, s.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising", cpuid_loop, NULL, &r))))
-            ns_cpuid = med(&r);
-    }
+    e[n++] = chrono_bench(p.session.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising", cpuid_loop, NULL);
 #endif
 
-    /* ---- Part 2: a calls + b bytes ---- */
+    /* ---- Part 2: reads in chunks, from a page-cache file, tmpfs and /dev/zero ---- */
 #if MS_LINUX
-    if (!bad) {
+    {
         static const size_t chunks[] = { 1, 64, 512, 4096, 65536, 1 << 20 };
-        const char *srcs[3] = { NULL, NULL, "/dev/zero" }, *labels[3] = { "page_cache", "tmpfs", "dev_zero" };
         size_t file_size = (size_t)bytes < (size_t)(2 << 20) ? (size_t)(2 << 20) : (size_t)bytes;
-        char *buf = (char *)malloc(1 << 20);
-        int src, t, ntot = cli.quick ? 1 : 2;
-        srcs[0] = ms_track(dir, "modeswitch-pagecache.tmp");
-        if (dir_ok("/dev/shm")) srcs[1] = ms_track("/dev/shm", "modeswitch-tmpfs.tmp");
-        else fprintf(note, "modeswitch: tmpfs source skipped: no writable /dev/shm\n");
-        fprintf(note, "modeswitch: Part 2: a pass reads min(%d bytes, 4096 chunks); fit time = a calls + b bytes, weights 1/time^2\n", bytes);
-        for (src = 0; src < 3 && buf && !bad; src++) {
-            double xc[12], xb[12], y[12], res[12];
-            size_t n = 0;
-            chrono_fit2 f;
-            reader rd;
+        int src, t, ntot = p.cli.quick ? 1 : 2;
+        buf = (char *)malloc(1 << 20);
+        if (!p.cli.list) {
+            srcs[0] = ms_track(dir, "modeswitch-pagecache.tmp");
+            if (dir_ok("/dev/shm")) srcs[1] = ms_track("/dev/shm", "modeswitch-tmpfs.tmp");
+            else { ms_str(&envtab, 0, "tmpfs source skipped: no writable /dev/shm"); envtab.t.nrows++; }
+        } else srcs[0] = srcs[1] = "(listed)";
+        for (src = 0; src < 3 && buf; src++) {
+            int fd;
             if (!srcs[src]) continue;
-            if (src < 2 && write_file(srcs[src], file_size, 0) < 0) {
+            if (!p.cli.list && src < 2 && write_file(srcs[src], file_size, 0) < 0) {
                 fprintf(stderr, "modeswitch: cannot write %s: %s\n", srcs[src], strerror(errno));
-                bad = 1;
-                break;
+                p.status = 1;
+                continue;
             }
-            rd.fd = open(srcs[src], O_RDONLY);
-            rd.seekable = src < 2;
-            rd.size = (off_t)(src < 2 ? file_size : (size_t)1 << 40);
-            rd.buf = buf;
-            if (rd.fd < 0) { bad = 1; break; }
+            fd = p.cli.list ? -1 : open(srcs[src], O_RDONLY);
+            if (!p.cli.list && fd < 0) { p.status = 1; continue; }
             for (t = 0; t < ntot; t++)
                 for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
-                    char name[96];
-                    chrono_result r;
+                    reader *r = &rd[src][np2[src]];
                     size_t total = (size_t)bytes >> (2 * t);
                     if (chunks[i] > total) continue;
-                    rd.chunk = chunks[i];
-                    rd.calls = total / chunks[i] < 4096 ? total / chunks[i] : 4096;
-                    snprintf(name, sizeof name, "read_%s/%zuB_x%zu", labels[src], rd.chunk, rd.calls);
-                    if (!chrono_cli_want(&cli, name)) continue;
-                    if ((bad |= failed(name, chrono_run(&s, name, read_chunks, &rd, &r)))) break;
-                    xc[n] = (double)rd.calls;
-                    xb[n] = (double)(rd.calls * rd.chunk);
-                    y[n++] = med(&r);
+                    r->fd = fd;
+                    r->seekable = src < 2;
+                    r->size = (src < 2 ? (off_t)file_size : (off_t)1 << 40);
+                    r->buf = buf;
+                    r->chunk = chunks[i];
+                    r->calls = total / chunks[i] < 4096 ? total / chunks[i] : 4096;
+                    snprintf(p2names[src][np2[src]], sizeof p2names[0][0], "read_%s/%zuB_x%zu", labels[src], r->chunk, r->calls);
+                    e[n++] = chrono_with_bytes(chrono_bench(p2names[src][np2[src]], read_chunks, r), (double)(r->chunk * r->calls));
+                    np2[src]++;
                 }
-            close(rd.fd);
-            if (n >= 3 && chrono_stats_fit2(xc, xb, y, n, CHRONO_FIT2_RELATIVE, res, &f) == 0) {
-                double worst = 0;
-                for (i = 0; i < n; i++) if (fabs(res[i] / y[i]) > worst) worst = fabs(res[i] / y[i]);
-                fprintf(note, "modeswitch: %-10s a = %.3g µs/call ± %.2g, b = %.3g ns/KiB (%.2f GB/s) ± %.1f%%, R² %.4f, "
-                        "worst residual %.1f%%; a 4 KiB read is %.0f%% switch\n",
-                        labels[src], f.a / 1e3, 2 * f.se_a / 1e3, f.b * 1024, 1.0 / f.b, 200 * f.se_b / f.b, f.r2, 100 * worst,
-                        100 * f.a / (f.a + 4096 * f.b));
-                if (src == 2) { a_zero = f.a; frac4k = f.a / (f.a + 4096 * f.b); }
-            }
         }
-        free(buf);
-        if (a_zero == a_zero && ns_read1 == ns_read1)
-            fprintf(note, "modeswitch: per-call cost: fitted a (/dev/zero) %.0f ns, direct 1-byte read %.0f ns: %+.0f%% (bar: within 50%%) %s\n",
-                    a_zero, ns_read1, 100 * (a_zero / ns_read1 - 1), fabs(a_zero / ns_read1 - 1) <= 0.5 ? "ok" : "MISSED");
     }
 
-    /* ---- Part 3: RAM disk against disk ---- */
-    if (!bad && cli.quick) fprintf(note, "modeswitch: Part 3 (compiles) skipped under --quick\n");
-    else if (!bad && !compile_too)
-        fprintf(note, "modeswitch: Part 3 (compiles) skipped: a compile forks and waits, and the runner rejects every sample "
-                      "in which the thread was switched out; --compile tries anyway\n");
-    else if (!bad) {
+    /* ---- Part 3: RAM disk against disk (compiles: seconds each) ---- */
+    if (p.cli.quick && !compile_quick) {
+        ms_str(&envtab, 0, "Part 3 (compiles) skipped under --quick (--compile runs it)"); envtab.t.nrows++;
+    } else if (!p.cli.list) {
         const char *cc = getenv("CC") ? getenv("CC") : "cc";
         const char *src = ms_track(dir, "modeswitch-gen.c"), *obj = ms_track(dir, "modeswitch-gen.o");
         const char *asmf = ms_track(dir, "modeswitch-gen.s");
         const char *dtmp = ms_track(dir, "modeswitch-tmp/"), *rtmp = dir_ok("/dev/shm") ? ms_track("/dev/shm", "modeswitch-tmp/") : NULL;
+        struct stat st;
         if (!src || !obj || !asmf || !dtmp || generate_source(src) < 0) {
             fprintf(stderr, "modeswitch: cannot write the generated source in %s\n", dir);
-            bad = 1;
-        } else if (run_cc(cc, "-S", src, asmf) < 0) {
-            fprintf(note, "modeswitch: Part 3 skipped: no working C compiler ('%s'; set CC)\n", cc);
+            p.status = 1;
+        } else if (run_cc(cc, "-S", src, asmf) < 0 || stat(asmf, &st) < 0) {
+            snprintf(notes[0], MS_CELL, "Part 3 skipped: no working C compiler ('%.60s'; set CC)", cc);
+            ms_str(&envtab, 0, notes[0]); envtab.t.nrows++;
         } else if (!rtmp) {
-            fprintf(note, "modeswitch: Part 3 skipped: no /dev/shm for a tmpfs TMPDIR\n");
+            ms_str(&envtab, 0, "Part 3 skipped: no /dev/shm for a tmpfs TMPDIR"); envtab.t.nrows++;
         } else {
-            char d1[512], d2[512];
-            struct stat st;
-            chrono_comparison c1, c2;
-            compile ram = { NULL, NULL, NULL, NULL, 0 }, disk, piped;
-            chrono_result plain, dsync;
-            int saved_samples = s.cfg.samples;
-            double saved_max = s.cfg.max_ms;
+            const char *wp = ms_track(dir, "modeswitch-dsync.tmp");
             snprintf(d1, sizeof d1, "%.*s", (int)strlen(rtmp) - 1, rtmp);
             snprintf(d2, sizeof d2, "%.*s", (int)strlen(dtmp) - 1, dtmp);
             mkdir(d1, 0700);
             mkdir(d2, 0700);
-            ram.cc = cc; ram.src = src; ram.obj = obj; ram.tmpdir = d1;
-            disk = ram; disk.tmpdir = d2;
-            piped = ram; piped.pipe = 1;
-            fprintf(note, "modeswitch: Part 3: %s -O2 -c of an 8,800-line generated file; TMPDIR %s (tmpfs) vs %s (--dir) vs -pipe\n",
-                    cc, d1, d2);
-            s.cfg.samples = saved_samples < 9 ? saved_samples : 9;   /* a compile takes ~1 s */
-            s.cfg.max_ms = 30000;
-            if (chrono_cli_want(&cli, "cc_tmpdir_disk_vs_tmpfs") &&
-                !(bad |= failed("cc", chrono_compare(&s, "cc_tmpdir_disk", compile_loop, &disk, "cc_tmpdir_tmpfs", compile_loop, &ram, &c1))))
-                r_disk = c1.ratio;
-            if (!bad && chrono_cli_want(&cli, "cc_pipe_vs_tmpfs") &&
-                !(bad |= failed("cc", chrono_compare(&s, "cc_pipe", compile_loop, &piped, "cc_tmpdir_tmpfs", compile_loop, &ram, &c2))))
-                r_pipe = c2.ratio;
-            s.cfg.samples = saved_samples;
-            s.cfg.max_ms = saved_max;
-            if (!bad && stat(asmf, &st) == 0 && r_disk == r_disk) {
-                /* "no write cache": the assembler's temp file written in 4 KiB O_DSYNC writes, minus cached writes */
-                static wfile wc[2];
-                const char *wp = ms_track(dir, "modeswitch-dsync.tmp");
-                fprintf(note, "modeswitch: O_DSYNC stand-in: the assembler's temp file, %lld bytes, in 4 KiB writes to %s\n",
-                        (long long)st.st_size, dir);
-                wc[0].p = wc[1].p = wp;
-                wc[0].n = wc[1].n = (size_t)st.st_size;
-                wc[0].fl = 0;
-                wc[1].fl = O_DSYNC;
-                if (wp) {
-                    bad |= failed("write", chrono_run(&s, "write_asm_file_cached", write_loop, &wc[0], &plain));
-                    if (!bad) bad |= failed("dsync", chrono_run(&s, "write_asm_file_O_DSYNC", write_loop, &wc[1], &dsync));
-                    if (!bad) r_dsync = r_disk + (med(&dsync) - med(&plain)) / med(&c1.b);
-                }
-            }
+            cram.cc = cc; cram.src = src; cram.obj = obj; cram.env = ms_env_tmpdir(d1); cram.pipe = 0;
+            cdisk = cram; cdisk.env = ms_env_tmpdir(d2);
+            cpipe = cram; cpipe.pipe = 1;
+            snprintf(notes[1], MS_CELL, "Part 3: %.40s -O2 -c of an 8,800-line generated file; TMPDIR %.60s (tmpfs) vs %.60s (--dir) vs -pipe", cc, d1, d2);
+            ms_str(&envtab, 0, notes[1]); envtab.t.nrows++;
+            /* a compile takes seconds and forks: few samples, a long budget, blocking */
+            e[n++] = chrono_with_blocking(chrono_with_budget(chrono_with_samples(
+                         chrono_versus("cc_tmpdir_disk", compile_loop, &cdisk, "cc_tmpdir_tmpfs", compile_loop, &cram), 5), 90000));
+            e[n++] = chrono_with_blocking(chrono_with_budget(chrono_with_samples(
+                         chrono_versus("cc_pipe", compile_loop, &cpipe, "cc_tmpdir_tmpfs", compile_loop, &cram), 5), 90000));
+            /* "no write cache": the assembler's temp file in 4 KiB O_DSYNC writes, against cached writes */
+            wc[0].p = wc[1].p = wp;
+            wc[0].n = wc[1].n = (size_t)st.st_size;
+            wc[0].fl = 0;
+            wc[1].fl = O_DSYNC;
+            snprintf(notes[2], MS_CELL, "O_DSYNC stand-in: the assembler's temp file, %lld bytes, in 4 KiB writes to %.100s",
+                     (long long)st.st_size, dir);
+            ms_str(&envtab, 0, notes[2]); envtab.t.nrows++;
+            if (wp) e[n++] = chrono_with_blocking(chrono_with_bytes(
+                         chrono_versus("write_asm_file_O_DSYNC", write_loop, &wc[1], "write_asm_file_cached", write_loop, &wc[0]),
+                         (double)st.st_size));
         }
     }
 #endif
 
-    /* ---- Part 4: then vs now ---- */
+    /* ---- run ---- */
+    (void)chrono_program_table(&p, &envtab.t);
+    (void)chrono_program_run(&p, e, n);
+    if (p.cli.list) goto done;
+
+    /* ---- Part 1's figures ---- */
     {
-        double ghz = s.core_ghz;
-        ms_row_set(&rows[nrows++], "real->protected switch, µs (now: half a getppid)", 21, ns_getppid / 2e3, "µs",
-                   "a ring switch (syscall/sysret) replaced a real<->protected mode switch");
-        ms_row_set(&rows[nrows++], "protected->real switch, µs (now: half a getppid)", 19, ns_getppid / 2e3, "µs",
-                   "the way back costs the same half of the round trip");
-        ms_row_set(&rows[nrows++], "round trip, µs (now: getppid)", 40, ns_getppid / 1e3, "µs", "the clock is 60x faster; the switch is not");
-        ms_row_set(&rows[nrows++], "round trip, est. core cycles (now: getppid)", 2400, cy_getppid == cy_getppid ? cy_getppid : ns_getppid * ghz,
-                   "cycles", "cycles, not µs, carry over: ~100 ns bare metal, ~1 µs with PTI in a PVM guest (see the header)");
-        if (ns_cpuid == ns_cpuid)
-            ms_row_set(&rows[nrows++], s.env.in_vm ? "round trip to the hypervisor (cpuid VM exit), µs" : "cpuid (no VM exit), µs", 40,
-                       ns_cpuid / 1e3, "µs", "the guest->host transition is today's costliest switch");
-        ms_row_set(&rows[nrows++], "switches per 4 KB chunk (then 4-6; ratio against 5)", 5, frac4k == frac4k ? 2 : NAN, "switches",
-                   "one read() is one round trip; there is no real-mode buffer to bounce through");
-        snprintf(rows[nrows - 1].cell[1], sizeof rows[0].cell[1], "4-6 switches");
-        ms_row_set(&rows[nrows++], "switch share of a 4 KiB read (now: fitted a/(a+4096 b))", NAN, frac4k, "",
-                   "then unknown; now the switch is most of a small read from the page cache");
-        ms_row_set(&rows[nrows++], "compile, temp files on RAM disk (tmpfs)", 1.00, r_disk == r_disk ? 1.0 : NAN, "x",
-                   "the baseline");
-        ms_row_set(&rows[nrows++], "compile, temp files on disk with write cache", 1.20, r_disk, "x",
-                   "the page cache absorbs temp files: disk or RAM no longer matters");
-        ms_row_set(&rows[nrows++], "compile, -pipe (no temp files)", NAN, r_pipe, "x", "no 1994 figure; pipes avoid the files entirely");
-        ms_row_set(&rows[nrows++], "compile, no write cache (O_DSYNC stand-in)", 1.52, r_dsync, "x",
-                   "synchronous writes of the .s file only; the rest stays cached");
-        for (i = 0; i < nrows; i++) {
-            int k;
-            for (k = 0; k < 5; k++) cells[i * 5 + (size_t)k] = rows[i].cell[k];
+        const chrono_comparison *c = chrono_program_compared(&p, "syscall_clock_gettime");
+        if (c) chrono_program_note(&p, "modeswitch: syscall(SYS_clock_gettime) / vDSO clock_gettime = %.1fx [%.1f, %.1f] (%.1f%% CI): "
+                                   "the same work with a user->kernel->user switch", c->ratio, c->ci_low, c->ci_high, 100 * c->ci_level);
+        ns_getppid = ms_ns(&p, "getppid_libc");
+        ns_read1 = ms_ns(&p, "read_1B_dev_zero");
+        ns_cpuid = ms_ns(&p, p.session.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising");
+    }
+
+    /* ---- Part 2: fit time = a calls + b bytes per source ---- */
+    ms_table_init(&fittab, "part2_fit", "Part 2: time = a calls + b bytes (relative weights); a is one call's switch", fit_cols, 10);
+    {
+        int src;
+        for (src = 0; src < 3; src++) {
+            double xc[12], xb[12], y[12], res[12], worst = 0;
+            size_t k, m = 0;
+            chrono_fit2 f;
+            for (k = 0; k < np2[src]; k++) {
+                double v = ms_ns(&p, p2names[src][k]);
+                if (v != v) continue;
+                xc[m] = (double)rd[src][k].calls;
+                xb[m] = (double)(rd[src][k].calls * rd[src][k].chunk);
+                y[m++] = v;
+            }
+            if (m < 3 || chrono_stats_fit2(xc, xb, y, m, CHRONO_FIT2_RELATIVE, res, &f) < 0) continue;
+            for (k = 0; k < m; k++) if (fabs(res[k] / y[k]) > worst) worst = fabs(res[k] / y[k]);
+            ms_str(&fittab, 0, labels[src]);
+            ms_num(&fittab, 1, "%.3f", f.a / 1e3);
+            ms_num(&fittab, 2, "%.3f", 2 * f.se_a / 1e3);
+            ms_num(&fittab, 3, "%.2f", f.b * 1024);
+            ms_num(&fittab, 4, "%.2f", 1.0 / f.b);
+            ms_num(&fittab, 5, "%.1f", 200 * f.se_b / f.b);
+            ms_num(&fittab, 6, "%.4f", f.r2);
+            ms_num(&fittab, 7, "%.1f", 100 * worst);
+            ms_num(&fittab, 8, "%.2f", f.a / (f.a + 4096 * f.b));
+            ms_num(&fittab, 9, "%.3f", src == 2 ? ns_read1 / 1e3 : NAN);
+            fittab.t.nrows++;
+            if (src == 2) { a_zero = f.a; frac4k = f.a / (f.a + 4096 * f.b); }
         }
     }
-    table.key = "then_vs_now";
-    table.title = "Then (60 MHz Pentium, DJGPP, 1994) vs now";
-    table.ncols = 5;
-    table.nrows = nrows;
-    table.cols = cols;
-    table.cells = cells;
-    if (ns_getppid == ns_getppid)
-        fprintf(note, "modeswitch: null system call here %.2f µs, against ~0.1 µs on bare metal without PTI\n", ns_getppid / 1e3);
+    (void)chrono_program_table(&p, &fittab.t);
+    if (a_zero == a_zero && ns_read1 == ns_read1)
+        chrono_program_note(&p, "modeswitch: per-call cost: fitted a (/dev/zero) %.0f ns, direct 1-byte read %.0f ns: %+.0f%% (bar: within 50%%) %s",
+                            a_zero, ns_read1, 100 * (a_zero / ns_read1 - 1), fabs(a_zero / ns_read1 - 1) <= 0.5 ? "ok" : "MISSED");
 
-    ms_cleanup();
-    if (note != stdout && note != stderr) fclose(note);
-    if (cli.list) { chrono_session_close(&s); return 0; }
-    if (bad) { chrono_session_close(&s); return 1; }
-    memset(&opt, 0, sizeof opt);
-    opt.tables = &table;
-    opt.ntables = 1;
+    /* ---- Part 3's figures ---- */
     {
-        FILE *out = chrono_cli_output(&cli);
-        rc = out ? chrono_report_ex(&s, out, cli.format, &opt) : CHRONO_EIO;
-        if (out && out != stdout && fclose(out) != 0) rc = CHRONO_EIO;
-        if (rc < 0) fprintf(stderr, "modeswitch: report: %s %s\n", chrono_strerror(rc), cli.error);
+        const chrono_comparison *cd = chrono_program_compared(&p, "cc_tmpdir_disk");
+        const chrono_comparison *cp = chrono_program_compared(&p, "cc_pipe");
+        const chrono_comparison *ws = chrono_program_compared(&p, "write_asm_file_O_DSYNC");
+        if (cd) { ns_ram = cd->b.ns.median; ns_disk = cd->a.ns.median; }
+        if (cp) ns_pipe = cp->a.ns.median;
+        if (ws) ns_dsync_extra = ws->a.ns.median - ws->b.ns.median;
+        if (cd) chrono_program_note(&p, "modeswitch: compile, TMPDIR on disk / tmpfs = %.3fx [%.3f, %.3f]", cd->ratio, cd->ci_low, cd->ci_high);
+        if (cp) chrono_program_note(&p, "modeswitch: compile, -pipe / TMPDIR tmpfs = %.3fx [%.3f, %.3f]", cp->ratio, cp->ci_low, cp->ci_high);
+        if (ws && cd) chrono_program_note(&p, "modeswitch: O_DSYNC writes of the .s file add %.1f ms = %+.1f%% of a compile",
+                                          ns_dsync_extra / 1e6, 100 * ns_dsync_extra / ns_ram);
     }
-    chrono_session_close(&s);
-    return rc < 0 ? 1 : 0;
-}
 
+    /* ---- Part 4: then vs now (60 MHz Pentium) ---- */
+    {
+        chrono_then_now_row rows[12];
+        size_t nr = 0;
+        double ghz = p.session.core_ghz;
+        memset(rows, 0, sizeof rows);
+#define MS_ROW(THEN, US, NOW, NS, NOTE) \
+        (rows[nr].then = (THEN), rows[nr].then_total_s = NAN, rows[nr].then_us_per_op = (US), rows[nr].now = (NOW), \
+         rows[nr].now_ns = (NS), rows[nr].now_ghz = ghz, rows[nr].note = (NOTE), nr++)
+        MS_ROW("real->protected switch", 21, "getppid / 2 (user->kernel)", ns_getppid / 2,
+               "a ring switch (syscall/sysret) replaced a real<->protected mode switch");
+        MS_ROW("protected->real switch", 19, "getppid / 2 (kernel->user)", ns_getppid / 2, "the way back is the other half");
+        MS_ROW("round trip", 40, "getppid (a null system call)", ns_getppid,
+               "the clock is ~60x faster, the switch much less so: ~0.1 us bare metal, ~1 us with PTI in a PVM guest");
+        if (ns_cpuid == ns_cpuid)
+            MS_ROW("round trip", 40, p.session.env.in_vm ? "cpuid (a VM exit to the hypervisor)" : "cpuid (serialising, no VM exit)", ns_cpuid,
+                   p.session.env.in_vm ? "guest->host->guest is today's costliest switch" : "bare metal: an ordinary slow instruction");
+        MS_ROW("round trip", 40, "pipe round trip, one CPU (2 context switches)", ms_ns(&p, "pipe_roundtrip_one_cpu"),
+               "process->process: two switches and the scheduler");
+        MS_ROW("round trip", 40, "pipe round trip, two CPUs (wake-ups across CPUs)", ms_ns(&p, "pipe_roundtrip_two_cpus"),
+               "a cross-CPU wake-up: an IPI, and an idle CPU waking");
+        snprintf(notes[3], MS_CELL, "one read() is one round trip, no real-mode buffer to bounce through; a 4 KiB read is %.0f%% switch",
+                 100 * frac4k);
+        MS_ROW("4-6 switches per 4 KB chunk (~5 x 20 us)", 100, "a of the fit (/dev/zero): one read()'s switch", a_zero, notes[3]);
+        snprintf(notes[4], MS_CELL, "1994 1.00x; now the baseline");
+        MS_ROW("compile makeinfo.c, temp files on a RAM disk: 21.03 s", 21.03e6, "cc -O2 -c, TMPDIR on tmpfs", ns_ram, notes[4]);
+        snprintf(notes[5], MS_CELL, "1994 1.20x; now %.3fx: the page cache absorbs temp files", ns_disk / ns_ram);
+        MS_ROW("compile, on disk with a write cache: 25.27 s", 25.27e6, "cc -O2 -c, TMPDIR on --dir", ns_disk, notes[5]);
+        snprintf(notes[6], MS_CELL, "1994 1.52x; now %.3fx: only the .s file's writes made synchronous (a stand-in)",
+                 (ns_ram + ns_dsync_extra) / ns_ram);
+        MS_ROW("compile, no write cache: 32.07 s", 32.07e6, "tmpfs compile + O_DSYNC writes of the .s file", ns_ram + ns_dsync_extra, notes[6]);
+        snprintf(notes[7], MS_CELL, "no 1994 figure; now %.3fx of tmpfs: no temp files at all", ns_pipe / ns_ram);
+        MS_ROW("compile with -pipe", NAN, "cc -O2 -pipe -c", ns_pipe, notes[7]);
+#undef MS_ROW
+        if (chrono_then_now_build(&tn, "then_vs_now", "Part 4: then (60 MHz Pentium, DJGPP, 1994) vs now; "
+                                  "now_cycles_est are estimated core cycles", rows, nr, 60.0) == 0) {
+            have_tn = 1;
+            (void)chrono_program_table(&p, &tn.table);
+        }
+    }
+    if (ns_getppid == ns_getppid)
+        chrono_program_note(&p, "modeswitch: null system call here %.2f us, against ~0.1 us on bare metal without PTI", ns_getppid / 1e3);
+
+done:
+#if MS_LINUX
+    for (i = 2; i-- > 0;) if (pp_on[i]) pingpong_stop(&pp[i]);   /* newest first: its child holds the older pipes too */
+    free(buf);
+    ms_env_free(cram.env);
+    ms_env_free(cdisk.env);
+    for (i = 0; i < 3; i++) if (np2[i] && rd[i][0].fd >= 0) close(rd[i][0].fd);
+    if (zero >= 0) close(zero);
+    if (null >= 0) close(null);
+#endif
+    ms_cleanup();
+    rc = chrono_program_end(&p);
+    if (have_tn) chrono_then_now_free(&tn);
+    return rc;
+}

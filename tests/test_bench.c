@@ -881,6 +881,42 @@ static void test_migration(void)
     sched_setaffinity(0, sizeof before, &before);
 }
 
+/* A body that blocks by design: a 50 µs sleep per iteration. */
+static void nap(void *ctx, uint64_t iters)
+{
+    struct timespec ts = { 0, 50000 };
+    uint64_t i;
+    (void)ctx;
+    for (i = 0; i < iters; i++) nanosleep(&ts, NULL);
+}
+
+static void test_blocking(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    int rc;
+    if (chrono_cpu_switches_involuntary() < 0) { tap_skip("no involuntary switch count here"); return; }
+    cfg.samples = 11;
+    cfg.max_ms = 300;
+    cfg.cycles = CHRONO_CYCLES_OFF;   /* only switches may reject samples here */
+    if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
+    memset(&r, 0, sizeof r);
+    rc = chrono_run(&s, "nap", nap, NULL, &r);
+    tap_ok(rc == 0 && r.preempted == r.samples_taken && (r.warnings & CHRONO_WARN_INTERRUPTED),
+           "blocking = 0: a body that sleeps is switched out in every sample: all rejected as preempted, "
+           "kept only as INTERRUPTED (rc %d, %zu of %zu preempted)", rc, r.preempted, r.samples_taken);
+    chrono_session_close(&s);
+    cfg.blocking = 1;
+    if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
+    memset(&r, 0, sizeof r);
+    rc = chrono_run(&s, "nap", nap, NULL, &r);
+    tap_ok(rc == 0 && r.samples == 11 && !(r.warnings & CHRONO_WARN_INTERRUPTED) && r.ns.median >= 50000.0 && r.ns.median < 50e6,
+           "blocking = 1: its voluntary switches are its work: %zu samples kept, %zu rejected, median %.0f ns (rc %d)",
+           r.samples, r.preempted, r.ns.median, rc);
+    chrono_session_close(&s);
+}
+
 static volatile sig_atomic_t alarms;
 static void on_alarm(int sig) { (void)sig; alarms++; }
 
@@ -970,12 +1006,21 @@ static void test_interrupted(void)
            "a body that always switches out: %s, %zu samples kept of %zu taken (%zu preempted), median %.0f ns, INTERRUPTED %s",
            rc == 0 ? "a figure" : chrono_strerror(rc), r.samples, r.samples_taken, r.preempted, r.ns.median,
            (r.warnings & CHRONO_WARN_INTERRUPTED) ? "set" : "NOT set");
+    {
+        chrono_comparison c;
+        rc = chrono_compare(&s, "sleepy_a", sleepy, NULL, "sleepy_b", sleepy, NULL, &c);
+        tap_ok(rc == 0 && c.rounds > 0 && (c.warnings & CHRONO_WARN_INTERRUPTED) && c.ratio > 0.5 && c.ratio < 2,
+               "two such bodies compared: %s, %zu pairs, ratio %.3f, INTERRUPTED %s",
+               rc == 0 ? "a ratio" : chrono_strerror(rc), c.rounds, c.ratio,
+               (c.warnings & CHRONO_WARN_INTERRUPTED) ? "set" : "NOT set");
+    }
     rc = chrono_run(&s, "quiet", nothing, NULL, &r);
     tap_ok(rc != 0 || !(r.warnings & CHRONO_WARN_INTERRUPTED) || r.preempted == r.samples_taken,
            "a body that stays on the CPU is not marked INTERRUPTED (%zu of %zu samples preempted)", r.preempted, r.samples_taken);
     chrono_session_close(&s);
 #else
     tap_skip("a body that always switches out (usleep): Linux only");
+    tap_skip("two such bodies compared: Linux only");
     tap_skip("a quiet body is not marked INTERRUPTED: Linux only");
 #endif
 }
@@ -1005,6 +1050,7 @@ int main(void)
 #if defined(__linux__)
     test_pinning();
     test_migration();
+    test_blocking();
     test_signal();
     test_silence();
 #endif

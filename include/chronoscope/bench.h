@@ -38,7 +38,11 @@
         is accepted but some were only interrupted (switched out, or the
         references disagreed), the run keeps those rather than fail, marked
         CHRONO_WARN_INTERRUPTED (an emulator, or a machine far busier than
-        the run's budget allows);
+        the run's budget allows); so is a sample during
+        which the thread was switched out (another thread's time is in it),
+        or, with .blocking set, only switched out involuntarily: a body that
+        blocks by design (a pipe ping-pong, fork and wait) gives up the CPU
+        as its work;
      4. each sample is also bracketed by a front-end probe, a short loop of
         calls of an empty function, read in core cycles.  On an SMT core, or a
         VM whose host runs something on the sibling hardware thread, the
@@ -190,6 +194,8 @@ typedef struct chrono_config {
     int expect_empty;          /* nonzero: the bodies are meant to cost nothing ("empty call" rows): no
                                   CHRONO_WARN_EMPTY_BODY */
     const chrono_memory_hook *memory_hook;   /* allocations per iteration (NULL: none); must outlive the session */
+    int blocking;              /* 1: the body blocks by design (a pipe, a child): voluntary context
+                                  switches are its work, only involuntary ones reject a sample */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -696,7 +702,8 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
                                     chrono__sample *out)
 {
     uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1;
-    long sw0 = chrono_cpu_switches(), sw1;
+    long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
+    long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
@@ -707,7 +714,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     if (chrono__fe_on(s)) m1 = chrono__mul_ticks(s);   /* beside r1: the port probe */
     if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
     cpu1 = chrono_cpu_current();
-    sw1 = chrono_cpu_switches();
+    sw1 = switches();
 
     out->cpu = cpu1;
     out->cycles_per_tick = 0;
@@ -793,7 +800,8 @@ CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn f
 /* Warm up fn for warmup_ms in five windows, then on (up to 20 windows, 4x)
    until the fastest samples of two successive windows agree within 2%.
    Windows are counted rather than the total time, so a clock that jumps
-   back cannot keep it going.  Returns the ms spent. */
+   back cannot keep it going.  A body whose one call outlasts warmup_ms
+   (a compile of seconds) has warmed itself in that call.  Returns the ms spent. */
 CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
                                  double warmup_ms)
 {
@@ -806,6 +814,7 @@ CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, voi
             uint64_t t = chrono__time_once(s, fn, ctx, iters);
             if (t < best) best = t;
         } while (chrono__elapsed_ms(s, wstart) < window_ms);
+        if (w == 1 && chrono__elapsed_ms(s, start) >= warmup_ms) break;
         if (w >= 5 && prev > 0 && fabs((double)best / prev - 1.0) < 0.02) break;
         if (chrono__elapsed_ms(s, start) >= s->cfg.max_ms / 2) break;
         prev = (double)best;
@@ -843,16 +852,27 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
    switched out, the core clock changed): kept apart, at the top of the
    columns (accepted rows fill them from the bottom: the two never meet), in
    case no sample of the run is accepted. */
-CHRONO__PRIVATE void chrono__record_soft(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
-                                         chrono__columns *col, size_t cap, size_t *soft)
+CHRONO__PRIVATE int chrono__soft(const chrono__sample *sm)
 {
-    size_t k = cap - 1 - *soft;
-    if (sm->status != CHRONO__PREEMPTED && sm->status != CHRONO__REF_DISAGREE) return;
+    return sm->status == CHRONO__OK || sm->status == CHRONO__PREEMPTED || sm->status == CHRONO__REF_DISAGREE;
+}
+
+/* Row k of col from a sample, whatever its status. */
+CHRONO__PRIVATE void chrono__soft_row(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
+                                      chrono__columns *col, size_t k)
+{
     col->ticks[k] = (double)sm->ticks / (double)iters;
     col->ns[k] = col->ticks[k] * clk->ns_per_tick;
     col->cycles[k] = sm->cycles_per_tick > 0 ? col->ticks[k] * sm->cycles_per_tick : NAN;   /* NAN: the refs disagreed */
     col->ghz[k] = sm->cycles_per_tick > 0 ? sm->ghz : NAN;
     col->fe[k] = col->port[k] = NAN;
+}
+
+CHRONO__PRIVATE void chrono__record_soft(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
+                                         chrono__columns *col, size_t cap, size_t *soft)
+{
+    if (sm->status != CHRONO__PREEMPTED && sm->status != CHRONO__REF_DISAGREE) return;
+    chrono__soft_row(sm, iters, clk, col, cap - 1 - *soft);
     (*soft)++;
 }
 
@@ -1207,7 +1227,7 @@ CHRONO__PRIVATE size_t chrono__pair_rounds(chrono_session *s, chrono_fn a, void 
                                       uint64_t start, size_t more, size_t *round)
 {
     chrono__sample sa, sb;
-    size_t n = 0, quiet = 0, taken0 = *round, room = chrono__attempts(s) - more, want = (size_t)s->cfg.samples;
+    size_t n = 0, quiet = 0, taken0 = *round, room = chrono__attempts(s) - more, want = (size_t)s->cfg.samples, soft = 0;
     for (;; ++*round) {
         size_t na = n, nb = n;
         if (more == 0 && !chrono__more_samples(s, start, *round, n, quiet, &cmp->a.truncated)) break;
@@ -1224,6 +1244,17 @@ CHRONO__PRIVATE size_t chrono__pair_rounds(chrono_session *s, chrono_fn a, void 
         chrono__record(&sa, iters, &s->clock, ca, &na, &cmp->a);
         chrono__record(&sb, iters, &s->clock, cb, &nb, &cmp->b);
         if (na > n && nb > n) quiet = chrono__note_fe(s, ca->fe, cb->fe, ca->port, cb->port, ++n, quiet);   /* both accepted */
+        else if (chrono__soft(&sa) && chrono__soft(&sb) && n + soft + 1 < room) {   /* only interrupted: kept apart */
+            chrono__soft_row(&sa, iters, &s->clock, ca, room - 1 - soft);
+            chrono__soft_row(&sb, iters, &s->clock, cb, room - 1 - soft);
+            soft++;
+        }
+    }
+    if (n == 0 && soft) {   /* no pair accepted: the interrupted ones, marked (chrono__use_soft) */
+        n = chrono__use_soft(ca, room, soft, &cmp->a);
+        (void)chrono__use_soft(cb, room, soft, &cmp->b);
+        cmp->warnings |= CHRONO_WARN_INTERRUPTED;
+        return n;
     }
     return chrono__drop_contended(s, ca, &cmp->a, cb, &cmp->b, n, quiet);
 }

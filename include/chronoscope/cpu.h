@@ -148,6 +148,10 @@ CHRONO_API int chrono_cpu_current(void);
    changes was interrupted by the scheduler: its time includes another
    thread's. */
 CHRONO_API long chrono_cpu_switches(void);
+/* The involuntary ones only (the scheduler took the CPU away; Linux's
+   ru_nivcsw): a body that blocks by design (a pipe, a child process) switches
+   out voluntarily, and that is its work, not an interruption. */
+CHRONO_API long chrono_cpu_switches_involuntary(void);
 
 CHRONO_API int chrono_cpu_count(void);
 CHRONO_API int chrono_cpu_allowed(int cpu);
@@ -436,6 +440,17 @@ CHRONO_API long chrono_cpu_switches(void)
     struct rusage u;
     if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
     return u.ru_nvcsw + u.ru_nivcsw;
+#else
+    return CHRONO_ENOTSUP;
+#endif
+}
+
+CHRONO_API long chrono_cpu_switches_involuntary(void)
+{
+#if CHRONO__OS_LINUX
+    struct rusage u;
+    if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
+    return u.ru_nivcsw;
 #else
     return CHRONO_ENOTSUP;
 #endif

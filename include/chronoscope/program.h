@@ -36,6 +36,11 @@
    chrono_with_budget): a 25 ns body and a 2 s body sit in one program.  An
    entry whose body is meant to cost nothing (an "empty call" row) says so
    with chrono_with_empty_body, and then shows no CHRONO_WARN_EMPTY_BODY.  An
+   entry whose body blocks by design (a pipe ping-pong with another process,
+   fork and wait for a compiler) says so with chrono_with_blocking: its
+   voluntary context switches are its work, and only involuntary ones reject
+   a sample (bench.h, chrono_config.blocking); it is timed without core-cycle
+   estimates (the reference chains would bracket a sleep).  An
    entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
@@ -45,12 +50,15 @@
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
      chrono_with_bytes / _items / _samples / _budget / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
+     chrono_with_blocking(entry)                   the body blocks by design
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_finish(p)                      the report written, the session still open
-     chrono_program_find(p, name)                  a result by name, NULL if none */
+     chrono_program_find(p, name)                  a result by name, NULL if none
+     chrono_program_compared(p, name_a)            a comparison by A's name, NULL if none
+     chrono_program_note(p, fmt, ...)              a line of the program's own on the console */
 #ifndef CHRONOSCOPE_PROGRAM_H
 #define CHRONOSCOPE_PROGRAM_H
 
@@ -80,6 +88,7 @@ typedef struct chrono_entry {
     int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
                                     CHRONO_WARN_EMPTY_BODY */
     chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
+    int blocking;                /* 1: the body blocks by design (chrono_config.blocking) */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -122,6 +131,7 @@ CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
 /* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
+CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -159,8 +169,22 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
 /* The result named `name` (the last one), NULL if none. */
 CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, const char *name);
 
+/* The comparison whose A side is named `name_a` (the last one), NULL if none. */
+CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p, const char *name_a);
+
+/* A line of the program's own (a note, a skipped part) on the console: on
+   stdout beside a text report, on stderr when stdout carries JSON, CSV or
+   markdown; nothing under --list.  A newline is added. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ...);
+
 /* Finish the report (console and --out), close the session; the exit status:
-   0, 1 when an entry failed or a report could not be written, 2 for bad flags. */
+   0, 1 when an entry failed or a report could not be written, 2 for bad flags.
+   A program that finds a value of its own flags bad after begin (a --dir that
+   does not exist) says why on stderr, sets p->status = 2 and calls end: the
+   session is closed without a report. */
 CHRONO_API int chrono_program_end(chrono_program *p);
 
 /* Finish the report (console and --out) but keep the session open, for a
@@ -226,6 +250,7 @@ CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty 
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
+CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
 
 /* The file's format: --format when given other than text, else the extension. */
 CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
@@ -477,11 +502,16 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 {
     chrono_session *s = &p->session;
     chrono_config saved = s->cfg;
+    int has_cycles = s->has_cycles;
     size_t first = s->nresults;
     int rc = 0;
     if (e->samples > 0) s->cfg.samples = e->samples;
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
     if (e->expect_empty) s->cfg.expect_empty = 1;
+    /* A blocking body is timed without core-cycle estimates: the reference
+       chains around it bracket a sleep (another process's work, an idle
+       CPU) and would disagree, rejecting the sample. */
+    if (e->blocking) { s->cfg.blocking = 1; s->has_cycles = 0; }
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
@@ -508,6 +538,7 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
         break;
     }
     s->cfg = saved;
+    s->has_cycles = has_cycles;
     fflush(stdout);
     return rc;
 }
@@ -972,6 +1003,29 @@ CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, con
     return NULL;
 }
 
+CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p, const char *name_a)
+{
+    size_t i;
+    if (!p || !name_a || !p->chrono__open) return NULL;
+    for (i = p->session.ncomparisons; i-- > 0;)
+        if (!strcmp(p->session.comparisons[i].a.name, name_a)) return &p->session.comparisons[i];
+    return NULL;
+}
+
+CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ...)
+{
+    va_list ap;
+    FILE *f;
+    if (!p || !fmt || p->cli.list) return;
+    /* text on stdout unless stdout carries another format (no --out) */
+    f = p->cli.format == CHRONO_FORMAT_TEXT || (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0) ? stdout : stderr;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fflush(f);
+}
+
 /* The report beside the console: the --out file in its format, or the HTML page on stdout. */
 CHRONO__PRIVATE int chrono__program_report(chrono_program *p)
 {
@@ -991,6 +1045,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
     int rc = 0;
     if (!p) return CHRONO_EINVAL;
     if (p->chrono__reported || !p->chrono__open) return 0;
+    if (p->status == 2) { p->chrono__reported = 1; return 0; }   /* the program refused a flag of its own: no report */
     if (!p->chrono__console.session) (void)chrono_program_run(p, NULL, 0);   /* nothing ran */
     {
         chrono_report_writer *w = &p->chrono__console;
