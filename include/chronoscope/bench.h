@@ -355,27 +355,23 @@ CHRONO__EXTERN_C_BEGIN
    cores do with immediates); the loop counter is a second, independent chain
    that runs alongside. */
 #  if defined(CHRONO__X86)
-#    define CHRONO__CHAIN(fname, op)                                                                \
-CHRONO__PRIVATE void fname(uintptr_t n)                                                             \
-{                                                                                                   \
-    uintptr_t x = 1, one = 1, loops = n / 16;                                                       \
-    __asm__ __volatile__("1:\n\t.rept 16\n\t" op " %[one], %[x]\n\t.endr\n\tsub $1, %[n]\n\tjnz 1b"     \
-                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");                   \
-}
-CHRONO__CHAIN(chrono__ref_chain, "add")
-CHRONO__CHAIN(chrono__mul_chain, "imul")
+#    define CHRONO__CHAIN_ASM(op) "1:\n\t.rept 16\n\t" op " %[one], %[x]\n\t.endr\n\tsub $1, %[n]\n\tjnz 1b"
+#    define CHRONO__MUL_OP "imul"
 #  else
-#    define CHRONO__CHAIN(fname, op)                                                                \
-CHRONO__PRIVATE void fname(uintptr_t n)                                                             \
-{                                                                                                   \
-    uintptr_t x = 1, one = 1, loops = n / 16;                                                       \
-    __asm__ __volatile__("1:\n\t.rept 16\n\t" op " %[x], %[x], %[one]\n\t.endr\n\tsubs %[n], %[n], #1\n\tb.ne 1b" \
-                         : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");                   \
+#    define CHRONO__CHAIN_ASM(op) "1:\n\t.rept 16\n\t" op " %[x], %[x], %[one]\n\t.endr\n\tsubs %[n], %[n], #1\n\tb.ne 1b"
+#    define CHRONO__MUL_OP "mul"
+#  endif
+#  define CHRONO__CHAIN(fname, op)                                                                          \
+CHRONO__PRIVATE void fname(uintptr_t n)                                                                       \
+{                                                                                                             \
+    uintptr_t x = 1, one = 1, loops = n / 16;                                                                 \
+    __asm__ __volatile__(CHRONO__CHAIN_ASM(op) : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");       \
 }
 CHRONO__CHAIN(chrono__ref_chain, "add")
-CHRONO__CHAIN(chrono__mul_chain, "mul")
-#  endif
+CHRONO__CHAIN(chrono__mul_chain, CHRONO__MUL_OP)
 #  undef CHRONO__CHAIN
+#  undef CHRONO__CHAIN_ASM
+#  undef CHRONO__MUL_OP
 #else
 #  define CHRONO__HAS_REF_CHAIN 0
 CHRONO__PRIVATE void chrono__ref_chain(uintptr_t n) { (void)n; }

@@ -410,6 +410,18 @@ CHRONO__PRIVATE void chrono__child_free(chrono__child_out *o)
     o->r = NULL; o->c = NULL; o->sw = NULL;
 }
 
+/* One more record of `size` bytes at the end of *arr (*n records), decoded
+   from hex; nothing when memory runs out or the hex is malformed. */
+CHRONO__PRIVATE void chrono__append_hex(void **arr, size_t *n, size_t size, const char *hex)
+{
+    char *p = (char *)CHRONO_MALLOC((*n + 1) * size);
+    if (!p) return;
+    if (*n) memcpy(p, *arr, *n * size);
+    CHRONO_FREE(*arr);
+    *arr = p;
+    if (chrono__hex_get(p + *n * size, hex, size) == 0) (*n)++;
+}
+
 /* Parse a child's records (lines), keeping what is whole. */
 CHRONO__PRIVATE void chrono__child_parse(chrono__child_out *o, const char *buf, size_t len)
 {
@@ -422,25 +434,12 @@ CHRONO__PRIVATE void chrono__child_parse(chrono__child_out *o, const char *buf, 
         i += n + 1;
         if (n == 1 && line[0] == 'E') { o->complete = 1; continue; }
         if (n < 2) continue;
-        if (line[0] == 'R' && n - 2 == 2 * sizeof(chrono_result)) {
-            chrono_result *nr = (chrono_result *)CHRONO_MALLOC((o->nr + 1) * sizeof *nr);
-            if (!nr) continue;
-            if (o->nr) memcpy(nr, o->r, o->nr * sizeof *nr);
-            CHRONO_FREE(o->r); o->r = nr;
-            if (chrono__hex_get(&o->r[o->nr], line + 2, sizeof(chrono_result)) == 0) o->nr++;
-        } else if (line[0] == 'C' && n - 2 == 2 * sizeof(chrono_comparison)) {
-            chrono_comparison *nc = (chrono_comparison *)CHRONO_MALLOC((o->nc + 1) * sizeof *nc);
-            if (!nc) continue;
-            if (o->nc) memcpy(nc, o->c, o->nc * sizeof *nc);
-            CHRONO_FREE(o->c); o->c = nc;
-            if (chrono__hex_get(&o->c[o->nc], line + 2, sizeof(chrono_comparison)) == 0) o->nc++;
-        } else if (line[0] == 'S' && n - 2 == 2 * sizeof(chrono_sweep_result)) {
-            chrono_sweep_result *ns = (chrono_sweep_result *)CHRONO_MALLOC((o->nsw + 1) * sizeof *ns);
-            if (!ns) continue;
-            if (o->nsw) memcpy(ns, o->sw, o->nsw * sizeof *ns);
-            CHRONO_FREE(o->sw); o->sw = ns;
-            if (chrono__hex_get(&o->sw[o->nsw], line + 2, sizeof(chrono_sweep_result)) == 0) o->nsw++;
-        }
+        if (line[0] == 'R' && n - 2 == 2 * sizeof(chrono_result))
+            chrono__append_hex((void **)&o->r, &o->nr, sizeof(chrono_result), line + 2);
+        else if (line[0] == 'C' && n - 2 == 2 * sizeof(chrono_comparison))
+            chrono__append_hex((void **)&o->c, &o->nc, sizeof(chrono_comparison), line + 2);
+        else if (line[0] == 'S' && n - 2 == 2 * sizeof(chrono_sweep_result))
+            chrono__append_hex((void **)&o->sw, &o->nsw, sizeof(chrono_sweep_result), line + 2);
     }
 }
 
