@@ -551,7 +551,7 @@ static void test_env_text(void)
     ok(good, "hypervisor signatures lose their repeats (bhyve bhyve, KVMKVMKVM, VMwareVMware, TCG x4)");
 #if defined(__linux__)
     snprintf(num, sizeof num, "%.15g", chrono__parse_decimal("0.24 0.20 0.15"));
-    ok(chrono__parse_decimal("0.24") == 0.24 && chrono__parse_decimal("12.5") == 12.5 && strcmp(num, "0.24") == 0,
+    ok(chrono__parse_decimal("0.24") == (double)0.24 && chrono__parse_decimal("12.5") == 12.5 && strcmp(num, "0.24") == 0,
        "load averages parse to the nearest double (0.24, not 0.24000000000000002)");
 #else
     (void)num;
