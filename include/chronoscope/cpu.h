@@ -296,14 +296,21 @@ CHRONO__PRIVATE int chrono__cpulist_count(const char *s)
 /* Locale-independent "12.34" parser (strtod obeys LC_NUMERIC). */
 CHRONO__PRIVATE double chrono__parse_decimal(const char *s)
 {
-    /* the digits as one integer, divided once: 0.24 reads 0.24, not the
-       0.24000000000000002 that adding 2/10 and 4/100 gives */
-    double v = 0.0, div = 1.0;
+    /* strtod rounds correctly (0.24 reads the double nearest 0.24, not the
+       0.24000000000000002 that adding 2/10 and 4/100 gives, nor an x87
+       double rounding); it reads the locale's decimal point, so the '.' is
+       replaced by that first */
+    char buf[64];
+    const char *dp = localeconv()->decimal_point;
+    size_t n = 0;
     int digits = 0;
-    for (; *s >= '0' && *s <= '9'; s++, digits++) v = v * 10.0 + (*s - '0');
-    if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9' && div < 1e15; s++, digits++) { v = v * 10.0 + (*s - '0'); div *= 10.0; }
-    return digits ? v / div : -1.0;
+    for (; *s >= '0' && *s <= '9' && n + 2 < sizeof buf; s++, digits++) buf[n++] = *s;
+    if (*s == '.' && dp && dp[0] && !dp[1] && n + 2 < sizeof buf) {
+        buf[n++] = dp[0];
+        for (s++; *s >= '0' && *s <= '9' && n + 1 < sizeof buf; s++, digits++) buf[n++] = *s;
+    }
+    buf[n] = '\0';
+    return digits ? strtod(buf, NULL) : -1.0;
 }
 
 /* Core of Linux CPU `cpu` from sysfs into p->smt_siblings, p->topology. */
