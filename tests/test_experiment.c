@@ -5,7 +5,7 @@
 #include <chronoscope.h>
 #include "tap.h"
 
-static int near(double a, double b, double tol) { return fabs(a - b) <= tol; }
+static int close_to(double a, double b, double tol) { return fabs(a - b) <= tol; }
 
 static void test_delta(void)
 {
@@ -15,15 +15,15 @@ static void test_delta(void)
     c.b.ns.median = 2.0;           /* b: 2 ns; a/b = 1.5 [1.4, 1.6] */
     c.ratio = 1.5; c.ci_low = 1.4; c.ci_high = 1.6; c.ci_level = 0.95;
     tap_ok(chrono_delta_from(&c, &d) == 0, "delta: ok");
-    tap_ok(near(d.diff_ns, 1.0, 1e-12), "delta: (1.5 - 1) x 2 ns = 1 ns (got %g)", d.diff_ns);
-    tap_ok(near(d.ci_low_ns, 0.8, 1e-12) && near(d.ci_high_ns, 1.2, 1e-12), "delta: CI [0.8, 1.2] (got [%g, %g])",
+    tap_ok(close_to(d.diff_ns, 1.0, 1e-12), "delta: (1.5 - 1) x 2 ns = 1 ns (got %g)", d.diff_ns);
+    tap_ok(close_to(d.ci_low_ns, 0.8, 1e-12) && close_to(d.ci_high_ns, 1.2, 1e-12), "delta: CI [0.8, 1.2] (got [%g, %g])",
            d.ci_low_ns, d.ci_high_ns);
     tap_ok(d.below_noise == 0 && d.ci_level == (double)0.95, "delta: CI excludes 0: above the noise floor");
     c.ratio = 1.01; c.ci_low = 0.98; c.ci_high = 1.03;
-    tap_ok(chrono_delta_from(&c, &d) == 0 && d.below_noise == 1 && near(d.diff_ns, 0.02, 1e-12) &&
-           near(d.ci_low_ns, -0.04, 1e-12), "delta: CI [-0.04, 0.06] includes 0: below the noise floor");
+    tap_ok(chrono_delta_from(&c, &d) == 0 && d.below_noise == 1 && close_to(d.diff_ns, 0.02, 1e-12) &&
+           close_to(d.ci_low_ns, -0.04, 1e-12), "delta: CI [-0.04, 0.06] includes 0: below the noise floor");
     c.ratio = 0.5; c.ci_low = 0.45; c.ci_high = 0.55;
-    tap_ok(chrono_delta_from(&c, &d) == 0 && near(d.diff_ns, -1.0, 1e-12) && !d.below_noise, "delta: a faster: -1 ns");
+    tap_ok(chrono_delta_from(&c, &d) == 0 && close_to(d.diff_ns, -1.0, 1e-12) && !d.below_noise, "delta: a faster: -1 ns");
     c.b.ns.median = NAN;
     tap_ok(chrono_delta_from(&c, &d) == CHRONO_EINVAL, "delta: NaN median is EINVAL");
     tap_ok(chrono_delta_from(NULL, &d) == CHRONO_EINVAL && chrono_delta_from(&c, NULL) == CHRONO_EINVAL, "delta: NULL");
@@ -37,13 +37,13 @@ static void test_projection(void)
     memset(&r, 0, sizeof r);
     r.ns.n = 100; r.ns.mean = 1000.0; r.ns.median = 960.0; r.ns.stddev = 4.0;
     tap_ok(chrono_project(&r, 16777216.0, 0.95, &p) == 0, "projection: ok");
-    tap_ok(near(p.total_ns, 16777216.0 * 1000.0, 1e-3), "projection: 16 Mi x mean 1000 ns = %.0f ns", p.total_ns);
-    tap_ok(near(p.median_total_ns, 16777216.0 * 960.0, 1e-3) && p.per_op_mean_ns == 1000.0 &&
+    tap_ok(close_to(p.total_ns, 16777216.0 * 1000.0, 1e-3), "projection: 16 Mi x mean 1000 ns = %.0f ns", p.total_ns);
+    tap_ok(close_to(p.median_total_ns, 16777216.0 * 960.0, 1e-3) && p.per_op_mean_ns == 1000.0 &&
            p.per_op_median_ns == 960.0, "projection: uses the mean, reports the median beside it");
-    tap_ok(near(p.ci_low_ns, 16777216.0 * (1000.0 - half), 1.0) && near(p.ci_high_ns, 16777216.0 * (1000.0 + half), 1.0),
+    tap_ok(close_to(p.ci_low_ns, 16777216.0 * (1000.0 - half), 1.0) && close_to(p.ci_high_ns, 16777216.0 * (1000.0 + half), 1.0),
            "projection: CI = ops x (mean +- 1.96 sd/sqrt n) (got [%.0f, %.0f])", p.ci_low_ns, p.ci_high_ns);
     tap_ok(chrono_project(&r, 10.0, 0.99, &p) == 0 &&
-           near(p.ci_high_ns - p.total_ns, 10.0 * 2.5758293035489 * 0.4, 1e-6), "projection: 99%% uses z = 2.576");
+           close_to(p.ci_high_ns - p.total_ns, 10.0 * 2.5758293035489 * 0.4, 1e-6), "projection: 99%% uses z = 2.576");
     r.ns.n = 1; r.ns.stddev = NAN;
     tap_ok(chrono_project(&r, 2.0, 0.95, &p) == 0 && p.ci_low_ns == 2000.0 && p.ci_high_ns == 2000.0,
            "projection: one sample: a zero-width CI, not NaN");
@@ -114,7 +114,7 @@ static void test_env_note(void)
         if (strstr(n.line[i], "2.600 GHz") && strstr(n.line[i], "3.80 GHz")) has_clock = 1;
     }
     tap_ok(n.in_vm == 1 && strstr(n.line[0], "KVMKVMKVM") != NULL, "env note: the VM is named");
-    tap_ok(has_clock && near(n.tsc_ghz, 2.6, 1e-12), "env note: TSC 2.600 GHz and core 3.80 GHz");
+    tap_ok(has_clock && close_to(n.tsc_ghz, 2.6, 1e-12), "env note: TSC 2.600 GHz and core 3.80 GHz");
     /* under valgrind every session is an emulator's, whatever its clock says */
     tap_ok(n.emulated == chrono__under_valgrind(), "env note: 3.8 GHz is plausible (emulated %d, under valgrind %d)",
            n.emulated, chrono__under_valgrind());
