@@ -16,7 +16,7 @@
 
 static char out_text[65536], err_text[65536];
 
-static void adds(void *ctx, uint64_t iters)
+CHRONO__UNUSED static void adds(void *ctx, uint64_t iters)
 {
     unsigned *calls = (unsigned *)ctx;
     uint64_t i, x = 1;
@@ -34,7 +34,7 @@ static void nap(void *ctx, uint64_t iters)
 }
 #endif
 
-static void slurp(const char *path, char *buf, size_t n)
+CHRONO__UNUSED static void slurp(const char *path, char *buf, size_t n)
 {
     FILE *f = fopen(path, "rb");
     size_t got = f ? fread(buf, 1, n - 1, f) : 0;
@@ -43,7 +43,7 @@ static void slurp(const char *path, char *buf, size_t n)
 }
 
 /* chrono_main on argv with stdout and stderr captured; the exit status. */
-static int run_main(const char *const *args, const chrono_entry *e, size_t n)
+CHRONO__UNUSED static int run_main(const char *const *args, const chrono_entry *e, size_t n)
 {
     char *argv[16];
     int argc = 0, rc;
@@ -79,6 +79,12 @@ int main(void)
     static unsigned ca, cb, cg;
     chrono_entry t[3];
     int rc;
+#if !TP_POSIX
+    /* the checks read what chrono_main printed, captured with dup/dup2 */
+    (void)ca; (void)cb; (void)cg; (void)t; (void)rc;
+    tap_skip("program.h's console and exit checks capture stdout and stderr with dup2: POSIX only");
+    return tap_done();
+#else
     t[0] = chrono_with_bytes(chrono_bench("alpha", adds, &ca), 64);
     t[1] = chrono_bench("beta", adds, &cb);
     t[2] = chrono_versus("gamma", adds, &cg, "delta", adds, &cg);
@@ -147,4 +153,5 @@ int main(void)
     remove("test_program.stdout");
     remove("test_program.stderr");
     return tap_done();
+#endif
 }

@@ -58,7 +58,8 @@ static void test_args(void)
     tap_ok(chrono_run_setup(&s, "x", NULL, NULL, NULL, &r) == CHRONO_EINVAL, "no body: CHRONO_EINVAL");
     tap_ok(chrono_run_setup(&s, "", NULL, nop_body, NULL, &r) == CHRONO_EINVAL, "empty name: CHRONO_EINVAL");
     rc = chrono_run_setup(&s, "nothing", NULL, nop_body, NULL, &r);
-    tap_ok(rc == 0 && s.nresults == 1 && !strcmp(s.results[0].name, "nothing"),
+    /* under an emulator (wine, qemu) every sample may be rejected: the call itself was accepted */
+    tap_ok((rc == 0 && s.nresults == 1 && !strcmp(s.results[0].name, "nothing")) || (tap_emulated() && rc == CHRONO_ENOSAMPLES),
            "a NULL setup is allowed; the result is kept in the session (rc %d)", rc);
     chrono_session_close(&s);
 }
