@@ -1152,23 +1152,80 @@ CHRONO__PRIVATE int chrono__keep_result(chrono_session *s, const chrono_result *
     return 0;
 }
 
-CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
+/* The start of a run: arguments checked, *out defined even on failure, the
+   sample columns ready.  0 or the error. */
+CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono_fn fn, chrono_result *out,
+                                     size_t *attempts, chrono__columns *col)
 {
-    chrono_result r;
-    chrono__mem mem0, mem;
-    chrono__columns col;
-    chrono__sample sm;
-    uint64_t start, iters;
-    double warm;
-    size_t n = 0, quiet = 0, attempts, soft = 0;
     int rc = chrono__check_session(s);
-    if (out) chrono__result_init(out, "", 0);   /* defined even on failure */
+    if (out) chrono__result_init(out, "", 0);
     if (rc < 0) return rc;
     if (!fn) return CHRONO_EINVAL;
     if ((rc = chrono__check_name(name)) < 0) return rc;
-    attempts = chrono__attempts(s);
-    if ((rc = chrono__columns_get(s, attempts, &col)) < 0) return rc;
+    *attempts = chrono__attempts(s);
+    return chrono__columns_get(s, *attempts, col);
+}
 
+/* Turns an accepted sample's ticks into the body's own (chrono_run_setup:
+   the timed calls alone); NULL: the sample as measured. */
+typedef void (*chrono__net_fn)(void *ctx, uint64_t iters, chrono__sample *sm);
+
+/* The samples of a run of body(ctx, iters), until chrono__more_samples says
+   enough: rejected ones counted and replaced, contended ones dropped while
+   quiet ones suffice, interrupted ones kept only when nothing else was
+   (CHRONO_WARN_INTERRUPTED); page faults counted around them.  The rows kept. */
+CHRONO__PRIVATE size_t chrono__run_samples(chrono_session *s, chrono_fn body, void *ctx, chrono__net_fn net,
+                                           uint64_t iters, uint64_t start, size_t attempts, chrono__columns *col,
+                                           chrono_result *r)
+{
+    chrono__sample sm;
+    chrono__mem mem = chrono__mem_read();
+    size_t n = 0, quiet = 0, soft = 0;
+    while (chrono__more_samples(s, start, r->samples_taken, n, quiet, &r->truncated)) {
+        size_t before = n;
+        chrono__take_sample(s, body, ctx, iters, &sm);
+        if (net && sm.status == CHRONO__OK) net(ctx, iters, &sm);
+        chrono__record(&sm, iters, &s->clock, col, &n, r);
+        if (n > before) quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, n, quiet);
+        else if (r->samples_taken <= attempts) chrono__record_soft(&sm, iters, &s->clock, col, attempts, &soft);
+    }
+    chrono__mem_faults(&mem, (double)r->samples_taken * (double)iters, r);
+    return n ? chrono__drop_contended(s, col, r, NULL, NULL, n, quiet) : chrono__use_soft(col, attempts, soft, r);
+}
+
+/* The end of a run: the allocator's figures (one more batch, after the
+   samples), the statistics and the run's warnings (SHORT_BODY below
+   min_cycles, or min_ns where cycles are unknown; 0: no such floor), a copy
+   kept in the session and in *out.  0 or the error. */
+CHRONO__PRIVATE int chrono__run_close(chrono_session *s, const chrono__mem *mem0, chrono_fn body, void *ctx, uint64_t iters,
+                                      uint64_t start, chrono__columns *col, size_t n, double min_cycles, double min_ns,
+                                      chrono_result *r, chrono_result *out)
+{
+    int rc;
+    chrono__mem_finish(s, mem0, body, ctx, iters, r);
+    r->wall_ms = chrono__elapsed_ms(s, start);
+    if (r->migrated) r->warnings |= CHRONO_WARN_MIGRATED;
+    chrono__keep_samples(s, col->ns, n, &r->sample_ns, &r->nsample_ns);
+    rc = chrono__summarise(s, col, n, r);
+    if (rc == 0) chrono__check_empty(s, r);
+    if (rc == 0 && (r->has_cycles ? r->cycles.median < min_cycles : r->ns.median < min_ns))
+        r->warnings |= CHRONO_WARN_SHORT_BODY;
+    s->warnings |= r->warnings;
+    if (rc == 0) rc = chrono__keep_result(s, r);
+    if (out) *out = *r;
+    return rc;
+}
+
+CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
+{
+    chrono_result r;
+    chrono__mem mem0;
+    chrono__columns col;
+    uint64_t start, iters;
+    double warm;
+    size_t n, attempts;
+    int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
+    if (rc < 0) return rc;
     mem0 = chrono__mem_read();
     start = chrono__now(s);
     iters = chrono__size_batch(s, fn, ctx, 1, start, s->cfg.max_ms / 4);
@@ -1176,26 +1233,8 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);   /* now that it is warm */
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
-    mem = chrono__mem_read();
-    while (chrono__more_samples(s, start, r.samples_taken, n, quiet, &r.truncated)) {
-        size_t before = n;
-        chrono__take_sample(s, fn, ctx, iters, &sm);
-        chrono__record(&sm, iters, &s->clock, &col, &n, &r);
-        if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, col.port, NULL, n, quiet);
-        else if (r.samples_taken <= attempts) chrono__record_soft(&sm, iters, &s->clock, &col, attempts, &soft);
-    }
-    chrono__mem_faults(&mem, (double)r.samples_taken * (double)iters, &r);
-    chrono__mem_finish(s, &mem0, fn, ctx, iters, &r);
-    n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, attempts, soft, &r);
-    r.wall_ms = chrono__elapsed_ms(s, start);
-    if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
-    chrono__keep_samples(s, col.ns, n, &r.sample_ns, &r.nsample_ns);
-    rc = chrono__summarise(s, &col, n, &r);
-    if (rc == 0) chrono__check_empty(s, &r);
-    s->warnings |= r.warnings;
-    if (rc == 0) rc = chrono__keep_result(s, &r);
-    if (out) *out = r;
-    return rc;
+    n = chrono__run_samples(s, fn, ctx, NULL, iters, start, attempts, &col, &r);
+    return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
 
 /* ---- A/B comparison ---------------------------------------------------------- */
@@ -1470,6 +1509,7 @@ typedef struct chrono__setup_tramp {
     chrono_fn fn;
     void *ctx;
     uint64_t raw;          /* ticks of the last batch's timed calls, summed */
+    double fixed;          /* ticks one timed call costs besides the body (chrono__setup_fixed) */
 } chrono__setup_tramp;
 
 /* A batch of `iters` calls, each after its setup, each timed alone (the
@@ -1575,58 +1615,38 @@ CHRONO__PRIVATE uint64_t chrono__setup_size(const chrono_session *s, chrono__set
     }
 }
 
+/* chrono__net_fn of chrono_run_setup: the timed calls alone, their fixed cost off. */
+CHRONO__PRIVATE void chrono__setup_net_sample(void *ctx, uint64_t iters, chrono__sample *sm)
+{
+    const chrono__setup_tramp *t = (const chrono__setup_tramp *)ctx;
+    sm->ticks = chrono__setup_net(t, iters, t->fixed);
+}
+
 CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setup_fn setup, chrono_fn fn, void *ctx,
                                 chrono_result *out)
 {
     chrono_result r;
     chrono__columns col;
-    chrono__sample sm;
     chrono__setup_tramp t;
-    chrono__mem mem0, mem;
+    chrono__mem mem0;
     uint64_t start, iters;
-    double warm, fixed;
-    size_t n = 0, quiet = 0, attempts;
-    int rc = chrono__check_session(s);
-    if (out) chrono__result_init(out, "", 0);   /* defined even on failure */
+    double warm;
+    size_t n, attempts;
+    int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
     if (rc < 0) return rc;
-    if (!fn) return CHRONO_EINVAL;
-    if ((rc = chrono__check_name(name)) < 0) return rc;
-    attempts = chrono__attempts(s);
-    if ((rc = chrono__columns_get(s, attempts, &col)) < 0) return rc;
     t.s = s; t.setup = setup; t.fn = fn; t.ctx = ctx; t.raw = 0;
-
     mem0 = chrono__mem_read();
     start = chrono__now(s);
-    fixed = chrono__setup_fixed(s);
-    iters = chrono__setup_size(s, &t, fixed, 1, start, s->cfg.max_ms / 4);
+    t.fixed = chrono__setup_fixed(s);
+    iters = chrono__setup_size(s, &t, t.fixed, 1, start, s->cfg.max_ms / 4);
     warm = chrono__warmup(s, chrono__setup_batch, &t, iters, s->cfg.warmup_ms);
-    iters = chrono__setup_size(s, &t, fixed, iters, start, s->cfg.max_ms / 2);
+    iters = chrono__setup_size(s, &t, t.fixed, iters, start, s->cfg.max_ms / 2);
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
-    mem = chrono__mem_read();
-    while (chrono__more_samples(s, start, r.samples_taken, n, quiet, &r.truncated)) {
-        size_t before = n;
-        chrono__take_sample(s, chrono__setup_batch, &t, iters, &sm);
-        if (sm.status == CHRONO__OK) sm.ticks = chrono__setup_net(&t, iters, fixed);   /* the calls alone */
-        chrono__record(&sm, iters, &s->clock, &col, &n, &r);
-        if (n > before) quiet = chrono__note_fe(s, col.fe, NULL, col.port, NULL, n, quiet);
-    }
-    chrono__mem_faults(&mem, (double)r.samples_taken * (double)iters, &r);   /* the setups' faults too */
-    chrono__mem_finish(s, &mem0, chrono__setup_batch, &t, iters, &r);
-    n = chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet);
-    r.wall_ms = chrono__elapsed_ms(s, start);
-    if (r.migrated) r.warnings |= CHRONO_WARN_MIGRATED;
-    chrono__keep_samples(s, col.ns, n, &r.sample_ns, &r.nsample_ns);
-    rc = chrono__summarise(s, &col, n, &r);
-    if (rc == 0) {
-        chrono__check_empty(s, &r);
-        if (r.has_cycles ? r.cycles.median < CHRONO__SETUP_MIN_CYCLES : r.ns.median < CHRONO__SETUP_MIN_NS)
-            r.warnings |= CHRONO_WARN_SHORT_BODY;
-    }
-    s->warnings |= r.warnings;
-    if (rc == 0) rc = chrono__keep_result(s, &r);
-    if (out) *out = r;
-    return rc;
+    /* the setups' page faults are counted too */
+    n = chrono__run_samples(s, chrono__setup_batch, &t, chrono__setup_net_sample, iters, start, attempts, &col, &r);
+    return chrono__run_close(s, &mem0, chrono__setup_batch, &t, iters, start, &col, n, CHRONO__SETUP_MIN_CYCLES,
+                             CHRONO__SETUP_MIN_NS, &r, out);
 }
 
 CHRONO__EXTERN_C_END
