@@ -5,6 +5,7 @@
    bodies far slower or faster than the timer, outliers, max_ms, signals. */
 #include <chronoscope.h>
 #include "tap.h"
+#include "chains.h"
 #if defined(__linux__)
 #  include <sched.h>
 #  include <signal.h>
@@ -346,34 +347,12 @@ static void test_real_ratios(void)
    Chains of dependent instructions written here, not the library's reference
    chain: n adds cost n core cycles (1-cycle latency on every x86-64 and arm64
    core), n imuls 3n on x86-64 since 2008.  The loop counter runs alongside. */
-#if (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)) && (defined(__GNUC__) || defined(__clang__))
-#  define HAVE_OWN_CHAINS 1
-#  if defined(__aarch64__)
-#    define OWN_CHAIN(name, op, n)                                                                   \
-    static void name(void *ctx, uint64_t iters)                                                     \
-    {                                                                                                \
-        uintptr_t x = 1, one = 1;                                                                    \
-        (void)ctx;                                                                                   \
-        for (uint64_t i = 0; i < iters; i++)                                                         \
-            __asm__ __volatile__(".rept " #n "\n\t" op " %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one)); \
-    }
-OWN_CHAIN(own_add1000, "add", 1000)
-OWN_CHAIN(own_add2000, "add", 2000)
-#  else
-#    define OWN_CHAIN(name, op, n)                                                                   \
-    static void name(void *ctx, uint64_t iters)                                                     \
-    {                                                                                                \
-        uintptr_t x = 1, one = 1;                                                                    \
-        (void)ctx;                                                                                   \
-        for (uint64_t i = 0; i < iters; i++)                                                         \
-            __asm__ __volatile__(".rept " #n "\n\t" op " %1, %0\n\t.endr" : "+r"(x) : "r"(one));     \
-    }
-OWN_CHAIN(own_add1000, "add", 1000)
-OWN_CHAIN(own_add2000, "add", 2000)
-OWN_CHAIN(own_imul1000, "imul", 1000)
+#if TEST_HAVE_CHAINS
+TEST_CHAIN(own_add1000, "add", 1000)
+TEST_CHAIN(own_add2000, "add", 2000)
+#  if !defined(__aarch64__)
+TEST_CHAIN(own_imul1000, "imul", 1000)
 #  endif
-#else
-#  define HAVE_OWN_CHAINS 0
 #endif
 
 static chrono_config accurate(void)
@@ -384,7 +363,7 @@ static chrono_config accurate(void)
     return c;
 }
 
-#if HAVE_OWN_CHAINS
+#if TEST_HAVE_CHAINS
 /* Up to `tries` runs of fn; returns the estimated cycles of the try closest
    to truth among the clean ones (at most a third of the samples rejected or
    contended: the host left the core alone), or among all when none was
@@ -411,7 +390,7 @@ static double cycles_closest(chrono_session *s, const char *name, chrono_fn fn, 
 
 static void test_accuracy(void)
 {
-#if HAVE_OWN_CHAINS
+#if TEST_HAVE_CHAINS
     chrono_config cfg = accurate();
     chrono_session s;
     chrono_comparison cmp;

@@ -4,32 +4,10 @@
    Also the argument checks, and a simulated clock for the arithmetic. */
 #include <chronoscope.h>
 #include "tap.h"
+#include "chains.h"
 #include <stdlib.h>
 #include <string.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#  define HAVE_CHAINS 1
-#  define CHAIN(name, n)                                                                              \
-    static void name(void *ctx, uint64_t iters)                                                     \
-    {                                                                                                \
-        uintptr_t x = 1, one = 1;                                                                    \
-        (void)ctx;                                                                                   \
-        for (uint64_t i = 0; i < iters; i++)                                                         \
-            __asm__ __volatile__(".rept " #n "\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));        \
-    }
-#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-#  define HAVE_CHAINS 1
-#  define CHAIN(name, n)                                                                              \
-    static void name(void *ctx, uint64_t iters)                                                     \
-    {                                                                                                \
-        uintptr_t x = 1, one = 1;                                                                    \
-        (void)ctx;                                                                                   \
-        for (uint64_t i = 0; i < iters; i++)                                                         \
-            __asm__ __volatile__(".rept " #n "\n\tadd %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one));    \
-    }
-#else
-#  define HAVE_CHAINS 0
-#endif
 
 static void nop_body(void *ctx, uint64_t iters) { (void)ctx; (void)iters; }
 
@@ -64,10 +42,10 @@ static void test_args(void)
     chrono_session_close(&s);
 }
 
-#if HAVE_CHAINS
-CHAIN(add50, 50)
-CHAIN(add1000, 1000)
-CHAIN(add20000, 20000)
+#if TEST_HAVE_CHAINS
+TEST_CHAIN(add50, "add", 50)
+TEST_CHAIN(add1000, "add", 1000)
+TEST_CHAIN(add20000, "add", 20000)
 static void setup20000(void *ctx) { add20000(ctx, 1); }
 
 /* A try is clean when the host left most samples alone. */
