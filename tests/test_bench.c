@@ -882,9 +882,14 @@ static void test_blocking(void)
     if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
     memset(&r, 0, sizeof r);
     rc = chrono_run(&s, "nap", nap, NULL, &r);
-    tap_ok(rc == 0 && r.preempted == r.samples_taken && (r.warnings & CHRONO_WARN_INTERRUPTED),
-           "blocking = 0: a body that sleeps is switched out in every sample: all rejected as preempted, "
-           "kept only as INTERRUPTED (rc %d, %zu of %zu preempted)", rc, r.preempted, r.samples_taken);
+    /* nearly every sample is switched out (a short sleep may, rarely, not be):
+       preempted ones are rejected, and only when none is left are they kept,
+       marked INTERRUPTED */
+    tap_ok(rc == 0 && r.preempted * 2 >= r.samples_taken &&
+               (r.preempted == r.samples_taken) == ((r.warnings & CHRONO_WARN_INTERRUPTED) != 0),
+           "blocking = 0: a body that sleeps is switched out in (nearly) every sample: rejected as preempted, "
+           "kept as INTERRUPTED only when none was left (rc %d, %zu of %zu preempted, INTERRUPTED %s)", rc, r.preempted,
+           r.samples_taken, (r.warnings & CHRONO_WARN_INTERRUPTED) ? "set" : "not set");
     chrono_session_close(&s);
     cfg.blocking = 1;
     if ((rc = chrono_session_open(&s, &cfg)) < 0) { tap_ok(0, "open"); return; }
@@ -981,14 +986,18 @@ static void test_interrupted(void)
     cfg.samples = 5; cfg.warmup_ms = 1; cfg.max_ms = 200; cfg.min_sample_us = 100;
     if (chrono_session_open(&s, &cfg) < 0) { tap_ok(0, "session for the interrupted run"); return; }
     rc = chrono_run(&s, "sleepy", sleepy, NULL, &r);
-    tap_ok(rc == 0 && r.samples > 0 && r.preempted > 0 && (r.warnings & CHRONO_WARN_INTERRUPTED) && r.ns.median >= 150e3,
+    /* a sleep very rarely does not switch out: then that sample is used, unmarked */
+    tap_ok(rc == 0 && r.samples > 0 && r.preempted * 2 >= r.samples_taken && r.ns.median >= 150e3 &&
+               (r.preempted == r.samples_taken) == ((r.warnings & CHRONO_WARN_INTERRUPTED) != 0),
            "a body that always switches out: %s, %zu samples kept of %zu taken (%zu preempted), median %.0f ns, INTERRUPTED %s",
            rc == 0 ? "a figure" : chrono_strerror(rc), r.samples, r.samples_taken, r.preempted, r.ns.median,
            (r.warnings & CHRONO_WARN_INTERRUPTED) ? "set" : "NOT set");
     {
         chrono_comparison c;
         rc = chrono_compare(&s, "sleepy_a", sleepy, NULL, "sleepy_b", sleepy, NULL, &c);
-        tap_ok(rc == 0 && c.rounds > 0 && (c.warnings & CHRONO_WARN_INTERRUPTED) && c.ratio > 0.5 && c.ratio < 2,
+        tap_ok(rc == 0 && c.rounds > 0 && c.ratio > 0.5 && c.ratio < 2 &&
+                   ((c.warnings & CHRONO_WARN_INTERRUPTED) ||
+                    c.a.preempted + c.b.preempted < c.a.samples_taken + c.b.samples_taken),
                "two such bodies compared: %s, %zu pairs, ratio %.3f, INTERRUPTED %s",
                rc == 0 ? "a ratio" : chrono_strerror(rc), c.rounds, c.ratio,
                (c.warnings & CHRONO_WARN_INTERRUPTED) ? "set" : "NOT set");
