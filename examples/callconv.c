@@ -301,8 +301,8 @@ static const cc_copy_entry part1[] = {
 #define CC_MAXROWS 64
 typedef struct cc_table {        /* a chrono_table and the storage of its cells */
     chrono_table t;
-    char text[CC_MAXROWS * 13][CC_CELL];
-    const char *cells[CC_MAXROWS * 13];
+    char text[CC_MAXROWS * 14][CC_CELL];
+    const char *cells[CC_MAXROWS * 14];
 } cc_table;
 
 static void cc_table_init(cc_table *tb, const char *key, const char *title, const char *const *cols, size_t ncols)
@@ -344,8 +344,8 @@ static const char *const p2_cols[] = { "variant", "against", "ns_variant", "ns_a
                                        "delta_ci_high", "verdict" };
 static const char *const p1_cols[] = { "variant", "projected_s_mean", "proj_ci_low_s", "proj_ci_high_s",
                                        "ns_per_byte_mean", "ns_per_byte_median", "delta_ns_vs_libc", "delta_ci_low",
-                                       "delta_ci_high", "verdict", "literal_s", "literal_vs_projected",
-                                       "literal_switches" };
+                                       "delta_ci_high", "verdict", "literal_s", "projected_beside_s",
+                                       "literal_vs_beside", "literal_switches" };
 static const char *const env_cols[] = { "note" };
 
 typedef struct cc_p1 {           /* one Part 1 row, to sort fastest first */
@@ -353,8 +353,8 @@ typedef struct cc_p1 {           /* one Part 1 row, to sort fastest first */
     chrono_result r;
     chrono_comparison c;         /* against libc; unused for libc itself */
     int is_base;
-    double literal_ns;           /* NAN without --literal */
-    double literal_switches;     /* context switches during the literal copy: others' time is in it */
+    chrono_literal lit;          /* --literal: the copy and the projection measured beside it */
+    int have_lit;
 } cc_p1;
 
 static int cc_p1_cmp(const void *x, const void *y)
@@ -412,9 +412,11 @@ int main(int argc, char **argv)
     cc_str(&envtab, 0, "Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)");
     envtab.t.nrows++;
 #endif
-    cc_str(&envtab, 0, literal ? "Part 1: projections use the MEAN ns per byte (interrupts included); literal_s is one real copy "
-                                 "(wall time: with literal_switches > 0 other programs' time is in it)"
-                               : "Part 1: projections use the MEAN ns per byte (interrupts included); --literal copies for real");
+    cc_str(&envtab, 0, "Part 1: projections use the MEAN ns per byte of every sample, interrupted ones included");
+    envtab.t.nrows++;
+    cc_str(&envtab, 0, literal ? "Part 1: literal_s is one real copy (wall time: with literal_switches > 0 others' time is in it); "
+                                 "projected_beside_s projects runs just before and after it"
+                               : "Part 1: --literal copies for real");
     envtab.t.nrows++;
     (void)chrono_program_table(&p, &envtab.t);
     (void)chrono_program_run(&p, entries, n);
@@ -444,22 +446,11 @@ int main(int argc, char **argv)
             const chrono_comparison *c = chrono_program_compared(&p, part1[i].name);
             if (c) { p1[np1].name = part1[i].name; p1[np1].c = *c; p1[np1].r = c->a; np1++; }
         }
-        for (i = 0; i < np1; i++) {   /* --literal: the whole copy, once per variant, on the library's clock */
+        for (i = 0; i < np1 && literal; i++) {   /* --literal: the whole copy once, beside its own projection */
             chrono_fn fn = copy_libc;
             size_t k;
-            const chrono_clock *clk = &p.session.clock;
-            p1[i].literal_ns = p1[i].literal_switches = NAN;
-            if (!literal) continue;
             for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
-            {
-                long sw0 = chrono_cpu_switches(), sw1;
-                uint64_t t0 = chrono_clock_start(clk), t1;
-                fn(&h, (uint64_t)bytes);
-                t1 = chrono_clock_stop(clk);
-                sw1 = chrono_cpu_switches();
-                p1[i].literal_ns = chrono_clock_ns(clk, t1 - t0);
-                if (sw0 >= 0 && sw1 >= 0) p1[i].literal_switches = (double)(sw1 - sw0);
-            }
+            p1[i].have_lit = chrono_literal_run(&p.session, p1[i].name, fn, &h, (uint64_t)bytes, &p1[i].lit) == 0;
         }
         if (h.failed) {
             fprintf(stderr, "%s: Part 1: a read or write did not move one byte\n", p.cli.prog);
@@ -468,7 +459,7 @@ int main(int argc, char **argv)
     }
 #endif
     qsort(p1, np1, sizeof p1[0], cc_p1_cmp);
-    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 13);
+    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 14);
     for (i = 0; i < np1; i++) {
         chrono_projection pr;
         if (chrono_project(&p1[i].r, ops, p.session.cfg.confidence, &pr) < 0) continue;
@@ -480,9 +471,10 @@ int main(int argc, char **argv)
         cc_num(&p1tab, 5, "%.1f", pr.per_op_median_ns);
         if (p1[i].is_base) { size_t k; for (k = 6; k < 10; k++) cc_str(&p1tab, k, k == 9 ? "baseline" : "0"); }
         else cc_delta_cells(&p1tab, 6, &p1[i].c);
-        cc_num(&p1tab, 10, "%.3f", p1[i].literal_ns / 1e9);
-        cc_num(&p1tab, 11, "%.3f", p1[i].literal_ns / pr.total_ns);
-        cc_num(&p1tab, 12, "%.0f", p1[i].literal_switches);
+        cc_num(&p1tab, 10, "%.3f", p1[i].have_lit ? p1[i].lit.ns / 1e9 : NAN);
+        cc_num(&p1tab, 11, "%.3f", p1[i].have_lit ? p1[i].lit.beside.total_ns / 1e9 : NAN);
+        cc_num(&p1tab, 12, "%.3f", p1[i].have_lit ? p1[i].lit.ratio : NAN);
+        cc_num(&p1tab, 13, "%.0f", p1[i].have_lit && p1[i].lit.switches >= 0 ? (double)p1[i].lit.switches : NAN);
         p1tab.t.nrows++;
     }
     (void)chrono_program_table(&p, &p1tab.t);

@@ -1,9 +1,11 @@
 /* test_experiment — the experiment helpers on hand-made inputs: Δ and its CI
    from a synthetic comparison, the projection's arithmetic (mean-based), the
    then-vs-now table's cells ("n/a" without the seed's clock), the
-   environment note on a hand-filled session. */
+   environment note on a hand-filled session; one real batch against the
+   projection measured beside it (chrono_literal_run). */
 #include <chronoscope.h>
 #include "tap.h"
+#include "chains.h"
 
 static int close_to(double a, double b, double tol) { return fabs(a - b) <= tol; }
 
@@ -52,6 +54,64 @@ static void test_projection(void)
     r.ns.n = 0;
     tap_ok(chrono_project(&r, 1.0, 0.95, &p) == CHRONO_EINVAL, "projection: no samples is EINVAL");
 }
+
+/* The pair's projection: the two means averaged, the half widths combined. */
+static void test_project_pair(void)
+{
+    chrono_result a, b;
+    chrono_projection p;
+    double hb = 1.959963984540054 * 3.0 / sqrt(100.0), ha = 1.959963984540054 * 4.0 / sqrt(100.0);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    b.ns.n = 100; b.ns.mean = 100.0; b.ns.median = 98.0; b.ns.stddev = 3.0;
+    a.ns.n = 100; a.ns.mean = 110.0; a.ns.median = 108.0; a.ns.stddev = 4.0;
+    memset(&p, 0, sizeof p);
+    tap_ok(chrono__project_pair(&b, &a, 1000.0, 0.95, &p) == 0, "literal: the pair projects");
+    tap_ok(close_to(p.total_ns, 105000.0, 1e-6) &&
+           close_to(p.median_total_ns, 103000.0, 1e-6), "literal: before 100 ns and after 110 ns project 105 ns an op (%.0f)",
+           p.total_ns);
+    tap_ok(close_to(p.ci_high_ns - p.total_ns, 1000.0 * sqrt(hb * hb + ha * ha) / 2.0, 1e-6) &&
+           close_to(p.total_ns - p.ci_low_ns, p.ci_high_ns - p.total_ns, 1e-6),
+           "literal: the CI of the mean of two runs, half width sqrt(hb^2 + ha^2) / 2");
+    a.ns.n = 0;
+    tap_ok(chrono__project_pair(&b, &a, 1000.0, 0.95, &p) == CHRONO_EINVAL, "literal: a run without samples is EINVAL");
+}
+
+#if TEST_HAVE_CHAINS
+TEST_CHAIN(lit_add100, "add", 100)
+
+/* One real batch against the projection measured beside it: 2e7 dependent
+   adds (about 5 ms) must read within 20% of ops x the mean (best of 8). */
+static void test_literal_run(void)
+{
+    chrono_config cfg = chrono_config_default();
+    chrono_session s;
+    chrono_literal lit;
+    int rc, t, ok = 0;
+    if (tap_emulated()) cfg.cycles = CHRONO_CYCLES_OFF;
+    cfg.max_ms = 200;
+    rc = chrono_session_open(&s, &cfg);
+    tap_ok(rc == 0, "literal: session (%s)", rc == 0 ? "open" : chrono_strerror(rc));
+    if (rc < 0) return;
+    tap_ok(chrono_literal_run(&s, "x", NULL, NULL, 1, &lit) == CHRONO_EINVAL &&
+           chrono_literal_run(&s, "x", lit_add100, NULL, 0, &lit) == CHRONO_EINVAL &&
+           chrono_literal_run(NULL, "x", lit_add100, NULL, 1, &lit) == CHRONO_EINVAL, "literal: NULL or 0 ops is EINVAL");
+    if (tap_emulated() || chrono_session_emulated(&s)) {
+        tap_skip("literal: emulated: the batch and the runs are the emulator's");
+        chrono_session_close(&s);
+        return;
+    }
+    for (t = 0; t < 8 && !ok; t++) {
+        rc = chrono_literal_run(&s, "add100", lit_add100, NULL, 200000, &lit);
+        tap_diag("try %d: literal %.3f ms, projected %.3f ms [%.3f, %.3f], ratio %.4f, %ld switches", t + 1, lit.ns / 1e6,
+                 lit.beside.total_ns / 1e6, lit.beside.ci_low_ns / 1e6, lit.beside.ci_high_ns / 1e6, lit.ratio, lit.switches);
+        ok = rc == 0 && lit.ops == 200000.0 && lit.ratio > 0.8 && lit.ratio < 1.25 &&
+             lit.beside.ci_low_ns <= lit.beside.total_ns && lit.beside.total_ns <= lit.beside.ci_high_ns;
+    }
+    tap_ok(ok, "literal: 2e7 adds in one batch read %.4f x their projection (0.8..1.25)", lit.ratio);
+    chrono_session_close(&s);
+}
+#endif
 
 static const char *cell(const chrono_then_now *t, size_t row, size_t col)
 {
@@ -128,6 +188,10 @@ int main(void)
 {
     test_delta();
     test_projection();
+    test_project_pair();
+#if TEST_HAVE_CHAINS
+    test_literal_run();
+#endif
     test_then_now();
     test_env_note();
     return tap_done();

@@ -217,6 +217,13 @@ typedef struct chrono_result {
     size_t contended;            /* samples rejected: the front-end probe read the core as shared */
     size_t port_contended;       /* samples rejected: the port probe read the core as shared */
     unsigned warnings;           /* CHRONO_WARN_* bits of this run (MIGRATED, CONTENDED, SHARED_CORE, EMPTY_BODY) */
+    /* Every sample whose time is whole, the rejected ones included (switched
+       out, contended, reference chains disagreeing; not migrated or
+       backwards): how many, and the mean and standard deviation of their ns
+       per iteration.  What a long batch pays, interruptions and all
+       (experiment.h's chrono_project); .ns describes the undisturbed body. */
+    size_t all_n;
+    double all_ns_mean, all_ns_stddev;
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
@@ -828,10 +835,28 @@ CHRONO__PRIVATE int chrono__check_name(const char *name)
 }
 
 /* Accept or count one sample into the columns at index *n. */
+/* One more whole sample in r's all_* figures: a running mean, and the sum of
+   squared deviations in all_ns_stddev until chrono__all_finish. */
+CHRONO__PRIVATE void chrono__all_add(chrono_result *r, double ns)
+{
+    double d = ns - r->all_ns_mean;
+    r->all_n++;
+    r->all_ns_mean += d / (double)r->all_n;
+    r->all_ns_stddev += d * (ns - r->all_ns_mean);
+}
+
+CHRONO__PRIVATE void chrono__all_finish(chrono_result *r)
+{
+    if (r->all_n == 0) r->all_ns_mean = r->all_ns_stddev = NAN;
+    else r->all_ns_stddev = r->all_n > 1 ? sqrt(r->all_ns_stddev / (double)(r->all_n - 1)) : NAN;
+}
+
 CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
                                chrono__columns *col, size_t *n, chrono_result *r)
 {
     r->samples_taken++;
+    if (sm->status != CHRONO__MIGRATED && sm->status != CHRONO__BACKWARDS)
+        chrono__all_add(r, (double)sm->ticks / (double)iters * clk->ns_per_tick);
     if (sm->status == CHRONO__MIGRATED) { r->migrated++; return; }
     if (sm->status == CHRONO__BACKWARDS) { r->backwards++; return; }
     if (sm->status == CHRONO__REF_DISAGREE) { r->ref_rejected++; return; }
@@ -904,6 +929,7 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     chrono_stats ghz;
     int rc;
     r->samples = n;
+    chrono__all_finish(r);
     /* cycles where every kept sample has them (interrupted ones may not) */
     r->has_cycles = s->has_cycles && n && chrono__all_finite(col->cycles, n) && chrono__all_finite(col->ghz, n);
     r->core_ghz = NAN;
@@ -1388,8 +1414,8 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     for (round = 0; round < n; round++) ca.scratch[round] = cb.ns[round] > 0 ? ca.ns[round] / cb.ns[round] : NAN;
     chrono__keep_samples(s, ca.scratch, n, &cmp.pair_ratios, &cmp.npair_ratios);
     {   /* the sides' statistics even when the ratio failed (no pairs: CHRONO_ENOSAMPLES first) */
-        int rs = chrono__summarise(s, &ca, n, &cmp.a);
-        if (rs == 0) rs = chrono__summarise(s, &cb, n, &cmp.b);
+        int rs = chrono__summarise(s, &ca, n, &cmp.a), rs_b = chrono__summarise(s, &cb, n, &cmp.b);
+        if (rs == 0) rs = rs_b;
         if (rs < 0) rc = rs;
     }
     if (rc == 0) { chrono__check_empty(s, &cmp.a); chrono__check_empty(s, &cmp.b); }

@@ -14,6 +14,8 @@
        size_t i;
        chrono_delta_from(&c, &d);             // d.diff_ns [d.ci_low_ns, d.ci_high_ns], d.below_noise
        chrono_project(&c.a, 16777216.0, 0.95, &p);   // p.total_ns [p.ci_low_ns, p.ci_high_ns], mean-based
+       chrono_literal lit;                    // the real batch, against a projection measured beside it
+       chrono_literal_run(&s, "copy", copy, ctx, 4194304, &lit);   // lit.ns, lit.beside.total_ns, lit.ratio
        chrono_env_note_read(&s, &note);
        for (i = 0; i < note.n; i++) printf("# %s\n", note.line[i]);
        chrono_then_now_build(&tn, "then_vs_now", "then (2002) vs now", rows, nrows, 450.0);
@@ -23,6 +25,8 @@
    Functions:
      chrono_delta_from(c, out)              a − b in ns per iteration, with its CI
      chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
+     chrono_literal_run(s, name, fn, ctx, ops, out)   fn(ctx, ops) once, timed, beside a projection
+                                            from chrono_runs just before and just after it
      chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
      chrono_then_now_free(t)                frees what build allocated
      chrono_env_note_read(s, out)           text lines: VM, PTI/mitigations, TSC vs core GHz
@@ -33,7 +37,15 @@
                 same way.  below_noise is 1 when that CI includes 0.
      projection ops × mean ns per iteration.  The mean, not the median: a long batch
                 pays for its interrupts and rare slow calls, which the median leaves out.
-                The CI is the mean's normal-approximation interval (mean ± z·sd/√n).
+                The mean of every whole sample the run took (chrono_result.all_ns_mean:
+                the ones rejected as switched out or contended too, since a batch pays
+                for them), or of the kept ones where the run did not count them.  The CI
+                is the mean's normal-approximation interval (mean ± z·sd/√n).
+     literal    one real batch of ops iterations on the session's clock (wall time: with
+                switches > 0 other programs' time is in it).  Its projection is measured
+                beside it, half before and half after, so that a machine whose speed
+                drifts over seconds (a shared core, a clock that moves) moves both alike;
+                ratio = ns / beside.total_ns.
      then/now   then_us_per_op = then_total_s × 1e6 / then_ops; then_cycles needs the old
                 CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
                 now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
@@ -62,6 +74,15 @@ typedef struct chrono_projection {
     double ci_low_ns, ci_high_ns;   /* ops × (mean ± z·sd/√n) */
     double median_total_ns;      /* ops × median: what the copy would take without interrupts */
 } chrono_projection;
+
+/* One real batch and the projection measured beside it. */
+typedef struct chrono_literal {
+    double ops;                  /* iterations of the batch */
+    double ns;                   /* its wall time on the session's clock */
+    long switches;               /* context switches during it; -1 unknown */
+    chrono_projection beside;    /* the mean of the runs before and after, projected */
+    double ratio;                /* ns / beside.total_ns */
+} chrono_literal;
 
 /* One row of a then-vs-now table.  Unknown numbers are NAN (or 0 for ops). */
 typedef struct chrono_then_now_row {
@@ -107,6 +128,12 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
    (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
 
+/* fn(ctx, ops) once on the session's clock, between two chrono_run(s, name,
+   fn, ctx) whose pooled mean is projected to ops at the session's confidence.
+   The errors of chrono_run; CHRONO_EINVAL for NULL or ops 0. */
+CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
+                                  chrono_literal *out);
+
 /* Fill t->table (key, title, columns row, then, then_us_per_op, then_cycles,
    now, now_ns, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
    seed_mhz <= 0 (or NAN): then_cycles and ratio_cycles are "n/a".
@@ -149,19 +176,69 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
 
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
 {
-    double half = 0.0;
+    double half = 0.0, mean, sd, n;
     if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) || r->ns.n == 0 ||
         !chrono__finite(r->ns.mean))
         return CHRONO_EINVAL;
-    if (r->ns.n > 1 && chrono__finite(r->ns.stddev))
-        half = chrono_stats_z(confidence) * r->ns.stddev / sqrt((double)r->ns.n);
+    /* every whole sample where the run counted them, else the kept ones */
+    mean = r->all_n && chrono__finite(r->all_ns_mean) ? r->all_ns_mean : r->ns.mean;
+    sd = r->all_n && chrono__finite(r->all_ns_mean) ? r->all_ns_stddev : r->ns.stddev;
+    n = r->all_n && chrono__finite(r->all_ns_mean) ? (double)r->all_n : (double)r->ns.n;
+    if (n > 1 && chrono__finite(sd)) half = chrono_stats_z(confidence) * sd / sqrt(n);
     out->ops = ops;
-    out->per_op_mean_ns = r->ns.mean;
+    out->per_op_mean_ns = mean;
     out->per_op_median_ns = r->ns.median;
-    out->total_ns = ops * r->ns.mean;
-    out->ci_low_ns = ops * (r->ns.mean - half);
-    out->ci_high_ns = ops * (r->ns.mean + half);
+    out->total_ns = ops * mean;
+    out->ci_low_ns = ops * (mean - half);
+    out->ci_high_ns = ops * (mean + half);
     out->median_total_ns = ops * r->ns.median;
+    return 0;
+}
+
+/* The projection of two runs of one body, taken apart in time: their means
+   averaged, their CIs' half widths combined as independent errors. */
+CHRONO__PRIVATE int chrono__project_pair(const chrono_result *before, const chrono_result *after, double ops,
+                                         double confidence, chrono_projection *out)
+{
+    chrono_projection b, a;
+    double half_b, half_a, half;
+    int rc;
+    if ((rc = chrono_project(before, ops, confidence, &b)) < 0 || (rc = chrono_project(after, ops, confidence, &a)) < 0)
+        return rc;
+    half_b = (b.ci_high_ns - b.ci_low_ns) / 2.0;
+    half_a = (a.ci_high_ns - a.ci_low_ns) / 2.0;
+    half = sqrt(half_b * half_b + half_a * half_a) / 2.0;
+    out->ops = ops;
+    out->per_op_mean_ns = (b.per_op_mean_ns + a.per_op_mean_ns) / 2.0;
+    out->per_op_median_ns = (b.per_op_median_ns + a.per_op_median_ns) / 2.0;
+    out->total_ns = ops * out->per_op_mean_ns;
+    out->ci_low_ns = out->total_ns - half;
+    out->ci_high_ns = out->total_ns + half;
+    out->median_total_ns = ops * out->per_op_median_ns;
+    return 0;
+}
+
+CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
+                                  chrono_literal *out)
+{
+    chrono_result before, after;
+    uint64_t t0, t1;
+    long sw0, sw1;
+    int rc;
+    if (!s || !fn || !out || ops == 0) return CHRONO_EINVAL;
+    memset(out, 0, sizeof *out);
+    if ((rc = chrono_run(s, name, fn, ctx, &before)) < 0) return rc;
+    sw0 = chrono_cpu_switches();
+    t0 = chrono_clock_start(&s->clock);
+    fn(ctx, ops);
+    t1 = chrono_clock_stop(&s->clock);
+    sw1 = chrono_cpu_switches();
+    if ((rc = chrono_run(s, name, fn, ctx, &after)) < 0) return rc;
+    out->ops = (double)ops;
+    out->ns = chrono_clock_ns(&s->clock, t1 - t0);
+    out->switches = sw0 >= 0 && sw1 >= 0 ? sw1 - sw0 : -1;
+    if ((rc = chrono__project_pair(&before, &after, out->ops, s->cfg.confidence, &out->beside)) < 0) return rc;
+    out->ratio = out->ns / out->beside.total_ns;
     return 0;
 }
 

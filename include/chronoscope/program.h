@@ -659,6 +659,28 @@ CHRONO__PRIVATE void chrono__pool_ci(double *med, double *lo, double *hi, size_t
     *ci_hi = med[b] > wh || !(wh == wh) ? med[b] : wh;
 }
 
+/* The all_* figures of k processes' results as one: counts added, means
+   weighted by them, the spread within and between processes in the sd. */
+CHRONO__PRIVATE void chrono__pool_all(const chrono_result *const *rs, size_t k, chrono_result *out)
+{
+    double n = 0, sum = 0, ss = 0;
+    size_t i;
+    for (i = 0; i < k; i++)
+        if (rs[i]->all_n) { n += (double)rs[i]->all_n; sum += (double)rs[i]->all_n * rs[i]->all_ns_mean; }
+    out->all_n = (size_t)n;
+    out->all_ns_mean = out->all_ns_stddev = NAN;
+    if (n == 0) return;
+    out->all_ns_mean = sum / n;
+    for (i = 0; i < k; i++) {
+        double d, v;
+        if (!rs[i]->all_n) continue;
+        d = rs[i]->all_ns_mean - out->all_ns_mean;
+        v = rs[i]->all_n > 1 && rs[i]->all_ns_stddev == rs[i]->all_ns_stddev ? rs[i]->all_ns_stddev : 0.0;
+        ss += (double)(rs[i]->all_n - 1) * v * v + (double)rs[i]->all_n * d * d;
+    }
+    if (n > 1) out->all_ns_stddev = sqrt(ss / (n - 1));
+}
+
 /* Pool k results of one benchmark into *out. */
 CHRONO__PRIVATE void chrono__pool(const chrono_result *const *rs, size_t k, double conf, chrono_result *out)
 {
@@ -685,6 +707,7 @@ CHRONO__PRIVATE void chrono__pool(const chrono_result *const *rs, size_t k, doub
     out->wall_ms = out->warmup_ms = 0;
     out->warnings = 0;
     out->truncated = 0;
+    chrono__pool_all(rs, k, out);
     for (i = 0; i < k; i++) {
         out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
         out->migrated += rs[i]->migrated; out->backwards += rs[i]->backwards; out->ref_rejected += rs[i]->ref_rejected;
