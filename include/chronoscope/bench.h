@@ -71,9 +71,11 @@
         like a front-end one, within the same budget.  A run where either
         probe found the core shared for most samples keeps them and carries
         CHRONO_WARN_SHARED_CORE in its own .warnings (and its report row).
-        Cost: the probes and references take ~49k core cycles a sample
-        (2 x 16384 adds, 4 x 512 calls, 2048 imuls: ~13 us at 3.8 GHz, of
-        which the port probe ~1.6 us) beside a sample of at least 50 us;
+        Cost: the probes and references take ~35k core cycles a sample
+        (2 x 14336 adds, 4 x 512 calls, 1024 imuls, two switch counts:
+        10.6-10.8 us at 3.9 GHz, of which the port probe ~0.8 us; the
+        references alone, 2 x 16384 adds, cost 10.8-11.0 us before it)
+        beside a sample of at least 50 us;
      6. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
         and cycles per iteration.
    chrono_compare() interleaves A and B sample by sample (ABBA), with the same
@@ -353,7 +355,7 @@ CHRONO__EXTERN_C_END
 CHRONO__EXTERN_C_BEGIN
 
 /* ---- the reference chain ------------------------------------------------------ */
-#define CHRONO__REF_ADDS 16384u   /* ~4.7 us at 3.5 GHz: ~10000 TSC ticks, quantisation ~0.2% */
+#define CHRONO__REF_ADDS 14336u   /* ~4.1 us at 3.5 GHz: ~8600 TSC ticks, quantisation ~0.25% */
 
 #if (defined(CHRONO__X86) || defined(CHRONO__ARM64)) && (defined(__GNUC__) || defined(__clang__))
 #  define CHRONO__HAS_REF_CHAIN 1
@@ -440,7 +442,7 @@ CHRONO__PRIVATE int chrono__fe_on(const chrono_session *s)
 }
 
 /* ---- the port probe ------------------------------------------------------------- */
-#define CHRONO__PORT_MULS 2048u   /* ~6100 cycles: ~4200 ticks here, quantisation ~0.6% */
+#define CHRONO__PORT_MULS 1024u   /* ~3070 cycles: ~1840 ticks at 2.1 GHz, a 21-tick step ~1.1% of the 3% tolerance */
 #define CHRONO__PORT_SHARE 0.6    /* its tolerance: this times .contention_tolerance (3%) */
 
 /* Ticks of the multiply chain less the reference chain's fixed cost (the same
