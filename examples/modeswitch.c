@@ -433,6 +433,9 @@ static double ms_ns(const chrono_program *p, const char *name)
 }
 
 /* ---- the program ------------------------------------------------------------------ */
+/* Page-table isolation as the environment note read it. */
+static const char *ms_pti(const chrono_env_note *env) { return env->pti == 1 ? "on" : env->pti == 0 ? "off" : "unknown"; }
+
 int main(int argc, char **argv)
 {
     static ms_table envtab, fittab;
@@ -440,7 +443,7 @@ int main(int argc, char **argv)
     static const char *const fit_cols[] = { "source", "a_us_per_call", "a_ci95_us", "b_ns_per_KiB", "b_GB_per_s",
                                             "b_ci95_pct", "r2", "worst_residual_pct", "switch_share_4KiB", "direct_read_1B_us" };
     static chrono_entry e[64];
-    static char notes[8][MS_CELL];
+    static char notes[9][MS_CELL];
     chrono_program p;
     chrono_env_note env;
     chrono_then_now tn;
@@ -489,6 +492,7 @@ int main(int argc, char **argv)
     ms_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
     if (!p.cli.list && chrono_env_note_read(&p.session, &env) == 0)
         for (i = 0; i < env.n; i++) { ms_str(&envtab, 0, env.line[i]); envtab.t.nrows++; }
+    else env.pti = -1;
 
     /* ---- Part 1: one transition ---- */
     e[n++] = chrono_bench("empty_call", empty_call, NULL);
@@ -710,8 +714,10 @@ int main(int argc, char **argv)
         MS_ROW("real->protected switch", 21, "getppid / 2 (user->kernel)", ns_getppid / 2,
                "a ring switch (syscall/sysret) replaced a real<->protected mode switch");
         MS_ROW("protected->real switch", 19, "getppid / 2 (kernel->user)", ns_getppid / 2, "the way back is the other half");
-        MS_ROW("round trip", 40, "getppid (a null system call)", ns_getppid,
-               "the clock is ~60x faster, the switch much less so: ~0.1 us bare metal, ~1 us with PTI in a PVM guest");
+        snprintf(notes[8], MS_CELL, "the clock is ~60x faster, the switch much less so; here %s, PTI %s "
+                 "(~0.1 us bare metal without PTI, ~1 us with PTI in a PVM guest)",
+                 p.session.env.in_vm ? "a VM" : "bare metal", ms_pti(&env));
+        MS_ROW("round trip", 40, "getppid (a null system call)", ns_getppid, notes[8]);
         if (ns_cpuid == ns_cpuid)
             MS_ROW("round trip", 40, p.session.env.in_vm ? "cpuid (a VM exit to the hypervisor)" : "cpuid (serialising, no VM exit)", ns_cpuid,
                    p.session.env.in_vm ? "guest->host->guest is today's costliest switch" : "bare metal: an ordinary slow instruction");
@@ -739,7 +745,8 @@ int main(int argc, char **argv)
         }
     }
     if (ns_getppid == ns_getppid)
-        chrono_program_note(&p, "modeswitch: null system call here %.2f us, against ~0.1 us on bare metal without PTI", ns_getppid / 1e3);
+        chrono_program_note(&p, "modeswitch: null system call here %.2f us (PTI %s), against ~0.1 us on bare metal without PTI",
+                            ns_getppid / 1e3, ms_pti(&env));
 
 done:
 #if MS_LINUX
