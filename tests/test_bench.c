@@ -333,6 +333,12 @@ static void test_real_ratios(void)
            s.ncomparisons ? s.comparisons[0].rounds : (size_t)0);
     chrono_run(&s, "adds1024", add_chain, &n1, &r1);
     chrono_run(&s, "adds2048", add_chain, &n2, &r2);
+    /* every whole sample counted, the kept ones among them; interruptions
+       only add time, so their mean is not far below the fastest kept one */
+    tap_ok(r1.all_n == r1.samples_taken - r1.migrated - r1.backwards && r1.all_n >= r1.samples &&
+               r1.all_ns_mean >= 0.9 * r1.ns.min && (r1.all_n < 2 || r1.all_ns_stddev >= 0),
+           "every whole sample counted: %zu of %zu taken (%zu kept), mean %.1f ns against the kept ones' %.1f",
+           r1.all_n, r1.samples_taken, r1.samples, r1.all_ns_mean, r1.ns.mean);
     if (s.has_cycles && !emu) {
         double ratio = r2.cycles.median / r1.cycles.median;
         tap_ok(ratio > 1.6 && ratio < 2.4, "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f)",

@@ -77,6 +77,35 @@ static void test_project_pair(void)
     tap_ok(chrono__project_pair(&b, &a, 1000.0, 0.95, &p) == CHRONO_EINVAL, "literal: a run without samples is EINVAL");
 }
 
+/* A projection uses every whole sample's mean where the run counted them
+   (all_n), and processes pooled by --processes weigh theirs by count. */
+static void test_all_samples(void)
+{
+    chrono_result r, a, b, pooled;
+    const chrono_result *rs[2];
+    chrono_projection p;
+    double sd;
+    memset(&r, 0, sizeof r);
+    r.ns.n = 10; r.ns.mean = 100.0; r.ns.median = 100.0; r.ns.stddev = 1.0;
+    r.all_n = 12; r.all_ns_mean = 150.0; r.all_ns_stddev = 80.0;
+    tap_ok(chrono_project(&r, 1000.0, 0.95, &p) == 0 && p.per_op_mean_ns == 150.0 && close_to(p.total_ns, 150000.0, 1e-6) &&
+           p.per_op_median_ns == 100.0 &&
+           close_to(p.ci_high_ns - p.total_ns, 1000.0 * 1.959963984540054 * 80.0 / sqrt(12.0), 1e-6),
+           "projection: the mean and sd of every whole sample (150 ns), not of the kept ones (100 ns)");
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    memset(&pooled, 0, sizeof pooled);
+    a.all_n = 10; a.all_ns_mean = 100.0; a.all_ns_stddev = 2.0;
+    b.all_n = 30; b.all_ns_mean = 120.0; b.all_ns_stddev = 4.0;
+    rs[0] = &a; rs[1] = &b;
+    chrono__pool_all(rs, 2, &pooled);
+    /* sum of squares: 9 x 4 + 29 x 16 within, 10 x 15^2 + 30 x 5^2 between */
+    sd = sqrt((9.0 * 4.0 + 29.0 * 16.0 + 10.0 * 225.0 + 30.0 * 25.0) / 39.0);
+    tap_ok(pooled.all_n == 40 && close_to(pooled.all_ns_mean, 115.0, 1e-9) && close_to(pooled.all_ns_stddev, sd, 1e-9),
+           "pooled processes: 40 samples, mean 115 ns (got %.3f), sd %.3f (got %.3f)", pooled.all_ns_mean, sd,
+           pooled.all_ns_stddev);
+}
+
 #if TEST_HAVE_CHAINS
 TEST_CHAIN(lit_add100, "add", 100)
 
@@ -189,6 +218,7 @@ int main(void)
     test_delta();
     test_projection();
     test_project_pair();
+    test_all_samples();
 #if TEST_HAVE_CHAINS
     test_literal_run();
 #endif
