@@ -1384,6 +1384,7 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jnum(&o, "cv", st->cv);
     chrono__jnum(&o, "q1_ns", st->q1);
     chrono__jnum(&o, "q3_ns", st->q3);
+    chrono__jnum(&o, "mean_every_sample_ns", r->all_n ? r->all_ns_mean : NAN);   /* interrupted ones too */
     chrono__jnum(&o, "cycles_per_iteration", cyc ? cy->median : NAN);
     chrono__jnum(&o, "cycles_ci_low", cyc ? cy->ci_low : NAN);
     chrono__jnum(&o, "cycles_ci_high", cyc ? cy->ci_high : NAN);
