@@ -177,13 +177,15 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
 {
     double half = 0.0, mean, sd, n;
+    int every;
     if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) || r->ns.n == 0 ||
         !chrono__finite(r->ns.mean))
         return CHRONO_EINVAL;
     /* every whole sample where the run counted them, else the kept ones */
-    mean = r->all_n && chrono__finite(r->all_ns_mean) ? r->all_ns_mean : r->ns.mean;
-    sd = r->all_n && chrono__finite(r->all_ns_mean) ? r->all_ns_stddev : r->ns.stddev;
-    n = r->all_n && chrono__finite(r->all_ns_mean) ? (double)r->all_n : (double)r->ns.n;
+    every = r->all_n && chrono__finite(r->all_ns_mean);
+    mean = every ? r->all_ns_mean : r->ns.mean;
+    sd = every ? r->all_ns_stddev : r->ns.stddev;
+    n = every ? (double)r->all_n : (double)r->ns.n;
     if (n > 1 && chrono__finite(sd)) half = chrono_stats_z(confidence) * sd / sqrt(n);
     out->ops = ops;
     out->per_op_mean_ns = mean;
