@@ -450,12 +450,13 @@ int main(int argc, char **argv)
             chrono_fn fn = copy_libc;
             size_t k;
             for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
-            p1[i].have_lit = chrono_literal_run(&p.session, p1[i].name, fn, &h, (uint64_t)bytes, &p1[i].lit) == 0;
+            p1[i].have_lit = chrono_literal_run(&p.session, p1[i].is_base ? "p1/libc" : p1[i].name, fn, &h,
+                                                (uint64_t)bytes, &p1[i].lit) == 0;
         }
         if (literal && np1 && p1[0].is_base) {   /* the baseline once more, last: one literal copy's own noise */
             p1[np1] = p1[0];
             p1[np1].name = "p1/libc (copied again, last)";
-            p1[np1].have_lit = chrono_literal_run(&p.session, p1[0].name, copy_libc, &h, (uint64_t)bytes, &p1[np1].lit) == 0;
+            p1[np1].have_lit = chrono_literal_run(&p.session, "p1/libc/again", copy_libc, &h, (uint64_t)bytes, &p1[np1].lit) == 0;
             if (p1[0].have_lit && p1[np1].have_lit)
                 chrono_program_note(&p, "Part 1: the same copy twice (libc, first and last): %.3f s and %.3f s, %.1f%% apart: "
                                     "the noise of one literal copy here", p1[0].lit.ns / 1e9, p1[np1].lit.ns / 1e9,

@@ -125,6 +125,13 @@ static void test_literal_run(void)
     tap_ok(chrono_literal_run(&s, "x", NULL, NULL, 1, &lit) == CHRONO_EINVAL &&
            chrono_literal_run(&s, "x", lit_add100, NULL, 0, &lit) == CHRONO_EINVAL &&
            chrono_literal_run(NULL, "x", lit_add100, NULL, 1, &lit) == CHRONO_EINVAL, "literal: NULL or 0 ops is EINVAL");
+    {
+        char long_name[CHRONO_NAME_MAX];
+        memset(long_name, 'n', sizeof long_name - 10);
+        long_name[sizeof long_name - 10] = '\0';
+        tap_ok(chrono_literal_run(&s, long_name, lit_add100, NULL, 1, &lit) == CHRONO_ERANGE,
+               "literal: a name with no room for its runs' suffixes is ERANGE");
+    }
     if (tap_emulated() || chrono_session_emulated(&s)) {
         tap_skip("literal: emulated: the batch and the runs are the emulator's");
         chrono_session_close(&s);
@@ -138,6 +145,9 @@ static void test_literal_run(void)
              lit.beside.ci_low_ns <= lit.beside.total_ns && lit.beside.total_ns <= lit.beside.ci_high_ns;
     }
     tap_ok(ok, "literal: 2e7 adds in one batch read %.4f x their projection (0.8..1.25)", lit.ratio);
+    tap_ok(s.nresults >= 2 && !strcmp(s.results[s.nresults - 2].name, "add100/literal_before") &&
+               !strcmp(s.results[s.nresults - 1].name, "add100/literal_after"),
+           "literal: its runs are kept as add100/literal_before and add100/literal_after");
     chrono_session_close(&s);
 }
 #endif

@@ -836,7 +836,6 @@ CHRONO__PRIVATE int chrono__check_name(const char *name)
     return 0;
 }
 
-/* Accept or count one sample into the columns at index *n. */
 /* One more whole sample in r's all_* figures: a running mean, and the sum of
    squared deviations in all_ns_stddev until chrono__all_finish. */
 CHRONO__PRIVATE void chrono__all_add(chrono_result *r, double ns)
@@ -853,6 +852,7 @@ CHRONO__PRIVATE void chrono__all_finish(chrono_result *r)
     else r->all_ns_stddev = r->all_n > 1 ? sqrt(r->all_ns_stddev / (double)(r->all_n - 1)) : NAN;
 }
 
+/* Accept or count one sample into the columns at index *n. */
 CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
                                chrono__columns *col, size_t *n, chrono_result *r)
 {

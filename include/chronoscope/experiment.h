@@ -128,9 +128,11 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
    (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
 
-/* fn(ctx, ops) once on the session's clock, between two chrono_run(s, name,
-   fn, ctx) whose pooled mean is projected to ops at the session's confidence.
-   The errors of chrono_run; CHRONO_EINVAL for NULL or ops 0. */
+/* fn(ctx, ops) once on the session's clock, between two chrono_runs of fn
+   (kept in the session as "<name>/literal_before" and "<name>/literal_after")
+   whose pooled mean is projected to ops at the session's confidence.  The
+   errors of chrono_run; CHRONO_EINVAL for NULL or ops 0, CHRONO_ERANGE for a
+   name too long for its suffixes. */
 CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
                                   chrono_literal *out);
 
@@ -224,18 +226,22 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
                                   chrono_literal *out)
 {
     chrono_result before, after;
+    char run_name[CHRONO_NAME_MAX];
     uint64_t t0, t1;
     long sw0, sw1;
     int rc;
-    if (!s || !fn || !out || ops == 0) return CHRONO_EINVAL;
+    if (!s || !fn || !out || !name || ops == 0) return CHRONO_EINVAL;
     memset(out, 0, sizeof *out);
-    if ((rc = chrono_run(s, name, fn, ctx, &before)) < 0) return rc;
+    if (strlen(name) + sizeof "/literal_before" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
+    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_before", name);
+    if ((rc = chrono_run(s, run_name, fn, ctx, &before)) < 0) return rc;
     sw0 = chrono_cpu_switches();
     t0 = chrono_clock_start(&s->clock);
     fn(ctx, ops);
     t1 = chrono_clock_stop(&s->clock);
     sw1 = chrono_cpu_switches();
-    if ((rc = chrono_run(s, name, fn, ctx, &after)) < 0) return rc;
+    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_after", name);
+    if ((rc = chrono_run(s, run_name, fn, ctx, &after)) < 0) return rc;
     out->ops = (double)ops;
     out->ns = chrono_clock_ns(&s->clock, t1 - t0);
     out->switches = sw0 >= 0 && sw1 >= 0 ? sw1 - sw0 : -1;
