@@ -126,6 +126,8 @@ def check_json_fixed():
     ok(fam[4:7] == [(4, 0), (4, 1), (4, 2)] and fam[7] == (5, 0), "fixed json: a sweep's points share one family")
     ok(fam[8:12] == [(6, 0), (6, 1), (7, 0), (7, 1)], "fixed json: a comparison's sides share one family")
     ok(len({f for f, _ in fam}) == 8, "fixed json: families numbered")
+    ok(by.get(FIXED_NAMES[0], {}).get("mean_every_sample_ns") == 1530 and n.get("mean_every_sample_ns", 1) is None,
+       "fixed json: the mean of every whole sample (1.02 x the median here), null without samples")
     a = by.get("imul1000", {})
     ok(a.get("vs") == "add1000" and a.get("ratio") == 3.001 and by.get("add1000", {}).get("vs") == "imul1000",
        "fixed json: comparison sides name each other")
@@ -161,7 +163,7 @@ def check_csv_fixed():
     first = body[0]
     ok(float(first[col["median_ns"]]) == 1500 and float(first[col["ci_low_ns"]]) == 1497.5 and
        first[col["samples"]] == "101" and first[col["kind"]] == "run" and first[col["rejected_preempted"]] == "1" and
-       first[col["rejected_contended"]] == "3",
+       first[col["rejected_contended"]] == "3" and float(first[col["mean_every_sample_ns"]]) == 1530,
        "fixed csv: values of the first result")
     ok(body[1][col["cycles_median"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")

@@ -1083,7 +1083,8 @@ static const char *const chrono__csv_cols[] = {
 #undef CHRONO__REJECTION_KEY
     "truncated", "cpu", "wall_ms", "warmup_ms", "warnings",
     "page_faults_minor_per_iteration", "page_faults_major_per_iteration", "max_rss_growth_bytes",
-    "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns"
+    "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns",
+    "mean_every_sample_ns"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -1156,6 +1157,7 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
     chrono__csv_num(o, r->allocs_per_iter); chrono__csv_num(o, r->alloc_bytes_per_iter);
     chrono__csv_u64(o, (uint64_t)(r->processes > 1 ? r->processes : 1));
     chrono__csv_num(o, r->process_min_ns); chrono__csv_num(o, r->process_max_ns);
+    chrono__csv_num(o, r->all_n ? r->all_ns_mean : NAN);
     fputs("\r\n", o);
 }
 
