@@ -156,31 +156,34 @@ CHRONO__EXTERN_C_BEGIN
 
 enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHRONO__SET_CPU = 8, CHRONO__SET_NOPIN = 16 };
 
-/* The built-in flags. */
-enum { CHRONO__F_FORMAT, CHRONO__F_OUT, CHRONO__F_CPU, CHRONO__F_NOPIN, CHRONO__F_SAMPLES, CHRONO__F_WARMUP,
-       CHRONO__F_MAX, CHRONO__F_FILTER, CHRONO__F_QUICK, CHRONO__F_LIST, CHRONO__F_HELP, CHRONO__F_VERSION,
-       CHRONO__F_KEEP_CONTENDED, CHRONO__F_BASELINE, CHRONO__F_PROCESSES,
-       CHRONO__F_COUNT };
+/* The built-in flags, one line each: X(id, flag, argument or NULL, help, takes a value). */
+#define CHRONO__CLI_BUILTINS(X)                                                                                        \
+    X(FORMAT, "--format", "FMT", "report format: text, md, csv, json or html (default text)", 1)                        \
+    X(OUT, "--out", "FILE", "write the report to FILE (default: standard output)", 1)                                 \
+    X(CPU, "--cpu", "N", "pin the benchmark thread to CPU N", 1)                                                      \
+    X(NOPIN, "--no-pin", NULL, "do not pin the thread", 0)                                                            \
+    X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default 101)", 1)                                \
+    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default 50)", 1)                      \
+    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default 2000)", 1)                         \
+    X(FILTER, "--filter", "TEXT", "run only the benchmarks whose name contains TEXT", 1)                              \
+    X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0)   \
+    X(LIST, "--list", NULL, "list the benchmarks' names and exit", 0)                                                 \
+    X(HELP, "--help", NULL, "show this help and exit", 0)                                                             \
+    X(VERSION, "--version", NULL, "show the version and exit", 0)                                                     \
+    X(KEEP_CONTENDED, "--keep-contended", NULL,                                                                       \
+      "keep samples taken while another thread shared the core (no front-end probe)", 0)                              \
+    X(BASELINE, "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1)                    \
+    X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1)
+
+#define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
+enum { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ID) CHRONO__F_COUNT };
+#undef CHRONO__CLI_BUILTIN_ID
 
 typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
 
-static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = {
-    { "--format", "FMT", "report format: text, md, csv, json or html (default text)", 1 },
-    { "--out", "FILE", "write the report to FILE (default: standard output)", 1 },
-    { "--cpu", "N", "pin the benchmark thread to CPU N", 1 },
-    { "--no-pin", NULL, "do not pin the thread", 0 },
-    { "--samples", "N", "samples per benchmark, 1..1000000 (default 101)", 1 },
-    { "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default 50)", 1 },
-    { "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default 2000)", 1 },
-    { "--filter", "TEXT", "run only the benchmarks whose name contains TEXT", 1 },
-    { "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0 },
-    { "--list", NULL, "list the benchmarks' names and exit", 0 },
-    { "--help", NULL, "show this help and exit", 0 },
-    { "--version", NULL, "show the version and exit", 0 },
-    { "--keep-contended", NULL, "keep samples taken while another thread shared the core (no front-end probe)", 0 },
-    { "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1 },
-    { "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1 }
-};
+#define CHRONO__CLI_BUILTIN_ROW(id, flag, arg, help, takes) { flag, arg, help, takes },
+static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ROW) };
+#undef CHRONO__CLI_BUILTIN_ROW
 
 /* ---- errors ------------------------------------------------------------------ */
 /* The value as the message quotes it: at most 48 bytes, control characters as '?'. */
