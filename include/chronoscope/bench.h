@@ -676,9 +676,32 @@ typedef struct chrono__columns {
     double *ns, *ticks, *cycles, *ghz, *fe, *scratch, *port;
 } chrono__columns;
 
+#define CHRONO__NCOLUMNS 7   /* the arrays of a chrono__columns */
+
+/* The columns laid over block: CHRONO__NCOLUMNS arrays of cap doubles each. */
+CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
+{
+    chrono__columns c;
+    c.ns = block; c.ticks = block + cap; c.cycles = block + 2 * cap;
+    c.ghz = block + 3 * cap; c.fe = block + 4 * cap; c.scratch = block + 5 * cap;
+    c.port = block + 6 * cap;
+    return c;
+}
+
+/* The first n rows of every measured column of from into to (not scratch). */
+CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__columns *from, size_t n)
+{
+    memcpy(to->ns, from->ns, n * sizeof(double));
+    memcpy(to->ticks, from->ticks, n * sizeof(double));
+    memcpy(to->cycles, from->cycles, n * sizeof(double));
+    memcpy(to->ghz, from->ghz, n * sizeof(double));
+    memcpy(to->fe, from->fe, n * sizeof(double));
+    memcpy(to->port, from->port, n * sizeof(double));
+}
+
 CHRONO__PRIVATE int chrono__columns_get(chrono_session *s, size_t cap, chrono__columns *c)
 {
-    size_t need = cap * 7;
+    size_t need = cap * CHRONO__NCOLUMNS;
     if (need > s->buf_len) {
         double *p = (double *)CHRONO_MALLOC(need * sizeof(double));
         if (!p) return CHRONO_ENOMEM;
@@ -686,9 +709,7 @@ CHRONO__PRIVATE int chrono__columns_get(chrono_session *s, size_t cap, chrono__c
         s->buf = p;
         s->buf_len = need;
     }
-    c->ns = s->buf; c->ticks = s->buf + cap; c->cycles = s->buf + 2 * cap;
-    c->ghz = s->buf + 3 * cap; c->fe = s->buf + 4 * cap; c->scratch = s->buf + 5 * cap;
-    c->port = s->buf + 6 * cap;
+    *c = chrono__columns_over(s->buf, cap);
     return 0;
 }
 

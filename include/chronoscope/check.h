@@ -392,7 +392,7 @@ typedef struct chrono__sampler {
     int sides;
     uint64_t iters, start;
     double budget_ms;
-    double *block;             /* 14 columns of cap doubles (7 a side, as bench.h's chrono__columns) */
+    double *block;             /* 2 x CHRONO__NCOLUMNS columns of cap doubles (a chrono__columns a side) */
     size_t cap, n, quiet, round;
     chrono__columns col[2];
     chrono_result r[2];
@@ -400,13 +400,8 @@ typedef struct chrono__sampler {
 
 CHRONO__PRIVATE void chrono__sampler_columns(chrono__sampler *sp, double *block, size_t cap)
 {
-    int k;
-    for (k = 0; k < 2; k++) {
-        double *b = block + (size_t)k * 7 * cap;
-        sp->col[k].ns = b; sp->col[k].ticks = b + cap; sp->col[k].cycles = b + 2 * cap;
-        sp->col[k].ghz = b + 3 * cap; sp->col[k].fe = b + 4 * cap; sp->col[k].scratch = b + 5 * cap;
-        sp->col[k].port = b + 6 * cap;
-    }
+    sp->col[0] = chrono__columns_over(block, cap);
+    sp->col[1] = chrono__columns_over(block + CHRONO__NCOLUMNS * cap, cap);
 }
 
 /* Room for `need` rows, outside any timed region. */
@@ -417,19 +412,12 @@ CHRONO__PRIVATE int chrono__sampler_reserve(chrono__sampler *sp, size_t need)
     chrono__columns old[2];
     if (need <= sp->cap) return 0;
     while (cap < need) cap *= 2;
-    if (cap > (size_t)-1 / (14 * sizeof(double))) return CHRONO_ENOMEM;
-    nb = (double *)CHRONO_MALLOC(14 * cap * sizeof(double));
+    if (cap > (size_t)-1 / (2 * CHRONO__NCOLUMNS * sizeof(double))) return CHRONO_ENOMEM;
+    nb = (double *)CHRONO_MALLOC(2 * CHRONO__NCOLUMNS * cap * sizeof(double));
     if (!nb) return CHRONO_ENOMEM;
     old[0] = sp->col[0]; old[1] = sp->col[1];
     chrono__sampler_columns(sp, nb, cap);
-    for (k = 0; k < 2 && sp->block; k++) {
-        memcpy(sp->col[k].ns, old[k].ns, sp->n * sizeof(double));
-        memcpy(sp->col[k].ticks, old[k].ticks, sp->n * sizeof(double));
-        memcpy(sp->col[k].cycles, old[k].cycles, sp->n * sizeof(double));
-        memcpy(sp->col[k].ghz, old[k].ghz, sp->n * sizeof(double));
-        memcpy(sp->col[k].fe, old[k].fe, sp->n * sizeof(double));
-        memcpy(sp->col[k].port, old[k].port, sp->n * sizeof(double));
-    }
+    for (k = 0; k < 2 && sp->block; k++) chrono__columns_copy(&sp->col[k], &old[k], sp->n);
     CHRONO_FREE(sp->block);
     sp->block = nb;
     sp->cap = cap;
