@@ -127,7 +127,11 @@ def main():
         ok(r.returncode == 0 and not r.stderr, 'report_fixture --fixed --format=html: exit 0, nothing on stderr')
         # fixed: 4 runs with samples outside the sweep (no_samples gets a note); imul1000 vs add1000 (3x apart):
         # drift + a strip each; same_a vs same_b: drift + shared strips; 1 sweep
-        check_page(fixed, FIXED_NAMES, 'fixed', counts=4 + 3 + 2 + 1)
+        text = check_page(fixed, FIXED_NAMES, 'fixed', counts=4 + 3 + 2 + 1)
+        ok(text is not None and 'memory: 2 minor + 0 major page faults an iteration, peak RSS +1024 KiB' in text,
+           'fixed: a run\'s memory figures are on the page')
+        ok(text is not None and 'between processes: medians 1.45 \u00b5s .. 1.57 \u00b5s across 3 processes (spread 8.00%)' in text,
+           'fixed: a pooled run\'s spread between processes is on the page')
         measured = os.path.join(d, 'measured.html')
         r = subprocess.run([fixture, '--quick', '--samples=25', '--format=html', '--out=' + measured], capture_output=True)
         ok(r.returncode == 0, 'report_fixture --quick --format=html: exit 0 (%s)' % r.stderr.decode(errors='replace').strip()[:200])

@@ -298,6 +298,10 @@ def check_text():
     ok(p.returncode == 0 and "1.500 \u00b5s" in t and "2.500 ms" in t and "12.00 s" in t, "text: units scale")
     ok("\x1b[" not in t, "text: no colour into a pipe")
     ok("add1000 is 3.00x faster" in t, "text: comparison says which side is faster")
+    ok('memory quote"back\\slash: 2 minor + 0 major page faults an iteration, peak RSS +1024 KiB' in t and
+       t.count("page faults an iteration") == 1, "text: a memory footnote for the one run with memory figures")
+    ok('between processes quote"back\\slash: medians 1.45 \u00b5s .. 1.57 \u00b5s across 3 processes (spread 8.00%)' in t,
+       "text: a pooled run's spread between processes")
     if not sys.platform.startswith("linux"):
         skip("terminal colour (pty) is checked on Linux only")
         return

@@ -73,6 +73,7 @@ static void fixture_result(chrono_result *r, const char *name, double median_ns,
     r->cpu = 2;
     r->wall_ms = 250;
     r->warmup_ms = 50;
+    r->allocs_per_iter = r->alloc_bytes_per_iter = NAN;   /* no allocator hook */
     r->all_n = 104;                   /* taken less the 2 migrated */
     r->all_ns_mean = median_ns * 1.02;
     r->all_ns_stddev = median_ns / 50;
@@ -189,6 +190,12 @@ static void fixture_fill(fixture *f)
     fixture_result(&f->results[5], "copy/2", 20, 3.5);
     fixture_result(&f->results[6], "copy/4", 40, 3.5);
     fixture_result(&f->results[7], "no_samples", 1, 3.5);
+    /* the first result: page faults and RSS growth, pooled from 3 processes */
+    f->results[0].faults_minor_per_iter = 2.0;
+    f->results[0].max_rss_growth_bytes = 1048576.0;
+    f->results[0].processes = 3;
+    f->results[0].process_min_ns = 1450.0;
+    f->results[0].process_max_ns = 1570.0;
     f->results[7].samples = 0;
     f->results[7].all_n = 0;
     f->results[7].has_cycles = 0;

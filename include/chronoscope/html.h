@@ -726,6 +726,21 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
     fputs("</p>\n", out);
 }
 
+/* A run's memory figures and its spread between processes, where it has them. */
+CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const char *side)
+{
+    char line[512];
+    int k;
+    for (k = 0; k < 2; k++) {
+        if (!(k == 0 ? chrono__memory_line(line, sizeof line, r) : chrono__processes_line(line, sizeof line, r))) continue;
+        fputs("<p class=\"note\">", out);
+        if (side) { chrono__html_esc(out, side); fputs(": ", out); }
+        fputs(k == 0 ? "memory: " : "between processes: ", out);
+        chrono__html_esc(out, line);
+        fputs("</p>\n", out);
+    }
+}
+
 /* A run's heading and figures in words. */
 CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_result *r)
 {
@@ -774,6 +789,7 @@ CHRONO__PRIVATE void chrono__html_runs(FILE *out, const chrono_session *s)
         chrono__html_run_head(out, r);
         chrono__html_strips(out, s, &r, NULL, 1, r->name);
         chrono__html_rejected(out, r, NULL);
+        chrono__html_more(out, r, NULL);
         fputs("</section>\n", out);
     }
 }
@@ -815,6 +831,8 @@ CHRONO__PRIVATE void chrono__html_comparisons(FILE *out, const chrono_session *s
         }
         chrono__html_rejected(out, &c->a, "a");
         chrono__html_rejected(out, &c->b, "b");
+        chrono__html_more(out, &c->a, "a");
+        chrono__html_more(out, &c->b, "b");
         fputs("</section>\n", out);
     }
 }
