@@ -70,7 +70,7 @@ static void test_adds(void)
     /* Five sessions, as five processes would open them; each gets up to
        four tries when the host spoiled one. */
     for (proc = 0; proc < 5; proc++) {
-        double best = NAN, ratio = NAN;
+        double best = NAN, ratio = NAN, best_err = NAN;
         unsigned best_warn = 0;
         int k;
         rc = chrono_session_open(&s, &c);
@@ -84,29 +84,34 @@ static void test_adds(void)
         for (k = 0; k < 4; k++) {
             int rs = chrono_run_setup(&s, "add1000+setup", setup20000, add1000, NULL, &r);
             int rp = chrono_run(&s, "add1000", add1000, NULL, &plain);
+            double err;
             tap_diag("session %d try %d: with setup %.2f cycles (%zu/%zu kept, %llu calls a sample, warnings %#x), "
-                     "chrono_run %.2f, ratio %.4f", proc + 1, k + 1, r.cycles.median, r.samples, r.samples_taken,
-                     (unsigned long long)r.iters_per_sample, r.warnings, plain.cycles.median,
-                     r.cycles.median / plain.cycles.median);
+                     "chrono_run %.2f (warnings %#x), ratio %.4f", proc + 1, k + 1, r.cycles.median, r.samples,
+                     r.samples_taken, (unsigned long long)r.iters_per_sample, r.warnings, plain.cycles.median,
+                     plain.warnings, r.cycles.median / plain.cycles.median);
             if (rs < 0 || rp < 0) continue;
-            if (!(fabs(r.cycles.median / 1000 - 1) >= fabs(best / 1000 - 1))) {
+            /* the try whose two runs are both nearest their truths: either
+               may be the one the host spoiled */
+            err = fmax(fabs(r.cycles.median / 1000 - 1), fabs(r.cycles.median / plain.cycles.median - 1));
+            if (!(err >= best_err)) {
+                best_err = err;
                 best = r.cycles.median;
                 ratio = r.cycles.median / plain.cycles.median;
                 best_warn = (r.warnings | plain.warnings) & shared;
             }
-            if (clean(&r) && fabs(best / 1000 - 1) <= 0.01) break;
+            if (clean(&r) && clean(&plain) && best_err <= 0.01) break;
         }
         /* a miss the library flagged (the host shared the core, both runs read
            ~3% high together) is the library keeping its promise */
         if (fabs(best / 1000 - 1) <= 0.02) good++;
         else if (best_warn) flagged++;
-        near_run += fabs(ratio - 1) <= 0.03;
+        near_run += fabs(ratio - 1) <= 0.03 || best_warn;
         chrono_session_close(&s);
     }
     tap_ok(good + flagged == 5 && good >= 1,
            "1000 adds after a setup of 20000 adds: within 2%% of 1000 cycles in %d of 5 sessions, "
            "%d more flagged as run on a shared core", good, flagged);
-    tap_ok(near_run == 5, "... and within 3%% of chrono_run on the same body in %d of 5 sessions", near_run);
+    tap_ok(near_run == 5, "... and within 3%% of chrono_run on the same body (or flagged) in %d of 5 sessions", near_run);
     rc = chrono_session_open(&s, &c);
     if (rc == 0) {
         if (chrono_run_setup(&s, "add50+setup", setup20000, add50, NULL, &r) == 0) warned = (r.warnings & CHRONO_WARN_SHORT_BODY) != 0;
