@@ -415,7 +415,7 @@ int main(int argc, char **argv)
     cc_str(&envtab, 0, "Part 1: projections use the MEAN ns per byte of every sample, interrupted ones included");
     envtab.t.nrows++;
     cc_str(&envtab, 0, literal ? "Part 1: literal_s is one real copy (wall time: with literal_switches > 0 others' time is in it); "
-                                 "projected_beside_s projects runs just before and after it"
+                                 "projected_beside_s projects the samples taken between its slices"
                                : "Part 1: --literal copies for real");
     envtab.t.nrows++;
     (void)chrono_program_table(&p, &envtab.t);

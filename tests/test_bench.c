@@ -70,6 +70,16 @@ static chrono_config quick(void)
     return c;
 }
 
+/* A session on a fresh simulated clock whose body costs `cost` ticks an
+   iteration, with quick()'s configuration. */
+static int open_quick_sim(chrono_session *s, chrono_clock *clk, sim *c, uint64_t cost)
+{
+    chrono_config cfg = quick();
+    memset(c, 0, sizeof *c);
+    c->cost_per_iter = cost;
+    return open_sim(s, clk, c, &cfg);
+}
+
 /* ---- real workloads ------------------------------------------------------- */
 static void adds(void *ctx, uint64_t iters)
 {
@@ -178,12 +188,9 @@ static void test_simulated_outlier(void)
 {
     chrono_session s;
     chrono_clock clk;
-    chrono_config cfg = quick();
     chrono_result r;
     sim c;
-    memset(&c, 0, sizeof c);
-    c.cost_per_iter = 1000;
-    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    if (open_quick_sim(&s, &clk, &c, 1000) < 0) { tap_ok(0, "open"); return; }
     /* A 1-second stall lands in one sample: a probe run counts the calls a
        run makes; the stall goes 10 calls before the end of the next run,
        among its samples (the last 21 calls). */
@@ -205,13 +212,10 @@ static void test_simulated_backwards(void)
 {
     chrono_session s;
     chrono_clock clk;
-    chrono_config cfg = quick();
     chrono_result r;
     sim c;
     int rc;
-    memset(&c, 0, sizeof c);
-    c.cost_per_iter = 1000;
-    if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+    if (open_quick_sim(&s, &clk, &c, 1000) < 0) { tap_ok(0, "open"); return; }
     c.back_every = 7;   /* after opening: calibration saw a sane clock */
     rc = chrono_run(&s, "backwards", sim_body, &c, &r);
     /* The simulated clock is not pinned: the OS may also migrate or switch the
@@ -259,6 +263,72 @@ static void test_simulated_max_ms(void)
     chrono_run(&s, "ten_ms", sim_body, &c, &r);
     tap_ok(r.truncated && r.wall_ms <= 100 + 10 + 1 && r.samples >= 1,
            "max_ms 100 respected: %.1f ms, %zu samples of 10 ms", r.wall_ms, r.samples);
+    chrono_session_close(&s);
+}
+
+/* chrono_run_between: the samples follow the work between, in shares.  The
+   body costs 5000 ns while it is sized and warmed up, 1000 from between(0)
+   and 3000 from between(3): of 21 samples over 7 gaps (3 a gap), 9 read 1000
+   and 12 read 3000, and none 5000 (taken before between(0)). */
+typedef struct between_log { sim *c; size_t calls, last_k; int in_order; } between_log;
+
+static void between_step(void *ctx, size_t k)
+{
+    between_log *l = (between_log *)ctx;
+    l->in_order &= k == l->calls;
+    l->c->cost_per_iter = k < 3 ? 1000 : 3000;
+    l->calls++;
+    l->last_k = k;
+}
+
+static void test_simulated_between(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_result r;
+    between_log log;
+    sim c;
+    int rc;
+    memset(&log, 0, sizeof log);
+    log.c = &c;
+    log.in_order = 1;
+    if (open_quick_sim(&s, &clk, &c, 5000) < 0) { tap_ok(0, "open"); return; }
+    tap_ok(chrono_run_between(NULL, "b", sim_body, &c, between_step, &log, 7, &r) == CHRONO_EINVAL &&
+               chrono_run_between(&s, "b", sim_body, &c, NULL, NULL, 7, &r) == CHRONO_EINVAL &&
+               chrono_run_between(&s, "b", sim_body, &c, between_step, &log, 0, &r) == CHRONO_EINVAL &&
+               chrono_run_between(&s, "b", sim_body, &c, between_step, &log, 22, &r) == CHRONO_ERANGE && log.calls == 0,
+           "between: no session, no between or 0 gaps is EINVAL, more gaps than samples (22 > 21) ERANGE, nothing run");
+    rc = chrono_run_between(&s, "between", sim_body, &c, between_step, &log, 7, &r);
+    tap_ok(rc == 0 && log.calls == 7 && log.in_order && log.last_k == 6, "between: called 7 times, k = 0..6 in order");
+    /* unpinned: the OS may switch the thread out during a sample; such a
+       sample is counted, not replaced, and still reads exactly */
+    tap_ok(r.samples_taken == 21 && r.samples + r.preempted + r.migrated == 21 && r.ns.min == 1000.0 &&
+               r.ns.max == 3000.0 && (r.migrated || fabs(r.all_ns_mean - 45000.0 / 21.0) < 1e-9),
+           "between: 9 samples at 1000 ns then 12 at 3000, none replaced (mean of all %.3f, want %.3f)", r.all_ns_mean,
+           45000.0 / 21.0);
+    tap_ok(s.nresults == 1 && !strcmp(s.results[0].name, "between"), "between: the run is kept in the session");
+    chrono_session_close(&s);
+}
+
+/* chrono_literal_run on the simulated clock: the slices add up to the whole
+   batch (1000003 ops, not a multiple of the 21 slices) and the samples
+   between them project it exactly. */
+static void test_simulated_literal(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_literal lit;
+    sim c;
+    int rc;
+    if (open_quick_sim(&s, &clk, &c, 1000) < 0) { tap_ok(0, "open"); return; }
+    rc = chrono_literal_run(&s, "lit", sim_body, &c, 1000003, &lit);
+    tap_ok(rc == 0 && lit.slices == 21 && lit.ns == 1000003.0 * 1000.0,
+           "literal: 1000003 ops of 1000 ns in 21 slices read %.0f ns (want 1000003000)", lit.ns);
+    tap_ok(lit.beside.total_ns == 1000003.0 * 1000.0 && lit.ratio == 1.0,
+           "literal: projected %.0f ns beside it, ratio %.6f", lit.beside.total_ns, lit.ratio);
+    tap_ok(s.nresults == 1 && !strcmp(s.results[0].name, "lit/literal_beside"), "literal: its run is lit/literal_beside");
+    rc = chrono_literal_run(&s, "few", sim_body, &c, 5, &lit);
+    tap_ok(rc == 0 && lit.slices == 5 && lit.ns == 5000.0, "literal: 5 ops run as 5 slices of one (%.0f ns)", lit.ns);
     chrono_session_close(&s);
 }
 
@@ -1039,6 +1109,8 @@ int main(void)
     test_simulated_slow_body();
     test_simulated_max_ms();
     test_simulated_sweep();
+    test_simulated_between();
+    test_simulated_literal();
     test_real_ratios();
     test_accuracy();
     test_confidence();

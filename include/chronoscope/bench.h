@@ -20,6 +20,8 @@
        chrono_session_open(s, cfg)          pin, calibrate, read the machine (a macro)
        chrono_session_close(s)              unpin, free
        chrono_run(s, name, fn, ctx, out)    one benchmark
+       chrono_run_between(s, name, fn, ctx, between, bctx, gaps, out)
+                                            one benchmark, its samples spread across other work
        chrono_compare(s, na, a, ca, nb, b, cb, out)   A against B, interleaved
        chrono_sweep(s, name, fn, ctx, params, n, out) fn at each param, fitted
        chrono_keep(x), chrono_clobber()     keep a value / memory alive (inline)
@@ -336,6 +338,20 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
    fit ns per iteration = fixed + per_unit * param by least squares. */
 CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn fn, void *ctx,
                             const uint64_t *params, size_t nparams, chrono_sweep_result *out);
+
+/* A run of fn spread across other work: fn is sized and warmed up as by
+   chrono_run, then between(between_ctx, k) runs for k = 0 .. gaps-1, untimed
+   by the run, each followed by its share of the .samples (rejected ones
+   counted, not replaced: each stretch of time weighs alike).  The samples then cover the same span of time as the work
+   between them: a long batch cut into gaps, and its projection measured
+   beside it however the machine's speed drifts (experiment.h's
+   chrono_literal_run).  Kept in the session like chrono_run's; its page
+   faults are the samples' own, its RSS growth includes between's work.
+   CHRONO_EINVAL for a NULL between or gaps 0; CHRONO_ERANGE for more gaps
+   than .samples. */
+typedef void (*chrono_between_fn)(void *ctx, size_t k);
+CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                  chrono_between_fn between, void *between_ctx, size_t gaps, chrono_result *out);
 
 /* Untimed setup before every call: setup(ctx) runs before each fn(ctx, 1),
    and only fn is timed, call by call (see "Setup per iteration" above).
@@ -1153,6 +1169,15 @@ CHRONO__PRIVATE void chrono__mem_faults(const chrono__mem *m0, double iters, chr
 
 /* The peak RSS's growth since m0 (the run's start), and the allocator hook's
    counts for one more batch of fn. */
+/* Add the page faults since m0 to *sum (sum->ok drops to 0 when a read fails). */
+CHRONO__PRIVATE void chrono__mem_since(const chrono__mem *m0, chrono__mem *sum)
+{
+    chrono__mem m1 = chrono__mem_read();
+    if (!m0->ok || !m1.ok) { sum->ok = 0; return; }
+    sum->minor += m1.minor - m0->minor;
+    sum->major += m1.major - m0->major;
+}
+
 CHRONO__PRIVATE void chrono__mem_finish(const chrono_session *s, const chrono__mem *m0, chrono_fn fn, void *ctx,
                                         uint64_t iters, chrono_result *r)
 {
@@ -1265,24 +1290,83 @@ CHRONO__PRIVATE int chrono__run_close(chrono_session *s, const chrono__mem *mem0
     return rc;
 }
 
+/* Size fn's batch, warm it up, size it again now that it is warm, and start
+   *r with that size and the warm-up's time.  The iterations per sample. */
+CHRONO__PRIVATE uint64_t chrono__run_warm(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t start,
+                                          chrono_result *r)
+{
+    uint64_t iters = chrono__size_batch(s, fn, ctx, 1, start, s->cfg.max_ms / 4);
+    double warm = chrono__warmup(s, fn, ctx, iters, s->cfg.warmup_ms);
+    iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);
+    chrono__result_init(r, name, iters);
+    r->warmup_ms = warm;
+    return iters;
+}
+
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
 {
     chrono_result r;
     chrono__mem mem0;
     chrono__columns col;
     uint64_t start, iters;
-    double warm;
     size_t n, attempts;
     int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
     if (rc < 0) return rc;
     mem0 = chrono__mem_read();
     start = chrono__now(s);
-    iters = chrono__size_batch(s, fn, ctx, 1, start, s->cfg.max_ms / 4);
-    warm = chrono__warmup(s, fn, ctx, iters, s->cfg.warmup_ms);
-    iters = chrono__size_batch(s, fn, ctx, iters, start, s->cfg.max_ms / 2);   /* now that it is warm */
-    chrono__result_init(&r, name, iters);
-    r.warmup_ms = warm;
+    iters = chrono__run_warm(s, name, fn, ctx, start, &r);
     n = chrono__run_samples(s, fn, ctx, NULL, iters, start, attempts, &col, &r);
+    return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
+}
+
+/* The samples of a run after gap k of gaps: until the run has taken its
+   share of .samples.  Rejected ones are counted, not replaced: every gap
+   gets the same number of whole samples, so the run's all_* figures weigh
+   the stretches of time alike (replacing them would weigh a stretch where
+   the core was shared and samples were rejected more than a quiet one).
+   Contended ones are dropped at the end like chrono_run's. */
+CHRONO__PRIVATE size_t chrono__gap_samples(chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, size_t k,
+                                           size_t gaps, size_t attempts, chrono__columns *col, size_t n,
+                                           size_t *quiet, size_t *soft, chrono_result *r)
+{
+    size_t share = ((size_t)s->cfg.samples * (k + 1) + gaps - 1) / gaps;
+    chrono__sample sm;
+    while (r->samples_taken < share) {
+        size_t before = n;
+        chrono__take_sample(s, fn, ctx, iters, &sm);
+        chrono__record(&sm, iters, &s->clock, col, &n, r);
+        if (n > before) *quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, n, *quiet);
+        else chrono__record_soft(&sm, iters, &s->clock, col, attempts, soft);
+    }
+    return n;
+}
+
+CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                  chrono_between_fn between, void *between_ctx, size_t gaps, chrono_result *out)
+{
+    chrono_result r;
+    chrono__mem mem0, mem, faults = { 0, 0, 0, 1 };
+    chrono__columns col;
+    uint64_t start, iters;
+    size_t n = 0, quiet = 0, soft = 0, attempts, k;
+    int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
+    if (rc < 0) return rc;
+    if (!between || gaps == 0) return CHRONO_EINVAL;
+    if (gaps > (size_t)s->cfg.samples) return CHRONO_ERANGE;
+    mem0 = chrono__mem_read();
+    start = chrono__now(s);
+    iters = chrono__run_warm(s, name, fn, ctx, start, &r);
+    for (k = 0; k < gaps; k++) {
+        between(between_ctx, k);
+        mem = chrono__mem_read();
+        n = chrono__gap_samples(s, fn, ctx, iters, k, gaps, attempts, &col, n, &quiet, &soft, &r);
+        chrono__mem_since(&mem, &faults);
+    }
+    if (faults.ok && r.samples_taken) {   /* the samples' own faults, not between's */
+        r.faults_minor_per_iter = faults.minor / ((double)r.samples_taken * (double)iters);
+        r.faults_major_per_iter = faults.major / ((double)r.samples_taken * (double)iters);
+    }
+    n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, attempts, soft, &r);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
 

@@ -25,8 +25,8 @@
    Functions:
      chrono_delta_from(c, out)              a − b in ns per iteration, with its CI
      chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
-     chrono_literal_run(s, name, fn, ctx, ops, out)   fn(ctx, ops) once, timed, beside a projection
-                                            from chrono_runs just before and just after it
+     chrono_literal_run(s, name, fn, ctx, ops, out)   ops iterations of fn once, timed, beside a
+                                            projection from samples taken between its slices
      chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
      chrono_then_now_free(t)                frees what build allocated
      chrono_env_note_read(s, out)           text lines: VM, PTI/mitigations, TSC vs core GHz
@@ -42,10 +42,13 @@
                 for them), or of the kept ones where the run did not count them.  The CI
                 is the mean's normal-approximation interval (mean ± z·sd/√n).
      literal    one real batch of ops iterations on the session's clock (wall time: with
-                switches > 0 other programs' time is in it).  Its projection is measured
-                beside it, half before and half after, so that a machine whose speed
-                drifts over seconds (a shared core, a clock that moves) moves both alike;
-                ratio = ns / beside.total_ns.
+                switches > 0 other programs' time is in it), cut into .samples slices
+                (fewer when ops is smaller); after each slice the projection's run
+                (bench.h's chrono_run_between) takes its share of samples.  The two then
+                cover the same seconds: on a machine whose speed drifts (measured here:
+                1-byte copies move ~7% between 0.4 s windows, correlated over ~1 s) a
+                projection taken before and after a 1.3 s copy missed it by up to 14%.
+                ns is the slices' sum; ratio = ns / beside.total_ns.
      then/now   then_us_per_op = then_total_s × 1e6 / then_ops; then_cycles needs the old
                 CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
                 now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
@@ -78,9 +81,10 @@ typedef struct chrono_projection {
 /* One real batch and the projection measured beside it. */
 typedef struct chrono_literal {
     double ops;                  /* iterations of the batch */
-    double ns;                   /* its wall time on the session's clock */
+    size_t slices;               /* it ran in this many slices, the run's samples between them */
+    double ns;                   /* its wall time on the session's clock (the slices' sum) */
     long switches;               /* context switches during it; -1 unknown */
-    chrono_projection beside;    /* the mean of the runs before and after, projected */
+    chrono_projection beside;    /* the mean of the samples between its slices, projected */
     double ratio;                /* ns / beside.total_ns */
 } chrono_literal;
 
@@ -128,11 +132,11 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
    (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
 
-/* fn(ctx, ops) once on the session's clock, between two chrono_runs of fn
-   (kept in the session as "<name>/literal_before" and "<name>/literal_after")
-   whose pooled mean is projected to ops at the session's confidence.  The
-   errors of chrono_run; CHRONO_EINVAL for NULL or ops 0, CHRONO_ERANGE for a
-   name too long for its suffixes. */
+/* ops iterations of fn, once, on the session's clock, in slices with the
+   samples of a run of fn between them (chrono_run_between, kept in the
+   session as "<name>/literal_beside"), whose mean is projected to ops at the
+   session's confidence.  The errors of chrono_run; CHRONO_EINVAL for NULL,
+   ops 0 or a closed session, CHRONO_ERANGE for a name too long for its suffix. */
 CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
                                   chrono_literal *out);
 
@@ -199,53 +203,55 @@ CHRONO_API int chrono_project(const chrono_result *r, double ops, double confide
     return 0;
 }
 
-/* The projection of two runs of one body, taken apart in time: their means
-   averaged, their CIs' half widths combined as independent errors. */
-CHRONO__PRIVATE int chrono__project_pair(const chrono_result *before, const chrono_result *after, double ops,
-                                         double confidence, chrono_projection *out)
+/* The batch of chrono_literal_run, cut into slices: slice k of gaps does its
+   share of ops on the session's clock (less the clock's overhead, as a
+   sample), its time and context switches summed. */
+typedef struct chrono__literal_batch {
+    const chrono_session *s;
+    chrono_fn fn;
+    void *ctx;
+    uint64_t ops;
+    size_t gaps;
+    uint64_t ticks;
+    long switches;               /* -1: unknown */
+} chrono__literal_batch;
+
+CHRONO__PRIVATE void chrono__literal_slice(void *p, size_t k)
 {
-    chrono_projection b, a;
-    double half_b, half_a, half;
-    int rc;
-    if ((rc = chrono_project(before, ops, confidence, &b)) < 0 || (rc = chrono_project(after, ops, confidence, &a)) < 0)
-        return rc;
-    half_b = (b.ci_high_ns - b.ci_low_ns) / 2.0;
-    half_a = (a.ci_high_ns - a.ci_low_ns) / 2.0;
-    half = sqrt(half_b * half_b + half_a * half_a) / 2.0;
-    out->ops = ops;
-    out->per_op_mean_ns = (b.per_op_mean_ns + a.per_op_mean_ns) / 2.0;
-    out->per_op_median_ns = (b.per_op_median_ns + a.per_op_median_ns) / 2.0;
-    out->total_ns = ops * out->per_op_mean_ns;
-    out->ci_low_ns = out->total_ns - half;
-    out->ci_high_ns = out->total_ns + half;
-    out->median_total_ns = ops * out->per_op_median_ns;
-    return 0;
+    chrono__literal_batch *b = (chrono__literal_batch *)p;
+    uint64_t from = (uint64_t)((double)b->ops * (double)k / (double)b->gaps);
+    uint64_t to = k + 1 == b->gaps ? b->ops : (uint64_t)((double)b->ops * (double)(k + 1) / (double)b->gaps);
+    long sw0 = chrono_cpu_switches(), sw1;
+    uint64_t t0, t1;
+    if (to <= from) return;
+    t0 = chrono_clock_start(&b->s->clock);
+    b->fn(b->ctx, to - from);
+    t1 = chrono_clock_stop(&b->s->clock);
+    sw1 = chrono_cpu_switches();
+    if (t1 > t0 + b->s->clock.overhead_ticks) b->ticks += t1 - t0 - b->s->clock.overhead_ticks;
+    if (b->switches >= 0) b->switches = sw0 >= 0 && sw1 >= 0 ? b->switches + (sw1 - sw0) : -1;
 }
 
 CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
                                   chrono_literal *out)
 {
-    chrono_result before, after;
+    chrono__literal_batch b;
+    chrono_result beside;
     char run_name[CHRONO_NAME_MAX];
-    uint64_t t0, t1;
-    long sw0, sw1;
     int rc;
     if (!s || !fn || !out || !name || ops == 0) return CHRONO_EINVAL;
     memset(out, 0, sizeof *out);
-    if (strlen(name) + sizeof "/literal_before" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
-    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_before", name);
-    if ((rc = chrono_run(s, run_name, fn, ctx, &before)) < 0) return rc;
-    sw0 = chrono_cpu_switches();
-    t0 = chrono_clock_start(&s->clock);
-    fn(ctx, ops);
-    t1 = chrono_clock_stop(&s->clock);
-    sw1 = chrono_cpu_switches();
-    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_after", name);
-    if ((rc = chrono_run(s, run_name, fn, ctx, &after)) < 0) return rc;
+    if (strlen(name) + sizeof "/literal_beside" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
+    if (!s->is_open) return CHRONO_EINVAL;
+    b.s = s; b.fn = fn; b.ctx = ctx; b.ops = ops; b.ticks = 0; b.switches = 0;
+    b.gaps = (size_t)s->cfg.samples < ops ? (size_t)s->cfg.samples : (size_t)ops;
+    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_beside", name);
+    if ((rc = chrono_run_between(s, run_name, fn, ctx, chrono__literal_slice, &b, b.gaps, &beside)) < 0) return rc;
     out->ops = (double)ops;
-    out->ns = chrono_clock_ns(&s->clock, t1 - t0);
-    out->switches = sw0 >= 0 && sw1 >= 0 ? sw1 - sw0 : -1;
-    if ((rc = chrono__project_pair(&before, &after, out->ops, s->cfg.confidence, &out->beside)) < 0) return rc;
+    out->slices = b.gaps;
+    out->ns = chrono_clock_ns(&s->clock, b.ticks);
+    out->switches = b.switches;
+    if ((rc = chrono_project(&beside, out->ops, s->cfg.confidence, &out->beside)) < 0) return rc;
     out->ratio = out->ns / out->beside.total_ns;
     return 0;
 }
