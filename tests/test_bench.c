@@ -296,8 +296,9 @@ static void test_simulated_between(void)
     tap_ok(chrono_run_between(NULL, "b", sim_body, &c, between_step, &log, 7, &r) == CHRONO_EINVAL &&
                chrono_run_between(&s, "b", sim_body, &c, NULL, NULL, 7, &r) == CHRONO_EINVAL &&
                chrono_run_between(&s, "b", sim_body, &c, between_step, &log, 0, &r) == CHRONO_EINVAL &&
-               chrono_run_between(&s, "b", sim_body, &c, between_step, &log, 22, &r) == CHRONO_ERANGE && log.calls == 0,
-           "between: no session, no between or 0 gaps is EINVAL, more gaps than samples (22 > 21) ERANGE, nothing run");
+               chrono_run_between(&s, "b", sim_body, &c, between_step, &log, CHRONO_BETWEEN_GAPS_MAX + 1, &r) ==
+                   CHRONO_ERANGE && log.calls == 0,
+           "between: no session, no between or 0 gaps is EINVAL, more than CHRONO_BETWEEN_GAPS_MAX ERANGE, nothing run");
     rc = chrono_run_between(&s, "between", sim_body, &c, between_step, &log, 7, &r);
     tap_ok(rc == 0 && log.calls == 7 && log.in_order && log.last_k == 6, "between: called 7 times, k = 0..6 in order");
     /* unpinned: the OS may switch the thread out during a sample; such a
@@ -307,11 +308,19 @@ static void test_simulated_between(void)
            "between: 9 samples at 1000 ns then 12 at 3000, none replaced (mean of all %.3f, want %.3f)", r.all_ns_mean,
            45000.0 / 21.0);
     tap_ok(s.nresults == 1 && !strcmp(s.results[0].name, "between"), "between: the run is kept in the session");
+    /* more gaps than samples: one sample a gap */
+    memset(&log, 0, sizeof log);
+    log.c = &c;
+    log.in_order = 1;
+    rc = chrono_run_between(&s, "between42", sim_body, &c, between_step, &log, 42, &r);
+    tap_ok(rc == 0 && log.calls == 42 && log.in_order && r.samples_taken == 42 && r.ns.min == 1000.0 &&
+               (r.migrated || fabs(r.all_ns_mean - (3.0 * 1000.0 + 39.0 * 3000.0) / 42.0) < 1e-9),
+           "between: 42 gaps take 42 samples, one after each (mean of all %.3f)", r.all_ns_mean);
     chrono_session_close(&s);
 }
 
 /* chrono_literal_run on the simulated clock: the slices add up to the whole
-   batch (1000003 ops, not a multiple of the 21 slices) and the samples
+   batch (1000003 ops, not a multiple of the 1000 slices) and the samples
    between them project it exactly. */
 static void test_simulated_literal(void)
 {
@@ -322,8 +331,8 @@ static void test_simulated_literal(void)
     int rc;
     if (open_quick_sim(&s, &clk, &c, 1000) < 0) { tap_ok(0, "open"); return; }
     rc = chrono_literal_run(&s, "lit", sim_body, &c, 1000003, &lit);
-    tap_ok(rc == 0 && lit.slices == 21 && lit.ns == 1000003.0 * 1000.0,
-           "literal: 1000003 ops of 1000 ns in 21 slices read %.0f ns (want 1000003000)", lit.ns);
+    tap_ok(rc == 0 && lit.slices == 1000 && lit.ns == 1000003.0 * 1000.0,
+           "literal: 1000003 ops of 1000 ns in 1000 slices read %.0f ns (want 1000003000)", lit.ns);
     tap_ok(lit.beside.total_ns == 1000003.0 * 1000.0 && lit.ratio == 1.0,
            "literal: projected %.0f ns beside it, ratio %.6f", lit.beside.total_ns, lit.ratio);
     tap_ok(s.nresults == 1 && !strcmp(s.results[0].name, "lit/literal_beside"), "literal: its run is lit/literal_beside");

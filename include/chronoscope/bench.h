@@ -341,14 +341,16 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
 
 /* A run of fn spread across other work: fn is sized and warmed up as by
    chrono_run, then between(between_ctx, k) runs for k = 0 .. gaps-1, untimed
-   by the run, each followed by its share of the .samples (rejected ones
-   counted, not replaced: each stretch of time weighs alike).  The samples then cover the same span of time as the work
+   by the run, each followed by its share of the samples: .samples, or one
+   a gap when gaps is larger (rejected ones counted, not replaced: each
+   stretch of time weighs alike).  The samples then cover the same span of time as the work
    between them: a long batch cut into gaps, and its projection measured
    beside it however the machine's speed drifts (experiment.h's
    chrono_literal_run).  Kept in the session like chrono_run's; its page
    faults are the samples' own, its RSS growth includes between's work.
-   CHRONO_EINVAL for a NULL between or gaps 0; CHRONO_ERANGE for more gaps
-   than .samples. */
+   CHRONO_EINVAL for a NULL between or gaps 0; CHRONO_ERANGE for more than
+   CHRONO_BETWEEN_GAPS_MAX gaps. */
+#define CHRONO_BETWEEN_GAPS_MAX 100000u
 typedef void (*chrono_between_fn)(void *ctx, size_t k);
 CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
                                   chrono_between_fn between, void *between_ctx, size_t gaps, chrono_result *out);
@@ -1320,23 +1322,23 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
 }
 
 /* The samples of a run after gap k of gaps: until the run has taken its
-   share of .samples.  Rejected ones are counted, not replaced: every gap
+   share of the total.  Rejected ones are counted, not replaced: every gap
    gets the same number of whole samples, so the run's all_* figures weigh
    the stretches of time alike (replacing them would weigh a stretch where
    the core was shared and samples were rejected more than a quiet one).
    Contended ones are dropped at the end like chrono_run's. */
 CHRONO__PRIVATE size_t chrono__gap_samples(chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, size_t k,
-                                           size_t gaps, size_t attempts, chrono__columns *col, size_t n,
+                                           size_t gaps, size_t total, size_t cap, chrono__columns *col, size_t n,
                                            size_t *quiet, size_t *soft, chrono_result *r)
 {
-    size_t share = ((size_t)s->cfg.samples * (k + 1) + gaps - 1) / gaps;
+    size_t share = (total * (k + 1) + gaps - 1) / gaps;
     chrono__sample sm;
     while (r->samples_taken < share) {
         size_t before = n;
         chrono__take_sample(s, fn, ctx, iters, &sm);
         chrono__record(&sm, iters, &s->clock, col, &n, r);
         if (n > before) *quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, n, *quiet);
-        else chrono__record_soft(&sm, iters, &s->clock, col, attempts, soft);
+        else chrono__record_soft(&sm, iters, &s->clock, col, cap, soft);
     }
     return n;
 }
@@ -1348,25 +1350,28 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
     chrono__mem mem0, mem, faults = { 0, 0, 0, 1 };
     chrono__columns col;
     uint64_t start, iters;
-    size_t n = 0, quiet = 0, soft = 0, attempts, k;
+    size_t n = 0, quiet = 0, soft = 0, attempts, total, cap, k;
     int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
     if (rc < 0) return rc;
     if (!between || gaps == 0) return CHRONO_EINVAL;
-    if (gaps > (size_t)s->cfg.samples) return CHRONO_ERANGE;
+    if (gaps > CHRONO_BETWEEN_GAPS_MAX) return CHRONO_ERANGE;
+    total = gaps > (size_t)s->cfg.samples ? gaps : (size_t)s->cfg.samples;
+    cap = total > attempts ? total : attempts;
+    if ((rc = chrono__columns_get(s, cap, &col)) < 0) return rc;
     mem0 = chrono__mem_read();
     start = chrono__now(s);
     iters = chrono__run_warm(s, name, fn, ctx, start, &r);
     for (k = 0; k < gaps; k++) {
         between(between_ctx, k);
         mem = chrono__mem_read();
-        n = chrono__gap_samples(s, fn, ctx, iters, k, gaps, attempts, &col, n, &quiet, &soft, &r);
+        n = chrono__gap_samples(s, fn, ctx, iters, k, gaps, total, cap, &col, n, &quiet, &soft, &r);
         chrono__mem_since(&mem, &faults);
     }
     if (faults.ok && r.samples_taken) {   /* the samples' own faults, not between's */
         r.faults_minor_per_iter = faults.minor / ((double)r.samples_taken * (double)iters);
         r.faults_major_per_iter = faults.major / ((double)r.samples_taken * (double)iters);
     }
-    n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, attempts, soft, &r);
+    n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, cap, soft, &r);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
 

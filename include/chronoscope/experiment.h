@@ -42,9 +42,10 @@
                 for them), or of the kept ones where the run did not count them.  The CI
                 is the mean's normal-approximation interval (mean ± z·sd/√n).
      literal    one real batch of ops iterations on the session's clock (wall time: with
-                switches > 0 other programs' time is in it), cut into .samples slices
+                switches > 0 other programs' time is in it), cut into 1000 slices
                 (fewer when ops is smaller); after each slice the projection's run
-                (bench.h's chrono_run_between) takes its share of samples.  The two then
+                (bench.h's chrono_run_between) takes one sample (or its share of
+                .samples when that is larger).  The two then
                 cover the same seconds: on a machine whose speed drifts (measured here:
                 1-byte copies move ~7% between 0.4 s windows, correlated over ~1 s) a
                 projection taken before and after a 1.3 s copy missed it by up to 14%.
@@ -203,6 +204,12 @@ CHRONO_API int chrono_project(const chrono_result *r, double ops, double confide
     return 0;
 }
 
+/* A batch is cut into this many slices (fewer when it has fewer ops), one
+   sample after each: the samples see ~1000 x 60 us of the batch's seconds
+   (~5% of a 1.3 s copy), so a rare long interruption is neither missed
+   nor, caught once in a few samples, taken for the rule. */
+#define CHRONO__LITERAL_SLICES 1000u
+
 /* The batch of chrono_literal_run, cut into slices: slice k of gaps does its
    share of ops on the session's clock (less the clock's overhead, as a
    sample), its time and context switches summed. */
@@ -244,7 +251,7 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
     if (strlen(name) + sizeof "/literal_beside" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
     if (!s->is_open) return CHRONO_EINVAL;
     b.s = s; b.fn = fn; b.ctx = ctx; b.ops = ops; b.ticks = 0; b.switches = 0;
-    b.gaps = (size_t)s->cfg.samples < ops ? (size_t)s->cfg.samples : (size_t)ops;
+    b.gaps = ops < CHRONO__LITERAL_SLICES ? (size_t)ops : CHRONO__LITERAL_SLICES;
     (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_beside", name);
     if ((rc = chrono_run_between(s, run_name, fn, ctx, chrono__literal_slice, &b, b.gaps, &beside)) < 0) return rc;
     out->ops = (double)ops;
