@@ -44,12 +44,12 @@
      literal    one real batch of ops iterations on the session's clock (wall time: with
                 switches > 0 other programs' time is in it), cut into 1000 slices
                 (fewer when ops is smaller); after each slice the projection's run
-                (bench.h's chrono_run_between) takes one sample (or its share of
-                .samples when that is larger).  The two then
-                cover the same seconds: on a machine whose speed drifts (measured here:
-                1-byte copies move ~7% between 0.4 s windows, correlated over ~1 s) a
-                projection taken before and after a 1.3 s copy missed it by up to 14%.
-                ns is the slices' sum; ratio = ns / beside.total_ns.
+                (bench.h's chrono_run_between) takes one sample, or its share of
+                .samples when that is larger.  The two then cover the same seconds:
+                on a machine whose speed drifts (measured here: 1-byte copies move
+                ~7% between 0.4 s windows, correlated over ~1 s) a projection taken
+                before and after a 1.3 s copy missed it by up to 14%.  ns is the
+                slices' sum; ratio = ns / beside.total_ns.
      then/now   then_us_per_op = then_total_s × 1e6 / then_ops; then_cycles needs the old
                 CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
                 now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
@@ -226,13 +226,10 @@ typedef struct chrono__literal_batch {
 CHRONO__PRIVATE void chrono__literal_slice(void *p, size_t k)
 {
     chrono__literal_batch *b = (chrono__literal_batch *)p;
-    uint64_t from = (uint64_t)((double)b->ops * (double)k / (double)b->gaps);
-    uint64_t to = k + 1 == b->gaps ? b->ops : (uint64_t)((double)b->ops * (double)(k + 1) / (double)b->gaps);
+    uint64_t count = b->ops / b->gaps + (k < b->ops % b->gaps ? 1u : 0u);   /* the first ops % gaps get one more */
     long sw0 = chrono_cpu_switches(), sw1;
-    uint64_t t0, t1;
-    if (to <= from) return;
-    t0 = chrono_clock_start(&b->s->clock);
-    b->fn(b->ctx, to - from);
+    uint64_t t0 = chrono_clock_start(&b->s->clock), t1;
+    b->fn(b->ctx, count);
     t1 = chrono_clock_stop(&b->s->clock);
     sw1 = chrono_cpu_switches();
     if (t1 > t0 + b->s->clock.overhead_ticks) b->ticks += t1 - t0 - b->s->clock.overhead_ticks;
