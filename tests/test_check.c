@@ -184,6 +184,39 @@ static void test_sim(void)
     chrono_session_close(&s);
 }
 
+/* 100 + 10 n ticks, but n = 1000 costs 2x until n = 1 runs after it: a
+   spell of other programs over the last point of the first look only. */
+typedef struct spell { sim *clk; int seen_max, over; } spell;
+static void sim_spell_sweep(void *ctx, uint64_t n, uint64_t iters)
+{
+    spell *p = (spell *)ctx;
+    if (n == 1000) p->seen_max = 1;
+    if (n == 1 && p->seen_max) p->over = 1;
+    p->clk->now += (100 + 10 * n) * (n == 1000 && !p->over ? 2 : 1) * iters;
+}
+
+/* A FAIL is looked at again, each point's smaller median kept: a spell over
+   one point of the first look does not fail O(n). */
+static void test_scaling_second_look(void)
+{
+    sim c = { 0 };
+    spell p;
+    chrono_clock clk;
+    chrono_session s;
+    chrono_checker ck;
+    chrono_verdict v;
+    uint64_t params[] = { 1, 10, 100, 1000 };
+    p.clk = &c;
+    p.seen_max = p.over = 0;
+    if (open_sim(&s, &clk, &c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) { tap_ok(0, "simulated session opens"); return; }
+    v = chrono_check_scaling(&ck, "spell", sim_spell_sweep, &p, params, 4, CHRONO_O_N);
+    tap_ok(v == CHRONO_PASS && ck.items[0].rounds == 8 && ck.items[0].best == CHRONO_O_N && s.nsweeps == 2,
+           "scaling: n = 1000 slowed 2x in the first look: looked twice (%lu points), PASS O(n) (%s)",
+           (unsigned long)ck.items[0].rounds, ck.items[0].reason);
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+}
+
 static void sim_flat(void *ctx, uint64_t n, uint64_t iters) { (void)n; ((sim *)ctx)->now += 500 * iters; }
 
 /* The scaling rule's second half: constant time claimed O(n) fails (no growth). */
@@ -431,6 +464,7 @@ int main(void)
     test_rates();
     test_sim();
     test_scaling_flat();
+    test_scaling_second_look();
     test_tap();
     test_saved_find();
     test_saved_check();
