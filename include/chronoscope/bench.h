@@ -343,10 +343,10 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
    chrono_run, then between(between_ctx, k) runs for k = 0 .. gaps-1, untimed
    by the run, each followed by its share of the samples: .samples, or one
    a gap when gaps is larger (rejected ones counted, not replaced: each
-   stretch of time weighs alike).  The samples then cover the same span of time as the work
-   between them: a long batch cut into gaps, and its projection measured
-   beside it however the machine's speed drifts (experiment.h's
-   chrono_literal_run).  Kept in the session like chrono_run's; its page
+   stretch of time weighs alike).  The samples then cover the same span of
+   time as the work between them: a long batch cut into gaps, and its
+   projection measured beside it however the machine's speed drifts
+   (experiment.h's chrono_literal_run).  Kept in the session like chrono_run's; its page
    faults are the samples' own, its RSS growth includes between's work.
    CHRONO_EINVAL for a NULL between or gaps 0; CHRONO_ERANGE for more than
    CHRONO_BETWEEN_GAPS_MAX gaps. */
@@ -1160,17 +1160,9 @@ CHRONO__PRIVATE chrono__mem chrono__mem_read(void)
     return m;
 }
 
-/* Faults per iteration from m0 (before the samples) to now, over `iters` iterations. */
-CHRONO__PRIVATE void chrono__mem_faults(const chrono__mem *m0, double iters, chrono_result *r)
-{
-    chrono__mem m1 = chrono__mem_read();
-    if (!m0->ok || !m1.ok || !(iters > 0)) return;
-    r->faults_minor_per_iter = (m1.minor - m0->minor) / iters;
-    r->faults_major_per_iter = (m1.major - m0->major) / iters;
-}
+/* No page faults counted yet: the start of a sum for chrono__mem_since. */
+#define CHRONO__MEM_NONE { 0, 0, 0, 1 }
 
-/* The peak RSS's growth since m0 (the run's start), and the allocator hook's
-   counts for one more batch of fn. */
 /* Add the page faults since m0 to *sum (sum->ok drops to 0 when a read fails). */
 CHRONO__PRIVATE void chrono__mem_since(const chrono__mem *m0, chrono__mem *sum)
 {
@@ -1180,6 +1172,16 @@ CHRONO__PRIVATE void chrono__mem_since(const chrono__mem *m0, chrono__mem *sum)
     sum->major += m1.major - m0->major;
 }
 
+/* Faults per iteration from the samples' summed faults, over `iters` iterations. */
+CHRONO__PRIVATE void chrono__mem_faults(const chrono__mem *sum, double iters, chrono_result *r)
+{
+    if (!sum->ok || !(iters > 0)) return;
+    r->faults_minor_per_iter = sum->minor / iters;
+    r->faults_major_per_iter = sum->major / iters;
+}
+
+/* The peak RSS's growth since m0 (the run's start), and the allocator hook's
+   counts for one more batch of fn. */
 CHRONO__PRIVATE void chrono__mem_finish(const chrono_session *s, const chrono__mem *m0, chrono_fn fn, void *ctx,
                                         uint64_t iters, chrono_result *r)
 {
@@ -1246,6 +1248,22 @@ CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono
    the timed calls alone); NULL: the sample as measured. */
 typedef void (*chrono__net_fn)(void *ctx, uint64_t iters, chrono__sample *sm);
 
+/* One sample of body into a run's columns of cap rows: an accepted one at row
+   *n (and the probes' quiet count updated), an interrupted one kept apart at
+   the top while the run has taken no more than cap. */
+CHRONO__PRIVATE void chrono__one_sample(chrono_session *s, chrono_fn body, void *ctx, chrono__net_fn net, uint64_t iters,
+                                        size_t cap, chrono__columns *col, size_t *n, size_t *quiet, size_t *soft,
+                                        chrono_result *r)
+{
+    chrono__sample sm;
+    size_t before = *n;
+    chrono__take_sample(s, body, ctx, iters, &sm);
+    if (net && sm.status == CHRONO__OK) net(ctx, iters, &sm);
+    chrono__record(&sm, iters, &s->clock, col, n, r);
+    if (*n > before) *quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, *n, *quiet);
+    else if (r->samples_taken <= cap) chrono__record_soft(&sm, iters, &s->clock, col, cap, soft);
+}
+
 /* The samples of a run of body(ctx, iters), until chrono__more_samples says
    enough: rejected ones counted and replaced, contended ones dropped while
    quiet ones suffice, interrupted ones kept only when nothing else was
@@ -1254,18 +1272,12 @@ CHRONO__PRIVATE size_t chrono__run_samples(chrono_session *s, chrono_fn body, vo
                                            uint64_t iters, uint64_t start, size_t attempts, chrono__columns *col,
                                            chrono_result *r)
 {
-    chrono__sample sm;
-    chrono__mem mem = chrono__mem_read();
+    chrono__mem mem = chrono__mem_read(), faults = CHRONO__MEM_NONE;
     size_t n = 0, quiet = 0, soft = 0;
-    while (chrono__more_samples(s, start, r->samples_taken, n, quiet, &r->truncated)) {
-        size_t before = n;
-        chrono__take_sample(s, body, ctx, iters, &sm);
-        if (net && sm.status == CHRONO__OK) net(ctx, iters, &sm);
-        chrono__record(&sm, iters, &s->clock, col, &n, r);
-        if (n > before) quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, n, quiet);
-        else if (r->samples_taken <= attempts) chrono__record_soft(&sm, iters, &s->clock, col, attempts, &soft);
-    }
-    chrono__mem_faults(&mem, (double)r->samples_taken * (double)iters, r);
+    while (chrono__more_samples(s, start, r->samples_taken, n, quiet, &r->truncated))
+        chrono__one_sample(s, body, ctx, net, iters, attempts, col, &n, &quiet, &soft, r);
+    chrono__mem_since(&mem, &faults);
+    chrono__mem_faults(&faults, (double)r->samples_taken * (double)iters, r);
     return n ? chrono__drop_contended(s, col, r, NULL, NULL, n, quiet) : chrono__use_soft(col, attempts, soft, r);
 }
 
@@ -1321,33 +1333,17 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
 
-/* The samples of a run after gap k of gaps: until the run has taken its
-   share of the total.  Rejected ones are counted, not replaced: every gap
-   gets the same number of whole samples, so the run's all_* figures weigh
-   the stretches of time alike (replacing them would weigh a stretch where
-   the core was shared and samples were rejected more than a quiet one).
-   Contended ones are dropped at the end like chrono_run's. */
-CHRONO__PRIVATE size_t chrono__gap_samples(chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, size_t k,
-                                           size_t gaps, size_t total, size_t cap, chrono__columns *col, size_t n,
-                                           size_t *quiet, size_t *soft, chrono_result *r)
-{
-    size_t share = (total * (k + 1) + gaps - 1) / gaps;
-    chrono__sample sm;
-    while (r->samples_taken < share) {
-        size_t before = n;
-        chrono__take_sample(s, fn, ctx, iters, &sm);
-        chrono__record(&sm, iters, &s->clock, col, &n, r);
-        if (n > before) *quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, n, *quiet);
-        else chrono__record_soft(&sm, iters, &s->clock, col, cap, soft);
-    }
-    return n;
-}
-
+/* After gap k, samples until the run has taken its share of the total.
+   Rejected ones are counted, not replaced: every gap gets the same number of
+   whole samples, so the run's all_* figures weigh the stretches of time
+   alike (replacing them would weigh a stretch where the core was shared and
+   samples were rejected more than a quiet one).  Contended ones are dropped
+   at the end like chrono_run's. */
 CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
                                   chrono_between_fn between, void *between_ctx, size_t gaps, chrono_result *out)
 {
     chrono_result r;
-    chrono__mem mem0, mem, faults = { 0, 0, 0, 1 };
+    chrono__mem mem0, mem, faults = CHRONO__MEM_NONE;
     chrono__columns col;
     uint64_t start, iters;
     size_t n = 0, quiet = 0, soft = 0, attempts, total, cap, k;
@@ -1362,15 +1358,13 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
     start = chrono__now(s);
     iters = chrono__run_warm(s, name, fn, ctx, start, &r);
     for (k = 0; k < gaps; k++) {
+        size_t share = (total * (k + 1) + gaps - 1) / gaps;
         between(between_ctx, k);
         mem = chrono__mem_read();
-        n = chrono__gap_samples(s, fn, ctx, iters, k, gaps, total, cap, &col, n, &quiet, &soft, &r);
-        chrono__mem_since(&mem, &faults);
+        while (r.samples_taken < share) chrono__one_sample(s, fn, ctx, NULL, iters, cap, &col, &n, &quiet, &soft, &r);
+        chrono__mem_since(&mem, &faults);   /* the samples' own faults, not between's */
     }
-    if (faults.ok && r.samples_taken) {   /* the samples' own faults, not between's */
-        r.faults_minor_per_iter = faults.minor / ((double)r.samples_taken * (double)iters);
-        r.faults_major_per_iter = faults.major / ((double)r.samples_taken * (double)iters);
-    }
+    chrono__mem_faults(&faults, (double)r.samples_taken * (double)iters, &r);
     n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, cap, soft, &r);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }

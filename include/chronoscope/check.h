@@ -90,9 +90,9 @@
    claimed class is not O(1) and its fitted growth over the sweep,
    b (f(n_max) - f(n_min)), is below the noise (time did not grow);
    otherwise PASS.  A FAIL is looked at once more: the sweep again, each
-   point's smaller median of the two kept and the rule applied to those (other programs only add time, so a spell that
-   slowed one point in one look does not make a shape; code that has the
-   shape has it in both).  The best class (least e_c, ties to the simpler)
+   point's smaller median of the two kept and the rule applied to those
+   (other programs only add time, so a spell that slowed one point in one
+   look does not make a shape; code that has the shape has it in both).  The best class (least e_c, ties to the simpler)
    and its R^2 are reported.  No stated error rate.
 
    4. ERROR RATES (measured) -------------------------------------------------------

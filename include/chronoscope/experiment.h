@@ -246,7 +246,6 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
     if (!s || !fn || !out || !name || ops == 0) return CHRONO_EINVAL;
     memset(out, 0, sizeof *out);
     if (strlen(name) + sizeof "/literal_beside" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
-    if (!s->is_open) return CHRONO_EINVAL;
     b.s = s; b.fn = fn; b.ctx = ctx; b.ops = ops; b.ticks = 0; b.switches = 0;
     b.gaps = ops < CHRONO__LITERAL_SLICES ? (size_t)ops : CHRONO__LITERAL_SLICES;
     (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_beside", name);
