@@ -445,6 +445,19 @@ static void test_tables(const chrono_session *s)
     tap_ok(c.text && strstr(c.text, "Then vs now\nrow         then_us  now_ns\nregparm(2)   37.354   1.5e3\n") != NULL,
            "table text: title, aligned columns (numbers right-aligned)");
     free(c.text); fclose(f);
+    {   /* signed deltas (callconv's "+84.73") are numbers too; words stay strings */
+        static const char *const signed_cells[] = { "+84.73", "-3.5", "+.5", "+1.5 ns", "+", "-", "0x10" };
+        static const char *const signed_cols[] = { "plus", "minus", "dot", "unit", "sign", "dash", "hex" };
+        chrono_table st = { "deltas", "Deltas", 7, 1, signed_cols, signed_cells };
+        f = scratch();
+        tap_ok(f && chrono_report_table(f, CHRONO_FORMAT_JSON, &st) == 0, "table JSON with signed cells: rc 0");
+        c = capture_read(f);
+        tap_ok(c.text && strstr(c.text, "\"plus\": 84.73,") && strstr(c.text, "\"minus\": -3.5,") &&
+               strstr(c.text, "\"dot\": 0.5,") && strstr(c.text, "\"unit\": \"+1.5 ns\",") &&
+               strstr(c.text, "\"sign\": \"+\",") && strstr(c.text, "\"dash\": \"-\",") && strstr(c.text, "\"hex\": \"0x10\""),
+               "table JSON: \"+84.73\" is the number 84.73, \"-3.5\" -3.5, \"+1.5 ns\", \"+\", \"-\", \"0x10\" stay strings");
+        free(c.text); fclose(f);
+    }
     t.cols = NULL;
     tap_ok(chrono_report_table(stdout, CHRONO_FORMAT_TEXT, &t) == CHRONO_EINVAL && chrono_report_table(stdout, CHRONO_FORMAT_TEXT, NULL) == CHRONO_EINVAL,
            "a table without columns, or NULL: CHRONO_EINVAL");

@@ -1439,15 +1439,18 @@ CHRONO__PRIVATE int chrono__table_ok(const chrono_table *t)
     return 1;
 }
 
-/* A cell as a JSON value: a number when strtod reads all of it, null for ""
-   and "n/a", else a string. */
+/* A cell as a JSON value: a number when strtod reads all of it (a signed
+   delta "+84.73" too: JSON has no '+', the number is written without it;
+   not C's hexadecimal "0x10"), null for "" and "n/a", else a string. */
 CHRONO__PRIVATE void chrono__json_cell(FILE *out, const char *c)
 {
     char *end;
     double v;
+    const char *d = c[0] == '-' || c[0] == '+' ? c + 1 : c;
     if (!c[0] || strcmp(c, "n/a") == 0) { fputs("null", out); return; }
     v = strtod(c, &end);
-    if (*end == '\0' && end != c && chrono__finite(v) && (c[0] == '-' || (c[0] >= '0' && c[0] <= '9'))) chrono__jnum_value(out, v);
+    if (*end == '\0' && end != c && chrono__finite(v) && !strpbrk(c, "xXpP") && ((d[0] >= '0' && d[0] <= '9') || (d[0] == '.' && d[1] >= '0' && d[1] <= '9')))
+        chrono__jnum_value(out, v);
     else chrono__json_str(out, c);
 }
 
