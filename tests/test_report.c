@@ -327,6 +327,25 @@ static void test_json(const chrono_session *s)
     tap_ok(contains(&c, "\"cycles_per_iteration\": null") && contains(&c, "\"error_occurred\": true"),
            "json: NaN is null, a result without samples is an error run");
     tap_ok(!contains(&c, "nan") && !contains(&c, "NaN") && !contains(&c, "inf"), "json: no NaN/Infinity tokens");
+    tap_ok(contains(&c, "\"library_build_type\": \"release\"") && contains(&c, "\"asserts\": false"),
+           "json: an optimised build without assertions is \"release\"");
+    {   /* the build type follows the same facts as "optimized" and "asserts" */
+        static chrono_session t;
+        static const struct { int optimized, asserts; const char *want; } cases[] = {
+            { 1, 1, "\"library_build_type\": \"debug\"" }, { 0, 0, "\"library_build_type\": \"debug\"" },
+            { -1, 0, "\"library_build_type\": \"release\"" }, { -1, 1, "\"library_build_type\": \"debug\"" } };
+        size_t i;
+        for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            capture d;
+            t = *s;
+            t.env.optimized = cases[i].optimized;
+            t.env.asserts = cases[i].asserts;
+            d = report(&t, CHRONO_FORMAT_JSON, CHRONO_COLOR_NEVER);
+            tap_ok(g_rc == 0 && contains(&d, cases[i].want), "json: optimized %d, asserts %d -> %s", cases[i].optimized,
+                   cases[i].asserts, cases[i].want);
+            capture_free(&d);
+        }
+    }
     tap_ok(contains(&c, "\"faster\": \"add1000\"") && contains(&c, "\"faster\": null"), "json: comparison winner or null");
     capture_free(&c);
 }

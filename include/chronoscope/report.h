@@ -39,7 +39,9 @@
      CHRONO_FORMAT_JSON      Google Benchmark's layout: "context" (date,
                              host_name, executable, num_cpus, mhz_per_cpu,
                              cpu_scaling_enabled, caches, load_avg,
-                             library_build_type, then ours: cpu_brand,
+                             library_build_type ("debug" when assertions are
+                             on or optimisation off, else "release"), then
+                             ours: cpu_brand,
                              pinned_cpu, clock, clock_hz, warnings, ...) and
                              "benchmarks" (name, family_index,
                              per_family_instance_index, run_name, run_type
@@ -1296,7 +1298,10 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     fputc('[', o->f);
     if (e->loadavg1 >= 0) chrono__jnum_value(o->f, e->loadavg1);
     fputc(']', o->f);
-    chrono__jstr(o, "library_build_type", e->optimized == 0 ? "debug" : "release");
+    /* "release" only when nothing says otherwise: optimised (or the compiler does not say) and
+       NDEBUG defined; "debug" with assertions on or optimisation off (the same facts as
+       "optimized" and "asserts" below, so the three never disagree) */
+    chrono__jstr(o, "library_build_type", e->optimized == 0 || e->asserts ? "debug" : "release");
     chrono__jstr(o, "chronoscope_version", CHRONO_VERSION_STRING);
     chrono__jstr(o, "cpu_brand", e->cpu_brand);
     chrono__jstr(o, "cpu_vendor", e->cpu_vendor);
