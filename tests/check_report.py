@@ -28,6 +28,9 @@ FIXED = [QUOTE, CTRL, UTF8, BAD, b"copy/1", b"copy/2", b"copy/4", b"no_samples",
          b"imul1000", b"add1000", b"same_a", b"same_b"]
 # invalid UTF-8 becomes U+FFFD, one per maximal subpart, as Python decodes it
 FIXED_NAMES = [n.decode("utf-8", "replace") for n in FIXED]
+# the rows of text, markdown and HTML label a comparison's sides "a: " and "b: "
+SIDES = ["", "", "", "", "", "", "", "", "a", "b", "a", "b"]
+ROW_NAMES = [(s + ": " if s else "") + n for s, n in zip(SIDES, FIXED_NAMES)]
 MEASURED_NAMES = [n.decode() for n in (QUOTE, CTRL, UTF8)] + ["copy/8", "copy/16", "copy/32", "mul", "add"]
 
 
@@ -128,6 +131,10 @@ def check_json_fixed():
     ok(len({f for f, _ in fam}) == 8, "fixed json: families numbered")
     ok(by.get(FIXED_NAMES[0], {}).get("mean_every_sample_ns") == 1530 and n.get("mean_every_sample_ns", 1) is None,
        "fixed json: the mean of every whole sample (1.02 x the median here), null without samples")
+    ok(q.get("bytes_per_second") == 2e9 and "items_per_second" not in q and
+       by.get("copy/2", {}).get("items_per_second") == 2e8 and "bytes_per_second" not in by.get("copy/2", {}),
+       "fixed json: bytes_per_second and items_per_second where the run set them")
+    ok([b.get("side", "") for b in runs] == SIDES, "fixed json: side a / b on a comparison's entries only")
     a = by.get("imul1000", {})
     ok(a.get("vs") == "add1000" and a.get("ratio") == 3.001 and by.get("add1000", {}).get("vs") == "imul1000",
        "fixed json: comparison sides name each other")
@@ -167,6 +174,10 @@ def check_csv_fixed():
        "fixed csv: values of the first result")
     ok(body[1][col["cycles_median"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")
+    ok([r[col["side"]] for r in body] == SIDES, "fixed csv: side a / b on a comparison's rows, empty elsewhere")
+    ok(float(first[col["bytes_per_second"]]) == 2e9 and float(body[5][col["items_per_second"]]) == 2e8 and
+       first[col["items_per_second"]] == "" and all(r[col["bytes_per_second"]] == "" for r in body[1:]),
+       "fixed csv: bytes_per_second and items_per_second where the run set them, else empty")
     ok(body[8][col["vs"]] == "add1000" and float(body[8][col["ratio"]]) == 3.001 and
        abs(float(body[9][col["ratio"]]) - 1 / 3.001) < 1e-9 and body[9][col["group"]] == "imul1000 vs add1000",
        "fixed csv: comparison sides with their ratio")
@@ -220,7 +231,8 @@ def check_markdown_fixed():
     ok(len({len(c) for c in cells}) == 1 and len(cells[0]) == 9, "md: every table row has the same 9 cells")
     ok(all(re.match(r"^:?-{3,}:?$", c) for c in cells[1]), "md: separator row")
     ok(cells[0][:2] == ["name", "median"], "md: title row")
-    ok([c[0] for c in cells[2:]] == [display(n) for n in FIXED_NAMES], "md: names unescape to what they show")
+    ok([c[0] for c in cells[2:]] == [display(n) for n in ROW_NAMES],
+       "md: names unescape to what they show, a comparison's sides labelled a: and b:")
     ok(cells[2][1] == "1.500 \u00b5s" and cells[2][2] == "[1.498, 1.502] \u00b5s", "md: median and CI with units")
     ok("\n\nrejected and replaced samples: 24 migrated, 12 preempted, 0 clock went backwards, "
        "0 reference chains disagreed, 36 front end contended, 0 execution ports contended\n" in p.stdout.decode("utf-8"),
@@ -266,7 +278,7 @@ def check_markdown_rendered():
     t.feed(r.stdout.decode("utf-8"))
     ok(r.returncode == 0 and len(t.rows) == 1 + len(FIXED_NAMES) and all(len(row) == 9 for row in t.rows),
        "md rendered by cmark-gfm: a table of 9 columns, one row per result")
-    ok([row[0] for row in t.rows[1:]] == [display(n) for n in FIXED_NAMES], "md rendered: names shown as in the text report")
+    ok([row[0] for row in t.rows[1:]] == [display(n) for n in ROW_NAMES], "md rendered: names shown as in the text report")
     ok(t.rows[0][0] == "name" and t.rows[1][1] == "1.500 \u00b5s", "md rendered: header and values")
 
 
@@ -298,6 +310,8 @@ def check_text():
     ok(p.returncode == 0 and "1.500 \u00b5s" in t and "2.500 ms" in t and "12.00 s" in t, "text: units scale")
     ok("\x1b[" not in t, "text: no colour into a pipe")
     ok("add1000 is 3.00x faster" in t, "text: comparison says which side is faster")
+    rows = [l.split("  ")[0].strip() for l in t.split("\n") if l.startswith(("a: ", "b: "))]
+    ok(rows == ["a: imul1000", "b: add1000", "a: same_a", "b: same_b"], "text: a comparison's sides labelled a: and b:")
     ok('memory quote"back\\slash: 2 minor + 0 major page faults an iteration, peak RSS +1024 KiB' in t and
        t.count("page faults an iteration") == 1, "text: a memory footnote for the one run with memory figures")
     ok('between processes quote"back\\slash: medians 1.45 \u00b5s .. 1.57 \u00b5s across 3 processes (spread 8.00%)' in t,

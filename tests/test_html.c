@@ -112,7 +112,9 @@ static void test_page(fixture *fx)
     tap_ok(has(&p, "bad\xEF\xBF\xBD|") && has(&p, "\xF0\x9F\x98\x80|\\r"), "invalid UTF-8 as U+FFFD, the valid emoji kept, CR as \\r");
     tap_ok(has(&p, "<h3>\xC3\xBCn\xC3\xAF \xE2\x9C\x93 \xE8\xA8\x88\xE6\x99\x82 \xE2\x80\x94 \xC2\xB5s</h3>"), "a UTF-8 name passes through");
     tap_ok(has(&p, "<h3>copy</h3>") && has(&p, "<td>copy/1</td>") && has(&p, "<td>copy/4</td>"), "the sweep and its points");
-    tap_ok(has(&p, "<h3>imul1000 vs add1000</h3>") && has(&p, "<td>same_a</td>"), "the comparisons and their sides");
+    tap_ok(has(&p, "<h3>imul1000 vs add1000</h3>") && has(&p, "<td>a: same_a</td>") && has(&p, "<td>b: imul1000</td>") == 0 &&
+           has(&p, "<td>a: imul1000</td>") && has(&p, "<td>b: add1000</td>"),
+           "the comparisons and their sides, labelled a: and b: in the summary table");
     tap_ok(has(&p, "<dd>Test CPU @ 3.00GHz (GenuineIntel), 8 online CPUs, SMT on</dd>"), "the environment header");
     tap_ok(has(&p, "<p class=\"warn\">warning: "), "the warnings");
     tap_ok(has(&p, "<td>1.500 \xC2\xB5s</td>"), "the summary table states the median of quote (1.500 µs, the digits its CI needs)");

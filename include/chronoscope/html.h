@@ -675,8 +675,12 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
     fputs("</thead>\n<tbody>\n", out);
     for (i = 0; i < s->nresults; i++) { chrono__row_fill(&row, &s->results[i], CHRONO__PLAIN); chrono__html_row(out, &row, "td"); }
     for (i = 0; i < s->ncomparisons; i++) {
-        chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN); chrono__html_row(out, &row, "td");
-        chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN); chrono__html_row(out, &row, "td");
+        chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN);
+        chrono__row_label(row.cell[0], CHRONO__CELL, "a");
+        chrono__html_row(out, &row, "td");
+        chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN);
+        chrono__row_label(row.cell[0], CHRONO__CELL, "b");
+        chrono__html_row(out, &row, "td");
     }
     fputs("</tbody>\n</table></div>\n", out);
     for (i = 0; i < s->ncomparisons; i++) {

@@ -716,6 +716,15 @@ CHRONO__PRIVATE const char *chrono__cycles_cell(char *buf, size_t n, double c)
     return buf;
 }
 
+/* Bytes or items a second at the median, from what an iteration processes
+   (chrono_result.bytes_per_iter / items_per_iter); NAN when not set or no
+   median.  Every format's throughput comes from here. */
+CHRONO__PRIVATE double chrono__per_second(const chrono_result *r, double per_iter)
+{
+    if (!(per_iter > 0) || !(r->ns.median > 0) || !chrono__finite(r->ns.median)) return NAN;
+    return per_iter * 1e9 / r->ns.median;
+}
+
 /* "  1.52 GB/s" (and/or "  3.1 M items/s") after the distribution, where the
    program said what an iteration processes (median-based). */
 CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chrono_result *r)
@@ -723,17 +732,15 @@ CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chron
     static const char *const unit[] = { "", " k", " M", " G", " T" };
     char num[48];
     size_t len = strlen(cell);
-    double per_s;
+    double per_s = chrono__per_second(r, r->bytes_per_iter);
     int u = 0;
-    if (!(r->ns.median > 0) || !chrono__finite(r->ns.median)) return;
-    if (r->bytes_per_iter > 0) {
-        per_s = r->bytes_per_iter * 1e9 / r->ns.median;
+    if (chrono__finite(per_s)) {
         if (per_s >= 1e9) (void)chrono__bprintf(cell + len, n - len, "  %s GB/s", chrono__fmt3(num, sizeof num, per_s / 1e9));
         else (void)chrono__bprintf(cell + len, n - len, "  %s MB/s", chrono__fmt3(num, sizeof num, per_s / 1e6));
         len = strlen(cell);
     }
-    if (r->items_per_iter > 0) {
-        per_s = r->items_per_iter * 1e9 / r->ns.median;
+    per_s = chrono__per_second(r, r->items_per_iter);
+    if (chrono__finite(per_s)) {
         while (per_s >= 999.5 && u < 4) { per_s /= 1000; u++; }
         (void)chrono__bprintf(cell + len, n - len, "  %s%s items/s", chrono__fmt3(num, sizeof num, per_s), unit[u]);
     }
@@ -745,6 +752,17 @@ CHRONO__PRIVATE void chrono__mark(char *cell, size_t n, unsigned warnings)
 {
     size_t len = strlen(cell);
     if (warnings && len + sizeof CHRONO__MARK <= n) memcpy(cell + len, CHRONO__MARK, sizeof CHRONO__MARK);
+}
+
+/* "a: " / "b: " before a comparison side's name in the rows of text, markdown
+   and HTML (CSV and JSON say it in their "side" field); side "" adds nothing. */
+#define CHRONO__SIDE_LABEL 3   /* "a: " */
+CHRONO__PRIVATE void chrono__row_label(char *cell, size_t n, const char *side)
+{
+    char tmp[CHRONO__CELL];
+    if (!side[0]) return;
+    (void)chrono__bprintf(tmp, sizeof tmp, "%s: %s", side, cell);
+    (void)chrono__bprintf(cell, n, "%s", tmp);
 }
 
 CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet, int mode)
@@ -1094,7 +1112,7 @@ static const char *const chrono__csv_cols[] = {
     "truncated", "cpu", "wall_ms", "warmup_ms", "warnings",
     "page_faults_minor_per_iteration", "page_faults_major_per_iteration", "max_rss_growth_bytes",
     "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns",
-    "mean_every_sample_ns"
+    "mean_every_sample_ns", "bytes_per_second", "items_per_second", "side"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -1126,6 +1144,7 @@ typedef struct chrono__row_ctx {
     const char *kind;        /* "run", "sweep", "compare" */
     const char *group;       /* sweep name, or "a vs b" */
     const char *vs;          /* the other side of a comparison */
+    const char *side;        /* "a" or "b" for a comparison's sides, else "" */
     double ratio, ratio_lo, ratio_hi;   /* this side / the other */
     size_t family, instance; /* JSON family_index, per_family_instance_index */
 } chrono__row_ctx;
@@ -1168,6 +1187,9 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
     chrono__csv_u64(o, (uint64_t)(r->processes > 1 ? r->processes : 1));
     chrono__csv_num(o, r->process_min_ns); chrono__csv_num(o, r->process_max_ns);
     chrono__csv_num(o, r->all_n ? r->all_ns_mean : NAN);
+    chrono__csv_num(o, chrono__per_second(r, r->bytes_per_iter));
+    chrono__csv_num(o, chrono__per_second(r, r->items_per_iter));
+    fputc(',', o); (void)chrono_csv_field(o, x->side);
     fputs("\r\n", o);
 }
 
@@ -1380,11 +1402,12 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jnum(&o, "real_time", ok ? st->median : 0.0);
     chrono__jnum(&o, "cpu_time", ok ? st->median : 0.0);
     chrono__jstr(&o, "time_unit", "ns");
-    if (r->bytes_per_iter > 0 && ok && st->median > 0) chrono__jnum(&o, "bytes_per_second", r->bytes_per_iter * 1e9 / st->median);
-    if (r->items_per_iter > 0 && ok && st->median > 0) chrono__jnum(&o, "items_per_second", r->items_per_iter * 1e9 / st->median);
+    if (chrono__finite(chrono__per_second(r, r->bytes_per_iter))) chrono__jnum(&o, "bytes_per_second", chrono__per_second(r, r->bytes_per_iter));
+    if (chrono__finite(chrono__per_second(r, r->items_per_iter))) chrono__jnum(&o, "items_per_second", chrono__per_second(r, r->items_per_iter));
     if (w->baseline && ok && chrono__baseline_ns(w) > 0) chrono__jnum(&o, "relative_to_baseline", st->median / chrono__baseline_ns(w));
     chrono__jstr(&o, "kind", x->kind);
     if (x->group[0]) chrono__jstr(&o, "group", x->group);
+    if (x->side[0]) chrono__jstr(&o, "side", x->side);
     if (x->vs[0]) { chrono__jstr(&o, "vs", x->vs); chrono__jnum(&o, "ratio", x->ratio);
                     chrono__jnum(&o, "ratio_ci_low", x->ratio_lo); chrono__jnum(&o, "ratio_ci_high", x->ratio_hi); }
     chrono__jnum(&o, "median_ns", st->median);
@@ -1602,9 +1625,9 @@ CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, int mode)
         if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->results[i].name, mode)) +
                  (s->results[i].warnings ? mark : 0)) > w) w = n;
     for (i = 0; i < s->ncomparisons; i++) {
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].a.name, mode)) +
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].a.name, mode)) + CHRONO__SIDE_LABEL +
                  (s->comparisons[i].a.warnings ? mark : 0)) > w) w = n;
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].b.name, mode)) +
+        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].b.name, mode)) + CHRONO__SIDE_LABEL +
                  (s->comparisons[i].b.warnings ? mark : 0)) > w) w = n;
     }
     return w;
@@ -1657,18 +1680,14 @@ CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w)
     return NAN;
 }
 
-/* What a row adds to the cells: in text "a: " / "b: " before a comparison
-   side's name (markdown keeps names as they are: readers copy them), and in
-   both "1.52x NAME" against the baseline. */
+/* What a row adds to the cells: "a: " / "b: " before a comparison side's
+   name, and "1.52x NAME" against the baseline. */
 CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__row *row, const chrono_result *r,
                                         const chrono__row_ctx *x)
 {
     double base = chrono__baseline_ns(w);
-    char tmp[CHRONO__CELL], num[48];
-    if (!strcmp(x->kind, "compare") && w->fmt == CHRONO_FORMAT_TEXT) {
-        (void)chrono__bprintf(tmp, sizeof tmp, "%s: %s", x->instance ? "b" : "a", row->cell[0]);
-        memcpy(row->cell[0], tmp, sizeof tmp);
-    }
+    char num[48];
+    chrono__row_label(row->cell[0], CHRONO__CELL, x->side);
     if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
         size_t len = strlen(row->cell[8]);
         (void)chrono__bprintf(row->cell[8] + len, CHRONO__CELL - len, "  %sx %s",
@@ -1713,7 +1732,7 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
 CHRONO__PRIVATE chrono__row_ctx chrono__ctx_run(size_t family)
 {
     chrono__row_ctx x;
-    x.kind = "run"; x.group = ""; x.vs = "";
+    x.kind = "run"; x.group = ""; x.vs = ""; x.side = "";
     x.ratio = x.ratio_lo = x.ratio_hi = NAN;
     x.family = family; x.instance = 0;
     return x;
@@ -1737,10 +1756,10 @@ CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_co
     if (!c) return CHRONO_EINVAL;
     (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
     x = chrono__ctx_run(w->families++);
-    x.kind = "compare"; x.group = group;
+    x.kind = "compare"; x.group = group; x.side = "a";
     x.vs = c->b.name; x.ratio = c->ratio; x.ratio_lo = c->ci_low; x.ratio_hi = c->ci_high;
     rc = chrono__report_row(w, &c->a, &x);
-    x.vs = c->a.name; x.instance = 1;
+    x.vs = c->a.name; x.instance = 1; x.side = "b";
     x.ratio = c->ratio > 0 ? 1.0 / c->ratio : NAN;
     x.ratio_lo = c->ci_high > 0 ? 1.0 / c->ci_high : NAN;
     x.ratio_hi = c->ci_low > 0 ? 1.0 / c->ci_low : NAN;
