@@ -112,7 +112,7 @@ def check_json_fixed():
     ok(names == FIXED_NAMES, "fixed json: every name survives (quote, backslash, tab, newline, comma, UTF-8, U+FFFD)")
     by = dict(zip(names, runs))
     q = by.get(FIXED_NAMES[0], {})
-    ok(q.get("real_time") == 1500 and q.get("cpu_time") == 1500 and q.get("median_ns") == 1500 and
+    ok(q.get("real_time") == 1500 and q.get("cpu_time") == 1125 and q.get("cpu_share") == 0.75 and q.get("median_ns") == 1500 and
        q.get("ci_low_ns") == 1497.5 and q.get("ci_high_ns") == 1502.5 and q.get("mad_ns") == 5 and
        q.get("cycles_per_iteration") == 5250 and q.get("iterations") == 101000 and q.get("samples") == 101 and
        q.get("outliers") == 4 and q.get("cv") == 10 / 1515 and q.get("rejected_migrated") == 2 and
@@ -121,6 +121,8 @@ def check_json_fixed():
     c = by.get(FIXED_NAMES[1], {})
     ok(c.get("real_time") == 0.285 and c.get("cycles_per_iteration", 1) is None and c.get("core_ghz", 1) is None,
        "fixed json: unknown cycles are null")
+    ok(c.get("cpu_time") == 0.285 and c.get("cpu_share", 1) is None and by.get("copy/2", {}).get("cpu_time") == 15,
+       "fixed json: cpu_time is the CPU time per iteration (0.75 x 20 ns), the real time where it is unknown")
     n = by.get("no_samples", {})
     ok(n.get("error_occurred") is True and n.get("real_time") == 0 and n.get("median_ns", 1) is None,
        "fixed json: a result without samples is an error run with null statistics")
@@ -172,6 +174,9 @@ def check_csv_fixed():
        first[col["samples"]] == "101" and first[col["kind"]] == "run" and first[col["rejected_preempted"]] == "1" and
        first[col["rejected_contended"]] == "3" and float(first[col["mean_every_sample_ns"]]) == 1530,
        "fixed csv: values of the first result")
+    ok(float(first[col["cpu_time_ns"]]) == 1125 and float(first[col["cpu_share"]]) == 0.75 and
+       body[1][col["cpu_time_ns"]] == "" and body[1][col["cpu_share"]] == "" and float(body[5][col["cpu_time_ns"]]) == 15,
+       "fixed csv: cpu_time_ns and cpu_share, empty where unknown")
     ok(body[1][col["cycles_median"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")
     ok([r[col["side"]] for r in body] == SIDES, "fixed csv: side a / b on a comparison's rows, empty elsewhere")

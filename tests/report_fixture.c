@@ -77,6 +77,8 @@ static void fixture_result(chrono_result *r, const char *name, double median_ns,
     r->all_n = 104;                   /* taken less the 2 migrated */
     r->all_ns_mean = median_ns * 1.02;
     r->all_ns_stddev = median_ns / 50;
+    r->cpu_share = 0.75;                  /* on a CPU three quarters of the sampling */
+    r->cpu_ns_per_iter = 0.75 * median_ns;
     fixture_stats(&r->ns, r->samples, median_ns, median_ns / 300);
     fixture_stats(&r->ticks, r->samples, median_ns * 3, median_ns / 100);
     r->has_cycles = ghz > 0;
@@ -173,7 +175,9 @@ static void fixture_ratios(chrono_comparison *c, double *v)
 /* Results: 0 quote (1500 ns), 1 control characters (0.285 ns, no cycles),
    2 UTF-8 (2.5 ms, truncated), 3 invalid UTF-8 (12 s), 4-6 sweep "copy"
    (10, 20, 40 ns at 1, 2, 4), 7 no samples (all NaN).  Result 0 processes 3000
-   bytes an iteration (2 GB/s), result 5 four items (200 M items/s).  Comparisons:
+   bytes an iteration (2 GB/s), result 5 four items (200 M items/s).  Each
+   was on a CPU 75% of its sampling (CPU time 0.75 x the median) but result
+   1, whose CPU time is unknown.  Comparisons:
    imul1000 vs add1000 (3.001 [2.999, 3.003]), same_a vs same_b (1.001
    [0.998, 1.004]). */
 static void fixture_fill(fixture *f)
@@ -199,6 +203,7 @@ static void fixture_fill(fixture *f)
     f->results[0].process_max_ns = 1570.0;
     f->results[0].bytes_per_iter = 3000;   /* 2 GB/s at 1500 ns */
     f->results[5].items_per_iter = 4;      /* 200 M items/s at 20 ns */
+    f->results[1].cpu_share = f->results[1].cpu_ns_per_iter = NAN;   /* CPU time unknown */
     f->results[7].samples = 0;
     f->results[7].all_n = 0;
     f->results[7].has_cycles = 0;

@@ -954,6 +954,43 @@ static void nap(void *ctx, uint64_t iters)
     for (i = 0; i < iters; i++) nanosleep(&ts, NULL);
 }
 
+/* "real_time" and "cpu_time" of the first entry of a session's JSON report. */
+static int json_times(const chrono_session *s, double *real, double *cpu)
+{
+    char buf[1 << 16], *p;
+    size_t len;
+    FILE *f = tmpfile();
+    *real = *cpu = NAN;
+    if (!f || chrono_report(s, f, CHRONO_FORMAT_JSON) < 0) { if (f) fclose(f); return 0; }
+    rewind(f);
+    len = fread(buf, 1, sizeof buf - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    if ((p = strstr(buf, "\"real_time\": ")) != NULL) *real = strtod(p + 13, NULL);
+    if ((p = strstr(buf, "\"cpu_time\": ")) != NULL) *cpu = strtod(p + 12, NULL);
+    return *real > 0 && *cpu >= 0;
+}
+
+/* The run of a sleeping body (blocking = 1) shows its CPU time per
+   iteration far below its real time, in the result and in the JSON, while a
+   body that computes, run next in the same session, shows most of it. */
+static void test_sleep_cpu(chrono_session *s, const chrono_result *nap_r)
+{
+    chrono_result busy;
+    double real, cpu;
+    uint64_t n = 3000;
+    int ok = json_times(s, &real, &cpu), rc;
+    tap_ok(ok && cpu < 0.5 * real && nap_r->cpu_ns_per_iter < 0.5 * nap_r->ns.median &&
+               fabs(cpu - nap_r->cpu_ns_per_iter) <= 1e-9 * real,
+           "a body sleeping 50 \xC2\xB5s an iteration: JSON cpu_time %.0f ns < half its real_time %.0f ns (CPU share %.3f)",
+           cpu, real, nap_r->cpu_share);
+    rc = chrono_run(s, "busy", adds, &n, &busy);
+    tap_ok(rc == 0 && busy.cpu_share > 2 * nap_r->cpu_share &&
+               busy.cpu_share <= 1 && fabs(busy.cpu_ns_per_iter - busy.cpu_share * busy.ns.median) <= 1e-9 * busy.ns.median,
+           "a body that computes, in the same session: CPU share %.3f, more than twice the sleeper's %.3f, at most 1; "
+           "cpu_ns_per_iter = share x median", busy.cpu_share, nap_r->cpu_share);
+}
+
 static void test_blocking(void)
 {
     chrono_config cfg = quick();
@@ -983,6 +1020,7 @@ static void test_blocking(void)
     tap_ok(rc == 0 && r.samples == 11 && !(r.warnings & CHRONO_WARN_INTERRUPTED) && r.ns.median >= 50000.0 && r.ns.median < 50e6,
            "blocking = 1: its voluntary switches are its work: %zu samples kept, %zu rejected, median %.0f ns (rc %d)",
            r.samples, r.preempted, r.ns.median, rc);
+    test_sleep_cpu(&s, &r);
     chrono_session_close(&s);
 }
 

@@ -16,7 +16,7 @@ typedef DWORD_PTR t_mask;
 typedef cpu_set_t t_mask;
 #endif
 
-#define NTESTS 42
+#define NTESTS 43
 
 static int t_n, t_failed;
 
@@ -559,9 +559,29 @@ static void test_env_text(void)
 #endif
 }
 
+/* The thread's CPU time grows with work done and never goes back (the
+   elapsed-time side is test_bench's: a sleeping body shows little of it). */
+static void test_thread_cpu(void)
+{
+    double c0 = chrono_cpu_thread_ns(), prev = c0, c = c0;
+    volatile uint64_t x = 0;
+    long rounds = 0, back = 0;
+    if (c0 != c0) { skip("thread CPU time grows with work", "no thread CPU clock here"); return; }
+    while (c - c0 < 20e6 && rounds < 100000) {   /* 20 ms of CPU; a round is ~0.1 ms */
+        uint64_t i;
+        for (i = 0; i < 100000; i++) x += i;
+        c = chrono_cpu_thread_ns();
+        back += c < prev;
+        prev = c;
+        rounds++;
+    }
+    ok(c - c0 >= 20e6 && back == 0, "thread CPU time: a busy loop adds 20 ms to it, never going back");
+}
+
 int main(void)
 {
     printf("1..%d\n", NTESTS);
+    test_thread_cpu();
     test_pinning();
     test_env();
     test_env_text();

@@ -231,6 +231,14 @@ typedef struct chrono_result {
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
+    /* CPU time, read outside the timed region: the share of the run's
+       sampling (its samples and their probes, from the first to the last)
+       that the thread spent on a CPU (chrono_cpu_thread_ns over elapsed
+       time; a comparison's two sides share one), and the median scaled by
+       it: the thread's CPU time per iteration (JSON cpu_time).  Near 1 and
+       near the median for a body that computes; far below for one that
+       sleeps or waits.  NAN where the OS does not say. */
+    double cpu_share, cpu_ns_per_iter;
     unsigned hist[CHRONO_HIST_BINS];  /* distribution of ns per iteration over [hist_lo, hist_hi] */
     double hist_lo, hist_hi;
     double bytes_per_iter;       /* set by the program (program.h): bytes one iteration processes, 0 none */
@@ -990,6 +998,7 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->hist_lo = r->ns.min;
     r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
+    r->cpu_ns_per_iter = r->ns.median * r->cpu_share;
     return 0;
 }
 
@@ -1126,6 +1135,32 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     r->allocs_per_iter = r->alloc_bytes_per_iter = NAN;
     r->processes = 1;
     r->process_min_ns = r->process_max_ns = NAN;
+    r->cpu_share = r->cpu_ns_per_iter = NAN;
+}
+
+/* The thread's CPU time and the elapsed time over spans of sampling (read
+   at their ends, never inside a sample): chrono_result.cpu_share. */
+typedef struct chrono__cpu_span { double cpu0, cpu_ns, wall_ns; uint64_t t0; } chrono__cpu_span;
+
+CHRONO__PRIVATE void chrono__cpu_start(const chrono_session *s, chrono__cpu_span *sp)
+{
+    sp->cpu0 = chrono_cpu_thread_ns();
+    sp->t0 = chrono__now(s);
+}
+
+CHRONO__PRIVATE void chrono__cpu_stop(const chrono_session *s, chrono__cpu_span *sp)
+{
+    uint64_t t1 = chrono__now(s);
+    sp->cpu_ns += chrono_cpu_thread_ns() - sp->cpu0;   /* NAN stays NAN */
+    sp->wall_ns += chrono_clock_ns(&s->clock, t1 - sp->t0);
+}
+
+/* At most 1: one thread is on a CPU no longer than the time elapses (the OS's
+   CPU clock and the session's read a busy run 0.2-0.5% apart here). */
+CHRONO__PRIVATE double chrono__cpu_share(const chrono__cpu_span *sp)
+{
+    double f = sp->wall_ns > 0 && sp->cpu_ns >= 0 ? sp->cpu_ns / sp->wall_ns : NAN;
+    return f > 1 ? 1 : f;
 }
 
 /* ---- memory figures ------------------------------------------------------------------ */
@@ -1320,6 +1355,7 @@ CHRONO__PRIVATE uint64_t chrono__run_warm(chrono_session *s, const char *name, c
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
 {
     chrono_result r;
+    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__mem mem0;
     chrono__columns col;
     uint64_t start, iters;
@@ -1329,7 +1365,10 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     mem0 = chrono__mem_read();
     start = chrono__now(s);
     iters = chrono__run_warm(s, name, fn, ctx, start, &r);
+    chrono__cpu_start(s, &cpu);
     n = chrono__run_samples(s, fn, ctx, NULL, iters, start, attempts, &col, &r);
+    chrono__cpu_stop(s, &cpu);
+    r.cpu_share = chrono__cpu_share(&cpu);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
 
@@ -1344,6 +1383,7 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
 {
     chrono_result r;
     chrono__mem mem0, mem, faults = CHRONO__MEM_NONE;
+    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__columns col;
     uint64_t start, iters;
     size_t n = 0, quiet = 0, soft = 0, attempts, total, cap, k;
@@ -1361,9 +1401,12 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
         size_t share = (total * (k + 1) + gaps - 1) / gaps;
         between(between_ctx, k);
         mem = chrono__mem_read();
+        chrono__cpu_start(s, &cpu);
         while (r.samples_taken < share) chrono__one_sample(s, fn, ctx, NULL, iters, cap, &col, &n, &quiet, &soft, &r);
+        chrono__cpu_stop(s, &cpu);   /* the samples' own CPU time, not between's */
         chrono__mem_since(&mem, &faults);   /* the samples' own faults, not between's */
     }
+    r.cpu_share = chrono__cpu_share(&cpu);
     chrono__mem_faults(&faults, (double)r.samples_taken * (double)iters, &r);
     n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, cap, soft, &r);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
@@ -1467,6 +1510,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
                               const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out)
 {
     chrono_comparison cmp;
+    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__columns ca, cb;
     chrono_ratio ratio;
     uint64_t start, iters, ib;
@@ -1502,6 +1546,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     chrono__result_init(&cmp.b, name_b, iters);
     cmp.a.warmup_ms = cmp.b.warmup_ms = warm;
 
+    chrono__cpu_start(s, &cpu);
     n = chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, &ca, &cb, &cmp, start, 0, &round);
     rc = chrono__pair_ratio(s, &ca, &cb, n, iters, &ratio, &unstable);
     if (rc == 0 && unstable) {   /* the ratio changed level: more rounds, within the budget */
@@ -1510,6 +1555,8 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
         rc = chrono__pair_ratio(s, &ca, &cb, n, iters, &ratio, &unstable);
         if (unstable) cmp.warnings |= CHRONO_WARN_UNSTABLE;
     }
+    chrono__cpu_stop(s, &cpu);
+    cmp.a.cpu_share = cmp.b.cpu_share = chrono__cpu_share(&cpu);
     cmp.b.truncated = cmp.a.truncated;
     /* Rejections were counted per side; the statistics use the kept pairs. */
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
@@ -1760,6 +1807,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     chrono_result r;
     chrono__columns col;
     chrono__setup_tramp t;
+    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__mem mem0;
     uint64_t start, iters;
     double warm;
@@ -1776,7 +1824,10 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
     /* the setups' page faults are counted too */
+    chrono__cpu_start(s, &cpu);
     n = chrono__run_samples(s, chrono__setup_batch, &t, chrono__setup_net_sample, iters, start, attempts, &col, &r);
+    chrono__cpu_stop(s, &cpu);
+    r.cpu_share = chrono__cpu_share(&cpu);
     return chrono__run_close(s, &mem0, chrono__setup_batch, &t, iters, start, &col, n, CHRONO__SETUP_MIN_CYCLES,
                              CHRONO__SETUP_MIN_NS, &r, out);
 }

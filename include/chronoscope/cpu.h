@@ -28,6 +28,9 @@
    Functions:
        chrono_cpu_current()     CPU the calling thread runs on now
        chrono_cpu_count()       online CPUs
+       chrono_cpu_thread_ns()   the calling thread's CPU time so far, ns
+                                (CLOCK_THREAD_CPUTIME_ID; GetThreadTimes on
+                                Windows, in its 100 ns units); NAN elsewhere
        chrono_cpu_allowed(cpu)  1 if cpu is in the calling thread's affinity mask
        chrono_cpu_pin(p, cpu)   pin the CALLING THREAD (never the process, so
                                 threads the benchmark spawns are not pinned);
@@ -154,6 +157,9 @@ CHRONO_API long chrono_cpu_switches(void);
 CHRONO_API long chrono_cpu_switches_involuntary(void);
 
 CHRONO_API int chrono_cpu_count(void);
+/* The calling thread's CPU time so far (user + system), ns; NAN where the OS
+   does not say.  A body that sleeps or blocks adds little to it. */
+CHRONO_API double chrono_cpu_thread_ns(void);
 CHRONO_API int chrono_cpu_allowed(int cpu);
 CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu);
 CHRONO_API int chrono_cpu_unpin(chrono_pin *p);
@@ -188,6 +194,9 @@ CHRONO__EXTERN_C_END
 #elif CHRONO__OS_POSIX
 #  include <unistd.h>
 #  include <sys/utsname.h>
+#endif
+#if !CHRONO__OS_WINDOWS
+#  include <time.h>   /* clock_gettime(CLOCK_THREAD_CPUTIME_ID) */
 #endif
 #if defined(CHRONO_USE_HWLOC)
 #  include <hwloc.h>
@@ -460,6 +469,22 @@ CHRONO_API long chrono_cpu_switches_involuntary(void)
     return u.ru_nivcsw;
 #else
     return CHRONO_ENOTSUP;
+#endif
+}
+
+CHRONO_API double chrono_cpu_thread_ns(void)
+{
+#if CHRONO__OS_WINDOWS
+    FILETIME created, exited, kernel, user;
+    if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) return NAN;
+    return 100.0 * ((double)(((uint64_t)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime) +
+                    (double)(((uint64_t)user.dwHighDateTime << 32) | user.dwLowDateTime));
+#elif defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return NAN;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+#else
+    return NAN;
 #endif
 }
 
