@@ -26,6 +26,8 @@ BAD = [
     (["--max-ms=nan"], ["--max-ms", "'nan'"]),
     (["--samples=99999999999999999999"], ["--samples", "out of range"]),
     (["--out="], ["--out", "missing value"]),
+    (["--out=r.xyz"], ["--out", "'r.xyz'", "'.xyz'", "unknown extension"]),
+    (["--out=r.json.bak", "--quick"], ["--out", "'r.json.bak'", "'.bak'"]),
     (["--no-pin=yes"], ["--no-pin", "'yes'"]),
     (["--fixed=maybe"], ["--fixed", "'maybe'"]),
     (["stray"], ["stray", "unexpected argument"]),

@@ -1336,6 +1336,16 @@ static void test_cli_program(chrono_session *s, int have_session)
 
     tap_ok(chrono_cli_output(NULL) == NULL, "chrono_cli_output(NULL) -> NULL");
     memset(&o, 0, sizeof o);
+    tap_ok(chrono_cli_refuse(NULL, "--processes", "x") == CHRONO_EINVAL && chrono_cli_refuse(&o, NULL, "x") == CHRONO_EINVAL,
+           "chrono_cli_refuse(NULL options / NULL flag) -> CHRONO_EINVAL");
+    tap_ok(chrono_cli_refuse(&o, "--processes", NULL) == 0 && !o.error[0],
+           "chrono_cli_refuse(zeroed options: not given, why NULL) -> 0, no error");
+    tap_ok(chrono_cli_refuse(&o, "--no-such-flag", "x") == CHRONO_EINVAL && strstr(o.error, "--no-such-flag"),
+           "chrono_cli_refuse(a name that is not a common flag) -> CHRONO_EINVAL naming it (%s)", o.error);
+    tap_ok(chrono_cli_reject(NULL, "--x", "v", "w") == CHRONO_EINVAL, "chrono_cli_reject(NULL options) -> CHRONO_EINVAL");
+    tap_ok(chrono_cli_reject(&o, NULL, NULL, NULL) == CHRONO_EINVAL && o.error[0] && !strchr(o.error, '\n'),
+           "chrono_cli_reject(o, NULL, NULL, NULL) -> CHRONO_EINVAL, .error still one line (%s)", o.error);
+    memset(&o, 0, sizeof o);
     o.out_path = missing;
     ok = chrono_cli_output(&o) == NULL && !strncmp(o.error, "--out", 5) && o.out == NULL;
     ok &= chrono_cli_output(&o) == NULL;

@@ -200,7 +200,7 @@ static void test_bad(void)
     {
         int cpu = usable_cpu();
         char arg[32];
-        const char *argv[] = { "prog", "--no-pin", arg, NULL };
+        const char *argv[] = { "prog", "--no-pin", arg, NULL }, *after[] = { "prog", arg, "--no-pin", NULL };
         (void)snprintf(arg, sizeof arg, "--cpu=%d", cpu >= 0 ? cpu : 0);
         if (cpu >= 0) {
             chrono_config cfg;
@@ -208,7 +208,12 @@ static void test_bad(void)
             int rc = parse(&cfg, &o, 3, argv);
             tap_ok(rc == CHRONO_EINVAL && strstr(o.error, "--no-pin") && strstr(o.error, arg), "--no-pin with %s: conflict (%s)",
                    arg, o.error);
+            /* --no-pin after --cpu resets cfg.cpu: the message still quotes what was typed */
+            rc = parse(&cfg, &o, 3, after);
+            tap_ok(rc == CHRONO_EINVAL && strstr(o.error, arg) && !strstr(o.error, "--cpu=-1"),
+                   "%s --no-pin: the conflict names %s as typed (%s)", arg, arg, o.error);
         } else {
+            tap_skip("no CPU to pin to");
             tap_skip("no CPU to pin to");
         }
     }
@@ -292,7 +297,7 @@ static void test_extra(void)
         char text[4096];
         size_t n = 0;
         if (f) {
-            chrono__cli_usage_ex(f, "prog", flags, 4);
+            chrono__cli_usage_ex(f, "prog", flags, 4, 0);
             rewind(f);
             n = fread(text, 1, sizeof text - 1, f);
             fclose(f);
@@ -301,6 +306,68 @@ static void test_extra(void)
         tap_ok(strstr(text, "--reads=N") && strstr(text, "reads per call (1..100)") && strstr(text, "--verbose") &&
                strstr(text, "--quick") && strstr(text, "--format=FMT"), "usage lists the common and the program's flags");
     }
+}
+
+/* --out's format: --format when given, else the extension; an unknown one refused. */
+static void test_out_format(void)
+{
+    static const struct { const char *a, *b; int rc; chrono_format fmt; } cases[] = {
+        { "--out=r.json", NULL, 0, CHRONO_FORMAT_JSON },
+        { "--out=R.CSV", NULL, 0, CHRONO_FORMAT_CSV },
+        { "--out=notes.md", NULL, 0, CHRONO_FORMAT_MARKDOWN },
+        { "--out=page.htm", NULL, 0, CHRONO_FORMAT_HTML },
+        { "--out=r.txt", NULL, 0, CHRONO_FORMAT_TEXT },
+        { "--out=report", NULL, 0, CHRONO_FORMAT_TEXT },            /* no extension: text */
+        { "--out=./v1.2/report", NULL, 0, CHRONO_FORMAT_TEXT },     /* a dot in a folder is no extension */
+        { "--out=.hidden", NULL, 0, CHRONO_FORMAT_TEXT },
+        { "--out=r.xyz", "--format=json", 0, CHRONO_FORMAT_JSON },  /* --format given: any name */
+        { "--out=r.json", "--format=md", 0, CHRONO_FORMAT_MARKDOWN },
+        { "--out=r.xyz", NULL, CHRONO_EINVAL, CHRONO_FORMAT_TEXT },
+        { "--out=dir/r.json.bak", NULL, CHRONO_EINVAL, CHRONO_FORMAT_TEXT },
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[] = { "prog", cases[i].a, cases[i].b, NULL };
+        chrono_config cfg;
+        chrono_cli o;
+        int rc = parse(&cfg, &o, cases[i].b ? 3 : 2, argv);
+        if (cases[i].rc == 0)
+            tap_ok(rc == 0 && o.out_format == cases[i].fmt, "%s%s%s: the file's format is %s (rc %d, %s)", cases[i].a,
+                   cases[i].b ? " " : "", cases[i].b ? cases[i].b : "", chrono_format_name(cases[i].fmt), rc,
+                   chrono_format_name(o.out_format));
+        else
+            tap_ok(rc == CHRONO_EINVAL && !strncmp(o.error, "--out: '", 8) && strstr(o.error, cases[i].a + 6) &&
+                   strstr(o.error, strrchr(cases[i].a, '.')) && strstr(o.error, "unknown extension"),
+                   "%s: refused, the message names the file and its extension (%s)", cases[i].a, o.error);
+    }
+}
+
+/* chrono_cli_refuse: a common flag a program does not do. */
+static void test_refuse(void)
+{
+    const char *given[] = ARGS("--processes=3"), *none[] = ARGS("--quick");
+    chrono_config cfg;
+    chrono_cli o;
+    FILE *f;
+    char text[4096];
+    size_t n = 0;
+    (void)parse(&cfg, &o, COUNT(given), given);
+    tap_ok(chrono_cli_refuse(&o, "--processes", "one process only") == CHRONO_EINVAL && !strncmp(o.error, "--processes:", 12) &&
+           strstr(o.error, "not supported") && strstr(o.error, "one process only"),
+           "chrono_cli_refuse(--processes) when given: CHRONO_EINVAL, the message says why (%s)", o.error);
+    (void)parse(&cfg, &o, COUNT(none), none);
+    tap_ok(chrono_cli_refuse(&o, "--processes", "x") == 0 && !o.error[0], "chrono_cli_refuse when not given: 0");
+    tap_ok(chrono_cli_refuse(&o, "--bogus", "x") == CHRONO_EINVAL, "chrono_cli_refuse(a name that is no common flag): CHRONO_EINVAL");
+    if ((f = tmpfile()) != NULL) {
+        chrono__cli_usage_ex(f, "prog", NULL, 0, o.chrono__refused);
+        rewind(f);
+        n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+    }
+    text[n] = '\0';
+    tap_ok(n > 0 && !strstr(text, "--processes") && strstr(text, "--baseline"), "a refused flag is left out of the usage");
+    tap_ok(chrono_cli_reject(&o, "--baseline", "no\nsuch", "is bad") == CHRONO_EINVAL && !strcmp(o.error, "--baseline: 'no?such' is bad"),
+           "chrono_cli_reject: one printable line naming the flag and the value (%s)", o.error);
 }
 
 static void test_want(void)
@@ -364,6 +431,8 @@ int main(void)
     test_bad();
     test_extra();
     test_want();
+    test_out_format();
+    test_refuse();
     test_output();
     return tap_done();
 }

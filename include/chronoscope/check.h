@@ -1231,8 +1231,9 @@ CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
 }
 
 /* ---- the check main ----------------------------------------------------------------------------- */
-/* Flags: the common ones (cli.h), where --quick also shortens the budget to
-   150 ms, plus --budget-ms=X and --alpha=X.  The TAP stream goes to stdout;
+/* Flags: the common ones (cli.h) but --processes (refused: exit 2, and not
+   in --help), where --quick also shortens the budget to 150 ms, plus
+   --budget-ms=X and --alpha=X.  The TAP stream goes to stdout;
    the session's report goes to --out in --format when --out is given.  Exit
    0 (nothing failed), 1 (something failed or the session did not open), 2
    (bad command line). */
@@ -1252,6 +1253,10 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
     extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
     if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 2) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    /* a check decides as it samples, in this process: pooling fresh processes
+       (program.h's --processes) is not what its verdicts are made of */
+    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
+        return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
     if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL)) return 0;
     if (cli.list) {
         for (i = 0; i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);

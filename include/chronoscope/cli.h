@@ -23,7 +23,10 @@
    Flags (both --flag=value and --flag value):
      --format=text|md|csv|json|html   report format (default text; "markdown" too;
                                  html: a page with plots, html.h)
-     --out=FILE                  write the report to FILE ("-": standard output)
+     --out=FILE                  write the report to FILE ("-": standard output), in
+                                 --format when given, else the format its extension
+                                 names (.txt .md .csv .json .html .htm; none: text);
+                                 an unknown extension is bad input (.out_format)
      --cpu=N                     pin to CPU N: cfg.pin = CHRONO_PIN_CPU, cfg.cpu = N;
                                  N must be online and in the thread's affinity mask
      --no-pin                    cfg.pin = CHRONO_PIN_OFF
@@ -31,12 +34,15 @@
      --warmup-ms=X               0.001..3600000
      --max-ms=X                  1..86400000
      --filter=SUBSTRING          chrono_cli_want() is 1 only for names containing it
+                                 (program.h: one that selects no entry exits 2)
      --quick                     samples 11, warmup 5 ms, budget 300 ms, min sample
                                  20 µs; a flag given explicitly wins, in any order
      --list                      chrono_cli_want() prints each wanted name, runs nothing
      --keep-contended            cfg.contention_tolerance = CHRONO_CONTENTION_OFF
      --baseline=NAME             each text/markdown row also reads "1.52x NAME" (median
-                                 against NAME's; JSON: "relative_to_baseline")
+                                 against NAME's, three significant figures; JSON:
+                                 "relative_to_baseline"); program.h runs NAME's entry
+                                 first and refuses a NAME no entry measures (exit 2)
      --processes=N               .processes: programs of program.h run their benchmarks
                                  in N fresh processes and pool them (1..1000)
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
@@ -45,8 +51,8 @@
    A program's own flags: a table of chrono_cli_flag given to chrono_cli_parse_ex.
 
    Bad input (an unknown flag, a missing, empty, non-numeric, NaN, infinite,
-   overflowing or out-of-range value, --format=xml, --cpu and --no-pin
-   together) makes the parser return CHRONO_EINVAL with .error set to one
+   overflowing or out-of-range value, --format=xml, --out=r.xyz without
+   --format, --cpu and --no-pin together) makes the parser return CHRONO_EINVAL with .error set to one
    line that names the flag and the value, e.g.
        --samples: '0' is out of range (1..1000000)
    chrono_cli_fail() prints it and a usage hint on stderr and returns 2, the
@@ -64,6 +70,9 @@
      chrono_cli_handle_info(cli, prog)               1 when it printed help or version
      chrono_cli_want(cli, name)                      1: run this benchmark
      chrono_cli_output(cli)                          the --out stream (or stdout), NULL + .error
+     chrono_cli_refuse(cli, flag, why)               a common flag this program does not do:
+                                                     out of --help, CHRONO_EINVAL when given
+     chrono_cli_reject(cli, flag, value, what)       .error for a value found bad after parsing
      chrono_cli_finish(cli, s)                       report, close: 0 or CHRONO_EIO
      chrono_cli_finish_ex(cli, s, tables, n)         the same with the program's own tables */
 #ifndef CHRONOSCOPE_CLI_H
@@ -89,6 +98,7 @@ typedef struct chrono_cli_flag {
 typedef struct chrono_cli {
     chrono_format format;    /* --format, default CHRONO_FORMAT_TEXT */
     const char *out_path;    /* --out, NULL: standard output */
+    chrono_format out_format;   /* the --out file's: --format when given, else its extension's */
     const char *filter;      /* --filter, NULL: every name */
     const char *baseline;    /* --baseline, NULL: no relative column */
     const char *prog;        /* argv[0] */
@@ -100,6 +110,9 @@ typedef struct chrono_cli {
     const chrono_cli_flag *chrono__extra;
     size_t chrono__nextra;
     unsigned chrono__set;    /* config fields given explicitly (CHRONO__SET_*) */
+    unsigned chrono__given;  /* built-in flags given: 1u << their index in CHRONO__CLI_BUILTINS */
+    unsigned chrono__refused;   /* built-in flags refused (chrono_cli_refuse): left out of --help */
+    const char *chrono__cpu_arg;   /* --cpu's value as typed, for the --no-pin message */
 } chrono_cli;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -128,12 +141,24 @@ CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog);
    nothing: a wanted name is printed on stdout (--list) and the answer is 0. */
 CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name);
 
+/* A common flag that this program does not do (check.h refuses --processes):
+   it is left out of --help (chrono_cli_handle_info), and when it was given
+   .error says so, with `why`, and the answer is CHRONO_EINVAL (exit 2 with
+   chrono_cli_fail).  Call it after parsing; 0 when the flag was not given.
+   CHRONO_EINVAL too for a name that is not a common flag. */
+CHRONO_API int chrono_cli_refuse(chrono_cli *o, const char *flag, const char *why);
+
+/* For a value the program finds bad after parsing (a --baseline that names
+   no benchmark): .error = "FLAG: 'VALUE' WHAT" (value NULL: "FLAG: WHAT"),
+   one printable line.  Returns CHRONO_EINVAL; chrono_cli_fail prints it. */
+CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *value, const char *what);
+
 /* The report stream: --out opened for writing (once), else stdout.  NULL
    with .error set when the file cannot be opened. */
 CHRONO_API FILE *chrono_cli_output(chrono_cli *o);
 
-/* Write the session's report in --format to --out (not with --list, --help
-   or --version), close the file.  0, CHRONO_EIO (cannot open, write or
+/* Write the session's report to --out in .out_format, or to stdout in
+   --format (not with --list, --help or --version), close the file.  0, CHRONO_EIO (cannot open, write or
    close; .error says which) or chrono_report's error. */
 CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s);
 
@@ -327,6 +352,7 @@ CHRONO__PRIVATE int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const cha
     cfg->pin = CHRONO_PIN_CPU;
     cfg->cpu = (int)n;
     o->chrono__set |= CHRONO__SET_CPU;
+    o->chrono__cpu_arg = v;
     return 0;
 }
 
@@ -338,6 +364,7 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     switch (id) {
     case CHRONO__F_FORMAT:
         if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json, html");
+        o->out_format = o->format;
         break;
     case CHRONO__F_OUT: o->out_path = v; break;
     case CHRONO__F_FILTER: o->filter = v; break;
@@ -452,6 +479,7 @@ CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc,
     memcpy(name, arg, len);
     name[len] = '\0';
     if ((id = chrono__cli_builtin_id(name)) >= 0) {
+        o->chrono__given |= 1u << id;
         if (!chrono__cli_builtins[id].takes_value) {
             if (eq) return chrono__cli_bad(o, name, eq, "given, but the flag takes no value");
             chrono__cli_builtin_switch(o, cfg, id);
@@ -474,6 +502,54 @@ CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc,
         return chrono__cli_bad(o, name, NULL, what);
     }
     return chrono__cli_bad(o, name, NULL, "unknown flag");
+}
+
+/* ASCII case-insensitive equality. */
+CHRONO__PRIVATE int chrono__cli_same(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a, y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (x != y) return 0;
+    }
+    return *a == *b;
+}
+
+/* The --out file's format: --format when given, else the one its extension
+   (that of its last path component) names, else --format's default.  *ext
+   is the extension ("" for none); 0, or -1 when it names no format. */
+CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *fmt, const char **ext)
+{
+    static const struct { const char *ext; chrono_format fmt; } known[] = {
+        { ".txt", CHRONO_FORMAT_TEXT }, { ".text", CHRONO_FORMAT_TEXT }, { ".md", CHRONO_FORMAT_MARKDOWN },
+        { ".markdown", CHRONO_FORMAT_MARKDOWN }, { ".csv", CHRONO_FORMAT_CSV }, { ".json", CHRONO_FORMAT_JSON },
+        { ".html", CHRONO_FORMAT_HTML }, { ".htm", CHRONO_FORMAT_HTML }
+    };
+    const char *base, *dot, *p;
+    size_t i;
+    *fmt = o->format;
+    *ext = "";
+    if (!o->out_path || (o->chrono__given & (1u << CHRONO__F_FORMAT))) return 0;
+    for (base = p = o->out_path; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    dot = strrchr(base, '.');
+    if (!dot || dot == base) return 0;   /* "report", ".hidden": no extension */
+    *ext = dot;
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (chrono__cli_same(dot, known[i].ext)) { *fmt = known[i].fmt; return 0; }
+    return -1;
+}
+
+/* .out_format after parsing; an extension that names no format is bad input
+   rather than a text file in disguise. */
+CHRONO__PRIVATE int chrono__cli_out_format(chrono_cli *o)
+{
+    const char *dot;
+    char what[160], q[64];
+    if (chrono__cli_file_format(o, &o->out_format, &dot) == 0) return 0;
+    (void)chrono__bprintf(what, sizeof what,
+                          "has an unknown extension '%s' (known: .txt .md .csv .json .html .htm; or give --format)",
+                          chrono__cli_quote(q, sizeof q, dot));
+    return chrono__cli_bad(o, "--out", o->out_path, what);
 }
 
 /* --quick fills what no flag set explicitly. */
@@ -511,10 +587,12 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
         if ((rc = chrono__cli_arg(cfg, opts, argc, argv, &i, extra, nextra)) < 0) return rc;
     }
     if ((opts->chrono__set & CHRONO__SET_CPU) && (opts->chrono__set & CHRONO__SET_NOPIN)) {
-        char what[64];
-        (void)chrono__bprintf(what, sizeof what, "conflicts with --cpu=%d (choose one)", cfg->cpu);
+        char what[96], q[64];   /* the value as typed: --no-pin after --cpu has reset cfg->cpu */
+        (void)chrono__bprintf(what, sizeof what, "conflicts with --cpu=%s (choose one)",
+                              chrono__cli_quote(q, sizeof q, opts->chrono__cpu_arg ? opts->chrono__cpu_arg : "?"));
         return chrono__cli_bad(opts, "--no-pin", NULL, what);
     }
+    if ((rc = chrono__cli_out_format(opts)) < 0) return rc;
     chrono__cli_quick(cfg, opts);
     return 0;
 }
@@ -532,7 +610,8 @@ CHRONO__PRIVATE const char *chrono__cli_prog(const chrono_cli *o, const char *pr
 }
 
 /* The usage: every common flag, then the program's. */
-CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra, size_t nextra)
+CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra, size_t nextra,
+                                          unsigned refused)
 {
     static const char *const kinds[] = { "N", "X", NULL, "TEXT" };
     char left[96];
@@ -540,6 +619,7 @@ CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chron
     fprintf(f, "usage: %s [flags]\n", prog ? prog : "program");
     for (i = 0; i < CHRONO__F_COUNT; i++) {
         const chrono__cli_builtin *b = &chrono__cli_builtins[i];
+        if (refused & (1u << i)) continue;   /* chrono_cli_refuse: not a flag of this program */
         (void)chrono__bprintf(left, sizeof left, "%s%s%s", b->name, b->arg ? "=" : "", b->arg ? b->arg : "");
         fprintf(f, "  %-18s %s\n", left, b->help);
     }
@@ -561,7 +641,7 @@ CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chron
 
 CHRONO_API void chrono_cli_usage(FILE *f, const char *prog)
 {
-    if (f) chrono__cli_usage_ex(f, prog, NULL, 0);
+    if (f) chrono__cli_usage_ex(f, prog, NULL, 0, 0);
 }
 
 CHRONO_API int chrono_cli_fail(const chrono_cli *o, const char *prog)
@@ -577,7 +657,7 @@ CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog)
     const char *p = chrono__cli_prog(o, prog);
     if (!o) return 0;
     if (o->help) {
-        chrono__cli_usage_ex(stdout, p, o->chrono__extra, o->chrono__nextra);
+        chrono__cli_usage_ex(stdout, p, o->chrono__extra, o->chrono__nextra, o->chrono__refused);
         fflush(stdout);
         return 1;
     }
@@ -587,6 +667,27 @@ CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog)
         return 1;
     }
     return 0;
+}
+
+CHRONO_API int chrono_cli_refuse(chrono_cli *o, const char *flag, const char *why)
+{
+    int id;
+    if (!o || !flag) return CHRONO_EINVAL;
+    if ((id = chrono__cli_builtin_id(flag)) < 0) return chrono__cli_bad(o, flag, NULL, "is not a common flag (chrono_cli_refuse)");
+    o->chrono__refused |= 1u << id;
+    if (!(o->chrono__given & (1u << id))) return 0;
+    {
+        char what[200];
+        (void)chrono__bprintf(what, sizeof what, "is not supported by this program%s%s", why && *why ? ": " : "",
+                              why ? why : "");
+        return chrono__cli_bad(o, flag, NULL, what);
+    }
+}
+
+CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *value, const char *what)
+{
+    if (!o) return CHRONO_EINVAL;
+    return chrono__cli_bad(o, flag ? flag : "argument", value, what ? what : "is not valid here");
 }
 
 CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name)
@@ -635,7 +736,12 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
     ro.baseline = o->baseline;
     ro.tables = tables;
     ro.ntables = tables ? ntables : 0;
-    rc = o->format == CHRONO_FORMAT_HTML ? chrono_report_html(s, f, &ro) : chrono_report_ex(s, f, o->format, &ro);
+    {
+        chrono_format fmt = o->format;
+        const char *ext;
+        if (f != stdout) (void)chrono__cli_file_format(o, &fmt, &ext);   /* parse refused an unknown extension */
+        rc = fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, f, &ro) : chrono_report_ex(s, f, fmt, &ro);
+    }
     if (f != stdout) {
         if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;
     } else if (fflush(f) != 0 && rc == 0) {

@@ -17,8 +17,14 @@
    names and runs nothing (no session is opened), --filter runs the entries
    whose name holds the text, --format / --out choose the report.  With --out,
    the console keeps the text report and the file gets the format --format
-   names, or else the one its extension says (.json, .csv, .md, .html); a --out that
-   cannot be written is refused before the first benchmark runs.  Each text
+   names, or else the one its extension says (.json, .csv, .md, .html, .txt; another
+   extension is refused, exit 2); a --out that cannot be opened is refused
+   before the first benchmark runs, and one that fails later (a full disk,
+   /dev/full) is named on stderr at the end (exit 1).  A --filter that
+   selects no entry, or a --baseline that names none, is refused (exit 2)
+   before anything runs.  With --baseline the baseline entry runs (and is
+   printed) first, whatever its place in the table, so that every row shows
+   its median against it ("0.0207x NAME", three significant figures).  Each text
    row is printed as its benchmark finishes; on a terminal a one-line
    "running NAME ..." on stderr shows what runs now, and is erased after it.
 
@@ -114,7 +120,9 @@ typedef struct chrono_program {
     char **chrono__parent_argv;  /* the argv children are started with */
     int chrono__parent_argc;
     char *chrono__proc_cells;    /* the "processes" table's cells, freed at the end */
-    const char *chrono__proc_ptrs[5 * 64];
+    const char **chrono__proc_ptrs;   /* and its cell pointers (5 a process) */
+    size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
+    int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
 } chrono_program;
 
 CHRONO__EXTERN_C_BEGIN
@@ -251,18 +259,6 @@ CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.ma
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
-
-/* The file's format: --format when given other than text, else the extension. */
-CHRONO__PRIVATE chrono_format chrono__out_format(const chrono_cli *cli)
-{
-    const char *dot = cli->out_path ? strrchr(cli->out_path, '.') : NULL;
-    if (cli->format != CHRONO_FORMAT_TEXT || !dot) return cli->format;
-    if (!strcmp(dot, ".json")) return CHRONO_FORMAT_JSON;
-    if (!strcmp(dot, ".csv")) return CHRONO_FORMAT_CSV;
-    if (!strcmp(dot, ".md")) return CHRONO_FORMAT_MARKDOWN;
-    if (!strcmp(dot, ".html") || !strcmp(dot, ".htm")) return CHRONO_FORMAT_HTML;
-    return CHRONO_FORMAT_TEXT;
-}
 
 /* --format=html without an --out file: the page goes to stdout at the end. */
 CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
@@ -463,7 +459,7 @@ CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
             p->status = 2;
             return CHRONO_EINVAL;
         }
-        p->chrono__file_fmt = chrono__out_format(&p->cli);
+        p->chrono__file_fmt = p->cli.out_format;   /* --format, else the extension's (cli.h) */
     }
     if (p->cli.list) return 1;
     if ((rc = chrono_session_open_at(&p->session, &p->cfg, caller)) < 0) return chrono__program_fail(p, rc);
@@ -540,6 +536,103 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     s->has_cycles = has_cycles;
     fflush(stdout);
     return rc;
+}
+
+/* 1 when the entry makes a result called `name`: a run's name, either side
+   of a comparison, a sweep's point "NAME/PARAM". */
+CHRONO__PRIVATE int chrono__entry_makes(const chrono_entry *e, const char *name)
+{
+    size_t i, len;
+    if (!chrono__entry_ok(e)) return 0;
+    switch (e->kind) {
+    case CHRONO_ENTRY_RUN:     return !strcmp(e->name, name);
+    case CHRONO_ENTRY_COMPARE: return !strcmp(e->name, name) || !strcmp(e->name_b, name);
+    case CHRONO_ENTRY_SWEEP:
+        len = strlen(e->name);
+        if (strncmp(name, e->name, len) != 0 || name[len] != '/') return 0;
+        for (i = 0; i < e->nparams; i++) {
+            char num[32];
+            (void)chrono__bprintf(num, sizeof num, "%llu", (unsigned long long)e->params[i]);
+            if (!strcmp(name + len + 1, num)) return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* 1 when --filter selects the entry (its name, or "a vs b"). */
+CHRONO__PRIVATE int chrono__entry_selected(const chrono_program *p, const chrono_entry *e)
+{
+    char name[2 * CHRONO_NAME_MAX + 8];
+    return chrono__entry_ok(e) && (!p->cli.filter || strstr(chrono__entry_name(name, sizeof name, e), p->cli.filter));
+}
+
+/* 1 when the session already holds a result called `name` (a run, a sweep's point, a comparison's side). */
+CHRONO__PRIVATE int chrono__program_has(const chrono_program *p, const char *name)
+{
+    size_t i;
+    if (chrono_program_find(p, name)) return 1;
+    for (i = 0; i < p->session.ncomparisons; i++)
+        if (!strcmp(p->session.comparisons[i].a.name, name) || !strcmp(p->session.comparisons[i].b.name, name)) return 1;
+    return 0;
+}
+
+/* --baseline against the entries, before any of them runs: *first is the
+   entry that measures it (it runs first, so that every row printed after it
+   can show its ratio), n when none needs to (no --baseline, or it ran in an
+   earlier chrono_program_run).  CHRONO_EINVAL, with .error, when no entry
+   that --filter selects measures it. */
+CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_entry *entries, size_t n, size_t *first)
+{
+    const char *b = p->cli.baseline;
+    size_t i;
+    *first = n;
+    if (!b || p->cli.list || (p->chrono__open && chrono__program_has(p, b))) return 0;
+    for (i = 0; i < n; i++) {
+        char what[160], q[52];
+        size_t k;
+        if (!chrono__entry_makes(&entries[i], b)) continue;
+        if (chrono__entry_selected(p, &entries[i])) { *first = i; return 0; }
+        for (k = 0; p->cli.filter[k] && k < 48; k++) q[k] = p->cli.filter[k];
+        q[k] = '\0';
+        (void)chrono__bprintf(what, sizeof what, "is not among the benchmarks that --filter='%s' selects", q);
+        return chrono_cli_reject(&p->cli, "--baseline", b, what);
+    }
+    return chrono_cli_reject(&p->cli, "--baseline", b, "is not the name of a benchmark of this program (--list shows them)");
+}
+
+/* A --filter that selected no entry of any chrono_program_run: bad input
+   (exit 2), said once. */
+CHRONO__PRIVATE int chrono__program_filter_check(chrono_program *p)
+{
+    if (!p->cli.filter || p->chrono__wanted || p->status == 2 || p->chrono__child) return 0;
+    (void)chrono_cli_reject(&p->cli, "--filter", p->cli.filter, "matches no benchmark of this program (--list shows them)");
+    return chrono__program_fail(p, CHRONO_EINVAL);
+}
+
+/* The order this process runs the entries in: a child of --processes its
+   own shuffle (Fisher-Yates, from its seed); otherwise the table's, with the
+   --baseline entry (first < n) moved to the front.  NULL: the table's order
+   (also when memory runs out). */
+CHRONO__PRIVATE size_t *chrono__run_order(const chrono_program *p, size_t n, size_t first)
+{
+    size_t *order, a;
+    if (n < 2 || (!p->chrono__child && first >= n)) return NULL;
+    if (!(order = (size_t *)CHRONO_MALLOC(n * sizeof *order))) return NULL;
+    for (a = 0; a < n; a++) order[a] = a;
+    if (p->chrono__child) {
+        uint64_t x = chrono__child_seed(p->cfg.seed, p->chrono__child - 1);
+        for (a = n - 1; a > 0; a--) {
+            size_t b, t;
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            b = (size_t)(x % (a + 1));
+            t = order[a]; order[a] = order[b]; order[b] = t;
+        }
+    } else {
+        for (a = first; a > 0; a--) order[a] = a - 1;
+        order[0] = first;
+    }
+    return order;
 }
 
 /* On a terminal, "running NAME ..." on stderr while an entry runs, erased
@@ -860,10 +953,11 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
     chrono__child_out *outs;
     char name[2 * CHRONO_NAME_MAX + 8];
     double timeout_s;
-    size_t i;
+    size_t i, first = n, *order;
     int k, ok = 0, rc = 0, failed = 0;
     if (!p || (n && !entries) || nproc < 1 || nproc > 1000) return CHRONO_EINVAL;
     if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
 #if !(CHRONO__OS_LINUX || CHRONO__OS_POSIX)
     if (nproc > 0) {   /* Windows: CreateProcess and a pipe handle would do it; not written yet */
         fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
@@ -893,8 +987,9 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
             ok++;
         }
     }
+    order = chrono__run_order(p, n, first);   /* pooled and printed with the baseline first */
     for (i = 0; i < n; i++) {
-        const chrono_entry *e = &entries[i];
+        const chrono_entry *e = &entries[order ? order[i] : i];
         int rr;
         if (!chrono__entry_ok(e) || !chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))) continue;
         rr = chrono__pool_entry(p, e, outs, nproc);
@@ -904,6 +999,7 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
             p->failed++;
         }
     }
+    CHRONO_FREE(order);
     fflush(stdout);
     {   /* the "processes" table: one row per child, how it ended */
         static const char *const cols[5] = { "process", "pid", "results", "status", "order seed" };
@@ -940,50 +1036,47 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
     return rc;
 }
 
+/* Start the console report (once): text beside a file, else the chosen
+   format (to stdout); its name column fits the names to come. */
+CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    chrono_report_options ro;
+    size_t i;
+    int rc, width = 4;
+    if (!p->chrono__open || p->chrono__console.session) return 0;
+    memset(&ro, 0, sizeof ro);
+    for (i = 0; i < n; i++) {
+        if (entries[i].name && (int)strlen(entries[i].name) + 8 > width) width = (int)strlen(entries[i].name) + 8;
+        if (entries[i].name_b && (int)strlen(entries[i].name_b) > width) width = (int)strlen(entries[i].name_b);
+    }
+    ro.name_width = width;
+    ro.executable = p->cli.prog;
+    ro.baseline = p->cli.baseline;
+    rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p), chrono__console_format(p), &ro);
+    return rc < 0 ? chrono__program_fail(p, rc) : 0;
+}
+
 CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries, size_t n)
 {
-    size_t i, j, *order = NULL;
-    int bad = 0;
-    char name[2 * CHRONO_NAME_MAX + 8];
+    size_t i, j, *order, first = n, selected = 0;
+    int bad = 0, rc;
+    char buf[2 * CHRONO_NAME_MAX + 8];
     if (!p || (n && !entries)) return CHRONO_EINVAL;
     if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
-    if (p->chrono__open && !p->chrono__console.session) {
-        /* the console: text beside a file, else the chosen format (to
-           stdout); its name column fits the names to come */
-        chrono_report_options ro;
-        int rc, width = 4;
-        memset(&ro, 0, sizeof ro);
-        for (i = 0; i < n; i++) {
-            if (entries[i].name && (int)strlen(entries[i].name) + 8 > width) width = (int)strlen(entries[i].name) + 8;
-            if (entries[i].name_b && (int)strlen(entries[i].name_b) > width) width = (int)strlen(entries[i].name_b);
-        }
-        ro.name_width = width;
-        ro.executable = p->cli.prog;
-        ro.baseline = p->cli.baseline;
-        rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p), chrono__console_format(p), &ro);
-        if (rc < 0) return chrono__program_fail(p, rc);
-    }
+    /* the flags checked against the table before anything runs or prints */
+    for (i = 0; i < n; i++) selected += (size_t)chrono__entry_selected(p, &entries[i]);
+    p->chrono__wanted += selected;
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
+    /* nothing selected so far: no header over an empty table (the end says why) */
+    if (p->cli.filter && !p->chrono__wanted && !p->chrono__child) return 0;
+    if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
     if (!p->chrono__child && p->cli.processes > 1 && !p->cli.list)
         return chrono_program_run_processes(p, entries, n, p->cli.processes);
+    order = chrono__run_order(p, n, first);
     for (j = 0; j < n; j++) {
         const chrono_entry *e;
-        int rc;
-        i = j;
-        if (p->chrono__child && n > 1) {   /* a child: its own order (Fisher-Yates, from its seed) */
-            if (j == 0) {
-                uint64_t x = chrono__child_seed(p->cfg.seed, p->chrono__child - 1);
-                size_t a;
-                if (!order && !(order = (size_t *)CHRONO_MALLOC(n * sizeof *order))) return CHRONO_ENOMEM;
-                for (a = 0; a < n; a++) order[a] = a;
-                for (a = n - 1; a > 0; a--) {
-                    size_t b, t;
-                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-                    b = (size_t)(x % (a + 1));
-                    t = order[a]; order[a] = order[b]; order[b] = t;
-                }
-            }
-            i = order[j];
-        }
+        const char *name;
+        i = order ? order[j] : j;
         e = &entries[i];
         if (!chrono__entry_ok(e)) {
             fprintf(stderr, "%s: entry %zu (%s): malformed (a NULL name, body or parameter list)\n", p->cli.prog, i,
@@ -991,12 +1084,13 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
             p->failed++; bad = 1;
             continue;
         }
-        if (!chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))) continue;
+        name = chrono__entry_name(buf, sizeof buf, e);   /* a run's own name, or "a vs b" in buf */
+        if (!chrono_cli_want(&p->cli, name)) continue;
         chrono__progress(p, name);
         rc = chrono__run_entry(p, e);
         chrono__progress(p, NULL);
         if (rc < 0) {
-            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono__entry_name(name, sizeof name, e), chrono_strerror(rc));
+            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, name, chrono_strerror(rc));
             p->failed++;
         }
     }
@@ -1067,7 +1161,8 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
     int rc = 0;
     if (!p) return CHRONO_EINVAL;
     if (p->chrono__reported || !p->chrono__open) return 0;
-    if (p->status == 2) { p->chrono__reported = 1; return 0; }   /* the program refused a flag of its own: no report */
+    (void)chrono__program_filter_check(p);   /* --filter that selected nothing: exit 2, no report */
+    if (p->status == 2) { p->chrono__reported = 1; return 0; }   /* a flag was refused: no report */
     if (!p->chrono__console.session) (void)chrono_program_run(p, NULL, 0);   /* nothing ran */
     {
         chrono_report_writer *w = &p->chrono__console;
@@ -1075,10 +1170,18 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
         if (w->fmt != CHRONO_FORMAT_TEXT) { w->tables = p->chrono__tables; w->ntables = p->chrono__ntables; }
         rc = chrono_report_end(w);
         if (p->chrono__child) rc = chrono__child_report(p);   /* a child of --processes: its results to the parent */
-        else if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) rc = chrono__program_report(p);
+        else if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) {
+            errno = 0;
+            rc = chrono__program_report(p);
+            if (rc == CHRONO_EIO && p->chrono__file) p->chrono__file_errno = errno ? errno : EIO;
+        }
     }
     if (p->chrono__file) {
-        if (fclose(p->chrono__file) != 0 && rc == 0) rc = CHRONO_EIO;
+        errno = 0;
+        if (fclose(p->chrono__file) != 0) {
+            if (!p->chrono__file_errno) p->chrono__file_errno = errno ? errno : EIO;
+            if (rc == 0) rc = CHRONO_EIO;
+        }
         p->chrono__file = NULL;
     }
     p->chrono__reported = 1;
@@ -1089,6 +1192,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
 {
     int rc;
     if (!p) return 2;
+    if (p->cli.list && !p->chrono__child) (void)chrono__program_filter_check(p);   /* --list --filter=nomatch */
     rc = chrono_program_finish(p);
     if (p->chrono__open) {
         chrono_session_close(&p->session);
@@ -1098,14 +1202,20 @@ CHRONO_API int chrono_program_end(chrono_program *p)
         fclose(p->chrono__file);
         p->chrono__file = NULL;
     }
-    if (rc < 0) {
-        fprintf(stderr, "%s: the report could not be written: %s\n", p->cli.prog ? p->cli.prog : "chronoscope", chrono_strerror(rc));
+    if (rc < 0 && p->chrono__file_errno) {   /* the file, named: /dev/full, a full disk */
+        fprintf(stderr, "%s: --out: the report could not be written to '%s': %s\n", p->cli.prog ? p->cli.prog : "chronoscope",
+                p->cli.out_path ? p->cli.out_path : "?", strerror(p->chrono__file_errno));
+        if (p->status == 0) p->status = 1;
+    } else if (rc < 0) {
+        fprintf(stderr, "%s: the report could not be written to standard output: %s\n", p->cli.prog ? p->cli.prog : "chronoscope",
+                chrono_strerror(rc));
         if (p->status == 0) p->status = 1;
     }
     if (fflush(stdout) != 0 && p->status == 0) p->status = 1;
     CHRONO_FREE(p->chrono__argv);
     CHRONO_FREE(p->chrono__proc_cells);
-    p->chrono__argv = NULL; p->chrono__proc_cells = NULL;
+    CHRONO_FREE(p->chrono__proc_ptrs);
+    p->chrono__argv = NULL; p->chrono__proc_cells = NULL; p->chrono__proc_ptrs = NULL;
     return p->status;
 }
 

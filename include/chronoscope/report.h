@@ -340,6 +340,13 @@ CHRONO__PRIVATE const char *chrono__fmt3(char *buf, size_t n, double x)
     return chrono__num(buf, n, fmt, x);
 }
 
+/* A ratio with three significant figures whatever its size ("0.0207",
+   "1.00", "15.2", "123"), as the JSON's number reads when rounded. */
+CHRONO__PRIVATE const char *chrono__sig3(char *buf, size_t n, double x)
+{
+    return chrono__num(buf, n, fabs(x) < 99.95 ? "%#.3g" : "%.0f", x);
+}
+
 /* Unit for a duration of ns nanoseconds: index into ns, µs, ms, s. */
 CHRONO__PRIVATE int chrono__unit(double ns)
 {
@@ -1697,7 +1704,7 @@ CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__r
     if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
         size_t len = strlen(row->cell[8]);
         (void)chrono__bprintf(row->cell[8] + len, CHRONO__CELL - len, "  %sx %s",
-                              chrono__fmt3(num, sizeof num, r->ns.median / base), w->baseline);
+                              chrono__sig3(num, sizeof num, r->ns.median / base), w->baseline);
     }
 }
 
