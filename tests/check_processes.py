@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""--processes=N: quickstart pools five fresh processes (a processes field per
-benchmark, a CI at least as wide as the five medians' spread), and a child
-killed with SIGKILL is reported while the other four's results are kept.
+"""--processes=N: quickstart pools three fresh processes (a processes field per
+benchmark, a CI at least as wide as the three medians' spread and within the
+row's own [min, max], its real level 0.75, MAD and quartiles over the pooled
+samples), a child killed with SIGKILL is reported while the other four of
+five are kept, and the processes table has a row for each of 70 processes.
 Linux only (it finds the children in /proc).  TAP on stdout."""
 import json, os, signal, subprocess, sys, time
 
@@ -17,30 +19,39 @@ if not sys.platform.startswith("linux"):
     print("1..0 # SKIP needs Linux's /proc to find the children")
     sys.exit(0)
 
-# 1. five processes, pooled; a busy host can make a child's entry fail (every
+# 1. three processes, pooled; a busy host can make a child's entry fail (every
 #    sample rejected): up to three tries
 for attempt in range(3):
-    r = subprocess.run([exe, "--processes=5", "--quick", "--format=json"], capture_output=True, text=True, timeout=300)
+    r = subprocess.run([exe, "--processes=3", "--quick", "--format=json"], capture_output=True, text=True, timeout=300)
     try:
-        if all(b.get("processes") == 5 for b in json.loads(r.stdout)["benchmarks"]):
+        if all(b.get("processes") == 3 for b in json.loads(r.stdout)["benchmarks"]):
             break
     except (ValueError, KeyError):
         pass
-    print("# try %d: not every benchmark from five processes (%s)" % (attempt + 1, r.stderr.strip()[:300]))
-ok(r.returncode == 0, "quickstart --processes=5 --quick --format=json exits 0 (%d; stderr: %s)" % (r.returncode, r.stderr.strip()[:200]))
+    print("# try %d: not every benchmark from three processes (%s)" % (attempt + 1, r.stderr.strip()[:300]))
+ok(r.returncode == 0, "quickstart --processes=3 --quick --format=json exits 0 (%d; stderr: %s)" % (r.returncode, r.stderr.strip()[:200]))
 try:
     d = json.loads(r.stdout)
 except ValueError as e:
     d = {"benchmarks": []}
     ok(False, "the JSON parses (%s)" % e)
 bs = d["benchmarks"]
-ok(bs and all(b.get("processes") == 5 for b in bs), "every benchmark says processes: 5 (%s)" % [b.get("processes") for b in bs])
-wide = [b["ci_high_ns"] - b["ci_low_ns"] >= b["between_processes_max_ns"] - b["between_processes_min_ns"] for b in bs]
-ok(bs and all(wide), "each CI is at least as wide as the spread of the five medians (%s)" %
+ok(bs and all(b.get("processes") == 3 for b in bs), "every benchmark says processes: 3 (%s)" % [b.get("processes") for b in bs])
+wide = [b["ci_low_ns"] <= b["between_processes_min_ns"] and b["ci_high_ns"] >= b["between_processes_max_ns"] for b in bs]
+ok(bs and all(wide), "each CI covers the three medians (%s)" %
    ["%.1f..%.1f vs %.1f..%.1f" % (b["ci_low_ns"], b["ci_high_ns"], b["between_processes_min_ns"], b["between_processes_max_ns"]) for b in bs])
+inside = [b["min_ns"] <= b["ci_low_ns"] <= b["median_ns"] <= b["ci_high_ns"] <= b["max_ns"] for b in bs]
+ok(bs and all(inside), "each pooled row's interval lies within its own [min, max] (%s)" %
+   ["%s: %.1f <= [%.1f, %.1f] <= %.1f" % (b["name"], b["min_ns"], b["ci_low_ns"], b["ci_high_ns"], b["max_ns"]) for b in bs])
+quart = [b["min_ns"] <= b["q1_ns"] <= b["q3_ns"] <= b["max_ns"] and (b["mad_ns"] > 0 or b["q3_ns"] - b["q1_ns"] < 1e-9 * b["q3_ns"])
+         for b in bs]
+ok(bs and all(quart), "MAD and quartiles over the pooled samples: MAD > 0 wherever the middle half differs (%s)" %
+   ["%s: MAD %.3g, q1 %.6g, q3 %.6g" % (b["name"], b["mad_ns"], b["q1_ns"], b["q3_ns"]) for b in bs])
+ok(bs and all(abs(b["ci_level"] - 0.75) < 1e-9 for b in bs),
+   "each pooled interval states its real level over three processes, 0.75 (%s)" % [b.get("ci_level") for b in bs])
 procs = d.get("processes", [])
-ok(len(procs) == 5 and all(p["status"].startswith(("ok", "exit status 1 (an entry failed")) for p in procs),
-   "a processes table: five rows (%s)" % [p["status"] for p in procs])
+ok(len(procs) == 3 and all(p["status"].startswith(("ok", "exit status 1 (an entry failed")) for p in procs),
+   "a processes table: three rows (%s)" % [p["status"] for p in procs])
 
 # 2. one child killed
 p = subprocess.Popen([exe, "--processes=5", "--quick", "--samples=101", "--format=json"], stdout=subprocess.PIPE,
@@ -75,4 +86,14 @@ else:
        "the processes table marks process 2 killed (%s)" % [p_["status"] for p_ in procs])
     ok(d["benchmarks"] and all(b.get("processes") == 4 for b in d["benchmarks"]),
        "the other four's results are kept: processes: 4 (%s)" % [b.get("processes") for b in d["benchmarks"]])
+
+# 3. no cap on the processes table: 70 short children, 70 rows
+r = subprocess.run([exe, "--processes=70", "--filter=sum_in_order", "--samples=3", "--max-ms=1", "--warmup-ms=0.01",
+                    "--format=json"], capture_output=True, text=True, timeout=300)
+try:
+    procs = json.loads(r.stdout).get("processes", [])
+except ValueError:
+    procs = []
+ok(len(procs) == 70 and [p_["process"] for p_ in procs] == list(range(1, 71)),
+   "--processes=70: the processes table has all 70 rows (%d; stderr: %s)" % (len(procs), r.stderr.strip()[:200]))
 print("1..%d" % n)

@@ -666,6 +666,114 @@ static void test_histogram(void)
     tap_ok(one[0] == 0 && one[1] == 0 && one[2] == 0, "histogram: x NULL leaves zeroed bins");
 }
 
+/* ---- pooling across processes ------------------------------------------------ */
+
+/* Three processes whose medians differ by 10% (100, 105, 110), each with a
+   narrow spread of its own (±0.5%): the pooled interval covers the spread of
+   the medians, not one process's narrow interval; it says its level (three
+   processes: 1 - 2^-2 = 75%); MAD, quartiles and extremes are those of all
+   the samples together; the interval lies within [min, max]. */
+static void test_pool_three(void)
+{
+    static double g[3][41], all[123];
+    const double *x[3];
+    size_t n[3] = { 41, 41, 41 }, i, k;
+    chrono_stats p, c, one;
+    uint64_t seed = 7;
+    int rc, ok;
+    for (k = 0; k < 3; k++) {
+        for (i = 0; i < 41; i++) g[k][i] = (100.0 + 5.0 * (double)k) * (1.0 + 0.01 * (lcg_next(&seed) - 0.5));
+        x[k] = g[k];
+        memcpy(all + 41 * k, g[k], sizeof g[k]);
+    }
+    rc = chrono_stats_pool(x, n, 3, 0.95, &p);
+    (void)chrono_stats_compute(all, 123, 0.95, NULL, &c);
+    (void)chrono_stats_compute(g[0], 41, 0.95, NULL, &one);
+    tap_ok(rc == 0 && p.n == 123, "pool of 3 x 41: 0, n 123 (rc %d)", rc);
+    {
+        double m[3];
+        for (k = 0; k < 3; k++) { chrono_stats s; memset(&s, 0, sizeof s); (void)chrono_stats_compute(g[k], 41, 0.95, NULL, &s); m[k] = s.median; }
+        qsort(m, 3, sizeof m[0], compare_doubles);
+        ok = same("median of the medians", p.median, m[1], 0);
+        ok &= p.ci_low <= m[0] && p.ci_high >= m[2];
+        if (!ok) tap_diag("CI [%.4f, %.4f], medians %.4f %.4f %.4f", p.ci_low, p.ci_high, m[0], m[1], m[2]);
+        tap_ok(ok, "pooled interval covers the three medians' spread [%.2f, %.2f] (a process's own is %.2f wide)", m[0], m[2],
+               one.ci_high - one.ci_low);
+    }
+    tap_ok(p.ci_high - p.ci_low > 5 * (one.ci_high - one.ci_low), "pooled interval far wider than one process's own");
+    tap_ok(same("level", p.ci_level, 0.75, 1e-12), "pooled level 0.75 over three processes (%.4f), below the 0.95 asked",
+           p.ci_level);
+    tap_ok(p.ci_low >= p.min && p.ci_high <= p.max && p.min <= p.median && p.median <= p.max,
+           "pooled interval within [min, max] (%.3f <= %.3f, %.3f <= %.3f)", p.min, p.ci_low, p.ci_high, p.max);
+    ok = same("min", p.min, c.min, 0) & same("max", p.max, c.max, 0) & same("mad", p.mad, c.mad, 0) &
+         same("q1", p.q1, c.q1, 0) & same("q3", p.q3, c.q3, 0) & same("mean", p.mean, c.mean, 0) &
+         same("stddev", p.stddev, c.stddev, 0) & same_size("outliers", p.outliers_high + p.outliers_low,
+                                                           c.outliers_high + c.outliers_low);
+    tap_ok(ok && p.mad > 3.0, "MAD, quartiles, extremes, mean, sd over all 123 samples (MAD %.3f, not one process's %.3f)",
+           p.mad, one.mad);
+}
+
+/* Many processes: an order-statistic interval over their medians, at the level asked. */
+static void test_pool_many(void)
+{
+    static double g[25][9];
+    const double *x[25];
+    size_t n[25], i, k;
+    double lo = 1e300, hi = -1e300;
+    chrono_stats p;
+    uint64_t seed = 11;
+    for (k = 0; k < 25; k++) {
+        double base = 100.0 + 20.0 * lcg_next(&seed);
+        for (i = 0; i < 9; i++) g[k][i] = base + 0.01 * (double)i;
+        x[k] = g[k]; n[k] = 9;
+        if (g[k][4] < lo) lo = g[k][4];
+        if (g[k][4] > hi) hi = g[k][4];
+    }
+    int rc = chrono_stats_pool(x, n, 25, 0.95, &p);
+    tap_ok(rc == 0 && p.ci_level >= 0.95 && p.ci_low > lo && p.ci_high < hi &&
+           p.ci_low <= p.median && p.median <= p.ci_high,
+           "25 processes: the interval of the median of medians at >= 95%% (%.4f), inside their range", p.ci_level);
+}
+
+static void test_pool_edges(void)
+{
+    static const double a[] = { 3, 1, 2, 5, 4 }, b[] = { 10, 11 };
+    const double *x[3] = { a, NULL, b }, *bad[2] = { a, NULL };
+    size_t n[3] = { 5, 0, 2 }, nbad[2] = { 5, 3 }, one_n[1] = { 5 };
+    double nan_data[2] = { 1, NAN };
+    const double *xn[1] = { nan_data };
+    size_t nn[1] = { 2 };
+    chrono_stats p, c;
+    size_t before = allocs;
+    (void)chrono_stats_compute(a, 5, 0.9, NULL, &c);
+    tap_ok(chrono_stats_pool(x, one_n, 1, 0.9, &p) == 0 && p.median == c.median && p.ci_low == c.ci_low &&
+           p.ci_high == c.ci_high && p.ci_level == c.ci_level && p.mad == c.mad, "one group: the same as chrono_stats_compute");
+    int rc = chrono_stats_pool(x, n, 3, 0.95, &p);
+    tap_ok(rc == 0 && p.n == 7 && p.median == 6.75 && p.ci_low == 3 && p.ci_high == 10.5 &&
+           p.ci_level == 0.5, "an empty group is skipped: two groups, median of {3, 10.5} = 6.75 [3, 10.5], level 0.5 (%g [%g, %g] %g)",
+           p.median, p.ci_low, p.ci_high, p.ci_level);
+    tap_ok(chrono_stats_pool(bad, nbad, 2, 0.95, &p) == CHRONO_EINVAL && chrono_stats_pool(NULL, n, 3, 0.95, &p) == CHRONO_EINVAL &&
+           chrono_stats_pool(x, NULL, 3, 0.95, &p) == CHRONO_EINVAL && chrono_stats_pool(x, n, 0, 0.95, &p) == CHRONO_EINVAL &&
+           chrono_stats_pool(x, n, 3, 1.0, &p) == CHRONO_EINVAL && chrono_stats_pool(xn, nn, 1, 0.95, &p) == CHRONO_EINVAL &&
+           chrono_stats_pool(x, n, 3, 0.95, NULL) == CHRONO_EINVAL,
+           "chrono_stats_pool: NULL group with samples, NULL arrays, k 0, confidence 1, NaN, NULL out -> CHRONO_EINVAL");
+    alloc_fails = 1;
+    tap_ok(chrono_stats_pool(x, n, 3, 0.95, &p) == CHRONO_ENOMEM, "chrono_stats_pool: CHRONO_ENOMEM when allocation fails");
+    alloc_fails = 0;
+    {
+        double med[3] = { 2, 1, 3 }, lo[3] = { 0.5, 0.4, 2.5 }, hi[3] = { 2.1, 1.2, 9 };
+        chrono_stats m;
+        tap_ok(chrono_stats_pool_median(med, NULL, NULL, 3, 0.95, NULL, &m) == 0 && m.median == 2 && m.ci_low == 1 &&
+               m.ci_high == 3 && m.ci_level == 0.75, "pool_median of {2, 1, 3}: 2 [1, 3] at 0.75");
+        tap_ok(chrono_stats_pool_median(med, lo, hi, 3, 0.95, NULL, &m) == 0 && m.ci_low == 0.5 && m.ci_high == 3,
+               "pool_median widened to the median of the groups' own bounds (0.5 below; 2.1 is inside)");
+        tap_ok(chrono_stats_pool_median(med, lo, NULL, 3, 0.95, NULL, &m) == CHRONO_EINVAL &&
+               chrono_stats_pool_median(NULL, NULL, NULL, 3, 0.95, NULL, &m) == CHRONO_EINVAL,
+               "pool_median: lo without hi, NULL medians -> CHRONO_EINVAL");
+    }
+    (void)before;
+}
+
 int main(void)
 {
     test_sort_patterns();
@@ -697,6 +805,9 @@ int main(void)
     test_fit2_weights_matter();
     test_fit2_errors();
     test_histogram();
+    test_pool_three();
+    test_pool_many();
+    test_pool_edges();
     tap_ok(allocs == frees, "every CHRONO_MALLOC was freed (%zu allocations)", allocs);
     return tap_done();
 }

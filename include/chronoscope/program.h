@@ -162,14 +162,20 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t);
 /* Run the entries in nproc fresh processes, one after another: the program
    re-executes itself (Linux /proc/self/exe, elsewhere argv[0]) with a private
    flag; each child runs the entries in its own shuffled order (seeded from
-   .seed and its index) and hands its results back through a pipe.  The
-   results are pooled per benchmark: the median of the processes' medians,
-   an interval that includes the spread between them (never narrower than
-   the lowest to the highest median when the processes are too few for an
-   order-statistic interval of the median at .confidence), and that spread
-   (chrono_result.processes, .process_min_ns, .process_max_ns).  A child that
+   .seed and its index) and hands its results back through a pipe, its
+   samples included.  The results are pooled per benchmark (stats.h's
+   chrono_stats_pool), the processes the units of variation: the median of
+   the processes' medians; the order-statistic interval of that median over
+   the processes (the lowest to the highest median when they are too few for
+   .confidence), never narrower than a typical process's own interval and
+   always within the pooled [min, max], its real level in .ci_level (0.75
+   for three processes, 0.5 for two); min, max, MAD, quartiles, outliers and
+   the histogram over all the processes' samples; the spread between the
+   medians (chrono_result.processes, .process_min_ns, .process_max_ns).  A
+   comparison's ratio pools the processes' ratios the same way.  A child that
    crashes, exits non-zero or runs past .process_timeout_s is named on stderr
-   and in a "processes" table of the report; the others' results are kept.
+   and in a "processes" table of the report (a row for every process); the
+   others' results are kept.
    chrono_program_run does this when --processes=N (N > 1) was given.  0, or
    CHRONO_ENOTSUP (Windows: not yet), CHRONO_EINVAL, CHRONO_ENOMEM. */
 CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc);
@@ -373,12 +379,17 @@ CHRONO__PRIVATE int chrono__child_report(chrono_program *p)
         chrono_result r = s->results[i];
         r.sample_ns = NULL; r.nsample_ns = 0;
         rc = chrono__child_put(f, 'R', &r, sizeof r);
+        if (rc == 0 && s->results[i].nsample_ns)   /* its samples: the parent pools them */
+            rc = chrono__child_put(f, 'N', s->results[i].sample_ns, s->results[i].nsample_ns * sizeof(double));
     }
     for (i = 0; rc == 0 && i < s->ncomparisons; i++) {
-        chrono_comparison c = s->comparisons[i];
+        const chrono_comparison *sc = &s->comparisons[i];
+        chrono_comparison c = *sc;
         c.a.sample_ns = c.b.sample_ns = c.pair_ratios = NULL;
         c.a.nsample_ns = c.b.nsample_ns = c.npair_ratios = 0;
         rc = chrono__child_put(f, 'C', &c, sizeof c);
+        if (rc == 0 && sc->a.nsample_ns) rc = chrono__child_put(f, 'A', sc->a.sample_ns, sc->a.nsample_ns * sizeof(double));
+        if (rc == 0 && sc->b.nsample_ns) rc = chrono__child_put(f, 'B', sc->b.sample_ns, sc->b.nsample_ns * sizeof(double));
     }
     for (i = 0; rc == 0 && i < s->nsweeps; i++) rc = chrono__child_put(f, 'S', &s->sweeps[i], sizeof s->sweeps[i]);
     if (rc == 0 && fputs("E\n", f) < 0) rc = CHRONO_EIO;
@@ -396,26 +407,48 @@ typedef struct chrono__child_out {
     chrono_comparison *c; size_t nc;
     chrono_sweep_result *sw; size_t nsw;
     int complete;            /* its "E" arrived */
+    char last;               /* the last record kept: 'R', 'C' (its samples follow), else 0 */
     char why[128];           /* "" or how it failed */
     long pid;
 } chrono__child_out;
 
 CHRONO__PRIVATE void chrono__child_free(chrono__child_out *o)
 {
+    size_t i;   /* the samples hung on the records by chrono__child_samples */
+    for (i = 0; i < o->nr; i++) CHRONO_FREE((void *)o->r[i].sample_ns);
+    for (i = 0; i < o->nc; i++) { CHRONO_FREE((void *)o->c[i].a.sample_ns); CHRONO_FREE((void *)o->c[i].b.sample_ns); }
     CHRONO_FREE(o->r); CHRONO_FREE(o->c); CHRONO_FREE(o->sw);
     o->r = NULL; o->c = NULL; o->sw = NULL;
 }
 
 /* One more record of `size` bytes at the end of *arr (*n records), decoded
-   from hex; nothing when memory runs out or the hex is malformed. */
-CHRONO__PRIVATE void chrono__append_hex(void **arr, size_t *n, size_t size, const char *hex)
+   from hex; 0 (nothing) when memory runs out or the hex is malformed. */
+CHRONO__PRIVATE int chrono__append_hex(void **arr, size_t *n, size_t size, const char *hex)
 {
     char *p = (char *)CHRONO_MALLOC((*n + 1) * size);
-    if (!p) return;
+    if (!p) return 0;
     if (*n) memcpy(p, *arr, *n * size);
     CHRONO_FREE(*arr);
     *arr = p;
-    if (chrono__hex_get(p + *n * size, hex, size) == 0) (*n)++;
+    if (chrono__hex_get(p + *n * size, hex, size) != 0) return 0;
+    (*n)++;
+    return 1;
+}
+
+/* A record of samples ('N' after an 'R', 'A' / 'B' after a 'C'): hung on
+   that record's .sample_ns (freed by chrono__child_free). */
+CHRONO__PRIVATE void chrono__child_samples(chrono__child_out *o, char type, const char *hex, size_t count)
+{
+    const double **dst = NULL;
+    size_t *ndst = NULL;
+    double *v;
+    if (type == 'N' && o->last == 'R') { dst = &o->r[o->nr - 1].sample_ns; ndst = &o->r[o->nr - 1].nsample_ns; }
+    if (type == 'A' && o->last == 'C') { dst = &o->c[o->nc - 1].a.sample_ns; ndst = &o->c[o->nc - 1].a.nsample_ns; }
+    if (type == 'B' && o->last == 'C') { dst = &o->c[o->nc - 1].b.sample_ns; ndst = &o->c[o->nc - 1].b.nsample_ns; }
+    if (!dst || *dst || !count || !(v = (double *)CHRONO_MALLOC(count * sizeof *v))) return;
+    if (chrono__hex_get(v, hex, count * sizeof *v) != 0) { CHRONO_FREE(v); return; }
+    *dst = v;
+    *ndst = count;
 }
 
 /* Parse a child's records (lines), keeping what is whole. */
@@ -431,11 +464,13 @@ CHRONO__PRIVATE void chrono__child_parse(chrono__child_out *o, const char *buf, 
         if (n == 1 && line[0] == 'E') { o->complete = 1; continue; }
         if (n < 2) continue;
         if (line[0] == 'R' && n - 2 == 2 * sizeof(chrono_result))
-            chrono__append_hex((void **)&o->r, &o->nr, sizeof(chrono_result), line + 2);
+            o->last = chrono__append_hex((void **)&o->r, &o->nr, sizeof(chrono_result), line + 2) ? 'R' : 0;
         else if (line[0] == 'C' && n - 2 == 2 * sizeof(chrono_comparison))
-            chrono__append_hex((void **)&o->c, &o->nc, sizeof(chrono_comparison), line + 2);
+            o->last = chrono__append_hex((void **)&o->c, &o->nc, sizeof(chrono_comparison), line + 2) ? 'C' : 0;
         else if (line[0] == 'S' && n - 2 == 2 * sizeof(chrono_sweep_result))
-            chrono__append_hex((void **)&o->sw, &o->nsw, sizeof(chrono_sweep_result), line + 2);
+            (void)chrono__append_hex((void **)&o->sw, &o->nsw, sizeof(chrono_sweep_result), line + 2);
+        else if ((line[0] == 'N' || line[0] == 'A' || line[0] == 'B') && (n - 2) % (2 * sizeof(double)) == 0)
+            chrono__child_samples(o, line[0], line + 2, (n - 2) / (2 * sizeof(double)));
     }
 }
 
@@ -737,21 +772,6 @@ CHRONO__PRIVATE double chrono__median_of(double *v, size_t n)
     return n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
 }
 
-/* The pooled interval of one statistic: the order-statistic interval of the
-   median of the processes' medians (all of them when the processes are too
-   few for .confidence), widened to the median of their own intervals. */
-CHRONO__PRIVATE void chrono__pool_ci(double *med, double *lo, double *hi, size_t k, double conf, double *ci_lo, double *ci_hi)
-{
-    size_t a = 0, b = k - 1;
-    double level = 0, wl, wh;
-    chrono_stats_sort(med, k);
-    if (chrono_stats_median_ci(k, conf, &a, &b, &level) < 0 || level < conf) { a = 0; b = k - 1; }
-    wl = chrono__median_of(lo, k);
-    wh = chrono__median_of(hi, k);
-    *ci_lo = med[a] < wl || !(wl == wl) ? med[a] : wl;
-    *ci_hi = med[b] > wh || !(wh == wh) ? med[b] : wh;
-}
-
 /* The all_* figures of k processes' results as one: counts added, means
    weighted by them, the spread within and between processes in the sd. */
 CHRONO__PRIVATE void chrono__pool_all(const chrono_result *const *rs, size_t k, chrono_result *out)
@@ -774,23 +794,101 @@ CHRONO__PRIVATE void chrono__pool_all(const chrono_result *const *rs, size_t k, 
     if (n > 1) out->all_ns_stddev = sqrt(ss / (n - 1));
 }
 
-/* Pool k results of one benchmark into *out. */
-CHRONO__PRIVATE void chrono__pool(const chrono_result *const *rs, size_t k, double conf, chrono_result *out)
+/* Statistics of k processes from their summaries alone: counts, extremes,
+   the mean and the standard deviation (within and between processes) exact;
+   the median and its interval over the processes (chrono_stats_pool_median);
+   what needs the samples themselves (MAD, quartiles, outliers) unknown. */
+CHRONO__PRIVATE void chrono__pool_summaries(const chrono_stats *const *st, size_t k, double conf, chrono_stats *out)
 {
-    double m[3][1000], lo[1000], hi[1000], mid[3];
-    size_t i, j, pick = 0;
-    if (k > 1000) k = 1000;
-    for (j = 0; j < 3; j++) {
-        for (i = 0; i < k; i++) {
-            const chrono_stats *st = j == 0 ? &rs[i]->ns : j == 1 ? &rs[i]->ticks : &rs[i]->cycles;
-            m[j][i] = st->median;
-        }
+    double med[1000], lo[1000], hi[1000], n = 0, sum = 0, ss = 0, nan = NAN;
+    size_t i;
+    if (k == 1) { *out = *st[0]; return; }   /* one process: its own figures */
+    out->n = 0; out->min = out->max = st[0]->min;
+    for (i = 0; i < k; i++) {
+        med[i] = st[i]->median; lo[i] = st[i]->ci_low; hi[i] = st[i]->ci_high;
+        out->n += st[i]->n;
+        if (st[i]->min < out->min) out->min = st[i]->min;
+        if (st[i]->max > out->max) out->max = st[i]->max;
+        n += (double)st[i]->n; sum += (double)st[i]->n * st[i]->mean;
     }
-    for (i = 0; i < k; i++) m[3 - 3][i] = rs[i]->ns.median;
+    out->mean = n > 0 ? sum / n : nan;
+    for (i = 0; i < k; i++) {
+        double d = st[i]->mean - out->mean, v = st[i]->n > 1 && st[i]->stddev == st[i]->stddev ? st[i]->stddev : 0.0;
+        ss += (double)(st[i]->n ? st[i]->n - 1 : 0) * v * v + (double)st[i]->n * d * d;
+    }
+    out->stddev = n > 1 ? sqrt(ss / (n - 1)) : nan;
+    out->cv = n > 1 && out->mean != 0 ? out->stddev / out->mean : nan;
+    out->mad = out->q1 = out->q3 = nan;
+    out->outliers_low = out->outliers_high = out->outliers_severe = 0;
+    out->median = out->ci_low = out->ci_high = out->ci_level = nan;
+    if (chrono_stats_pool_median(med, lo, hi, k, conf, NULL, out) < 0) return;
+    if (out->ci_low < out->min) out->ci_low = out->min;
+    if (out->ci_high > out->max) out->ci_high = out->max;
+}
+
+/* src with every figure in another unit (times f); counts and levels as they are. */
+CHRONO__PRIVATE void chrono__stats_scaled(const chrono_stats *src, double f, chrono_stats *dst)
+{
+    *dst = *src;
+    dst->min *= f; dst->max *= f; dst->mean *= f; dst->stddev *= f; dst->median *= f; dst->mad *= f;
+    dst->q1 *= f; dst->q3 *= f; dst->ci_low *= f; dst->ci_high *= f;
+}
+
+/* The median of the k ratios a/b (NAN when one is not finite). */
+CHRONO__PRIVATE double chrono__median_ratio(const chrono_stats *const *a, const chrono_stats *const *b, size_t k)
+{
+    double r[1000];
+    size_t i;
+    for (i = 0; i < k; i++) {
+        r[i] = a[i]->median / b[i]->median;
+        if (!chrono__finite(r[i])) return NAN;
+    }
+    return chrono__median_of(r, k);
+}
+
+/* The pooled ns figures from every process's samples (chrono_stats_pool:
+   the processes are the units of the interval; MAD, quartiles, outliers and
+   the histogram over all the samples, which the session keeps for the plots).
+   0, or a negative code when a process handed back no samples. */
+CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result *const *rs, size_t k, double conf,
+                                         chrono_result *out)
+{
+    const double *xs[1000];
+    size_t ns[1000], i, total = 0, at = 0;
+    double *all, iqr;
+    int rc;
+    for (i = 0; i < k; i++) {
+        xs[i] = rs[i]->sample_ns; ns[i] = rs[i]->nsample_ns;
+        if (!xs[i] || !ns[i]) return CHRONO_ENOSAMPLES;
+        total += ns[i];
+    }
+    if ((rc = chrono_stats_pool(xs, ns, k, conf, &out->ns)) < 0) return rc;
+    if (!(all = (double *)CHRONO_MALLOC(total * sizeof *all))) return 0;   /* figures kept, no plot */
+    for (i = 0; i < k; i++) { memcpy(all + at, xs[i], ns[i] * sizeof *all); at += ns[i]; }
+    iqr = out->ns.q3 - out->ns.q1;   /* the sketch spans min .. q3 + 3 IQR, as one process's (bench.h) */
+    out->hist_lo = out->ns.min;
+    out->hist_hi = out->ns.q3 + 3 * iqr < out->ns.max ? out->ns.q3 + 3 * iqr : out->ns.max;
+    chrono_stats_histogram(all, total, out->hist_lo, out->hist_hi, out->hist, CHRONO_HIST_BINS);
+    chrono__keep_samples(s, all, total, &out->sample_ns, &out->nsample_ns);
+    CHRONO_FREE(all);
+    return 0;
+}
+
+/* Pool k results of one benchmark into *out.  ns: over the processes'
+   samples (chrono__pool_samples), or their summaries when one sent none;
+   ticks: the ns figures in ticks (one clock); cycles: extremes, mean and
+   interval from the processes' own cycle figures, the spread figures (MAD,
+   quartiles) the ns ones at the pooled core clock. */
+CHRONO__PRIVATE void chrono__pool(chrono_session *s, const chrono_result *const *rs, size_t k, double conf, chrono_result *out)
+{
+    const chrono_stats *st[1000], *sn[1000];
+    double med[1000], f;
+    size_t i, pick = 0;
+    if (k > 1000) k = 1000;
     {   /* the process whose median is the pooled one (or next to it) lends the rest */
-        double tmp[1000], md;
-        for (i = 0; i < k; i++) tmp[i] = m[0][i];
-        md = chrono__median_of(tmp, k);
+        double md;
+        for (i = 0; i < k; i++) med[i] = rs[i]->ns.median;
+        md = chrono__median_of(med, k);
         for (i = 1; i < k; i++) if (fabs(rs[i]->ns.median - md) < fabs(rs[pick]->ns.median - md)) pick = i;
     }
     *out = *rs[pick];
@@ -808,27 +906,31 @@ CHRONO__PRIVATE void chrono__pool(const chrono_result *const *rs, size_t k, doub
         out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
         out->warnings |= rs[i]->warnings;
         out->truncated |= rs[i]->truncated;
+        out->has_cycles &= rs[i]->has_cycles;
+        st[i] = &rs[i]->cycles; sn[i] = &rs[i]->ns;
     }
-    for (j = 0; j < 3; j++) {
-        chrono_stats *st = j == 0 ? &out->ns : j == 1 ? &out->ticks : &out->cycles;
-        for (i = 0; i < k; i++) {
-            const chrono_stats *si = j == 0 ? &rs[i]->ns : j == 1 ? &rs[i]->ticks : &rs[i]->cycles;
-            lo[i] = si->ci_low; hi[i] = si->ci_high;
-        }
-        {
-            double tmp[1000];
-            for (i = 0; i < k; i++) tmp[i] = m[j][i];
-            mid[j] = chrono__median_of(tmp, k);
-        }
-        if (!(mid[j] == mid[j])) continue;
-        st->median = mid[j];
-        chrono__pool_ci(m[j], lo, hi, k, conf, &st->ci_low, &st->ci_high);
+    if (chrono__pool_samples(s, rs, k, conf, out) < 0) {
+        chrono__pool_summaries(sn, k, conf, &out->ns);
+        out->sample_ns = NULL; out->nsample_ns = 0;
     }
-    for (i = 0; i < k; i++) m[0][i] = rs[i]->ns.median;
-    chrono_stats_sort(m[0], k);
+    f = rs[pick]->ns.median > 0 ? rs[pick]->ticks.median / rs[pick]->ns.median : NAN;
+    chrono__stats_scaled(&out->ns, f, &out->ticks);
+    if (!out->has_cycles) {
+        chrono__stats_nan(&out->cycles, out->ns.n);
+    } else if (k > 1) {
+        chrono_stats c;
+        chrono__pool_summaries(st, k, conf, &c);
+        f = chrono__median_ratio(st, sn, k);   /* cycles per ns: the core clock, GHz */
+        c.mad = out->ns.mad * f; c.q1 = out->ns.q1 * f; c.q3 = out->ns.q3 * f;
+        c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
+        c.outliers_severe = out->ns.outliers_severe;
+        out->cycles = c;
+    }
+    for (i = 0; i < k; i++) med[i] = rs[i]->ns.median;
+    chrono_stats_sort(med, k);
     out->processes = (int)k;
-    out->process_min_ns = m[0][0];
-    out->process_max_ns = m[0][k - 1];
+    out->process_min_ns = med[0];
+    out->process_max_ns = med[k - 1];
 }
 
 /* Each child's result named `name` (the last of its session's), into rs; how many. */
@@ -879,7 +981,7 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         if (!(k = chrono__gather(outs, nproc, e->name, rs))) return CHRONO_ENOSAMPLES;
-        chrono__pool(rs, k, conf, &pooled);
+        chrono__pool(s, rs, k, conf, &pooled);
         return chrono__keep_pooled(p, e, &pooled);
     case CHRONO_ENTRY_SWEEP: {
         chrono_sweep_result sw;
@@ -901,7 +1003,7 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
         for (i = 0; rc == 0 && i < e->nparams; i++) {
             (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
             if (!(k = chrono__gather(outs, nproc, name, rs))) return CHRONO_ENOSAMPLES;
-            chrono__pool(rs, k, conf, &pooled);
+            chrono__pool(s, rs, k, conf, &pooled);
             rc = chrono__keep_pooled(p, e, &pooled);
         }
         if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
@@ -925,18 +1027,18 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
         if (!k) return CHRONO_ENOSAMPLES;
         cmp = *cs[0];
         cmp.pair_ratios = NULL; cmp.npair_ratios = 0;
-        chrono__pool(ra, k, conf, &cmp.a);
-        chrono__pool(rb, k, conf, &cmp.b);
+        chrono__pool(s, ra, k, conf, &cmp.a);
+        chrono__pool(s, rb, k, conf, &cmp.b);
         chrono__set_throughput(&cmp.a, e);
         chrono__set_throughput(&cmp.b, e);
         cmp.rounds = 0; cmp.warnings = 0;
         for (i = 0; i < k; i++) { cmp.rounds += cs[i]->rounds; cmp.warnings |= cs[i]->warnings; }
-        {
-            double tmp[1000];
-            for (i = 0; i < k; i++) tmp[i] = rat[i];
-            cmp.ratio = chrono__median_of(tmp, k);
+        if (k > 1) {   /* the processes' ratios as the units (one process: its own ratio and interval) */
+            chrono_stats st;
+            if (chrono_stats_pool_median(rat, lo, hi, k, conf, NULL, &st) == 0) {
+                cmp.ratio = st.median; cmp.ci_low = st.ci_low; cmp.ci_high = st.ci_high; cmp.ci_level = st.ci_level;
+            }
         }
-        chrono__pool_ci(rat, lo, hi, k, conf, &cmp.ci_low, &cmp.ci_high);
         rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
         if (rc == 0) {
             s->comparisons[s->ncomparisons++] = cmp;
@@ -1003,12 +1105,18 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
     fflush(stdout);
     {   /* the "processes" table: one row per child, how it ended */
         static const char *const cols[5] = { "process", "pid", "results", "status", "order seed" };
-        size_t rows = (size_t)(nproc < 64 ? nproc : 64), cell = 160;
+        size_t rows = (size_t)nproc, cell = 160;   /* a row for every process, however many */
         char *cells = (char *)CHRONO_MALLOC(rows * 5 * cell);
-        if (cells) {
+        const char **ptrs = (const char **)CHRONO_MALLOC(rows * 5 * sizeof *ptrs);
+        if (!cells || !ptrs) {
+            CHRONO_FREE(cells); CHRONO_FREE(ptrs);
+            fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog, nproc);
+        } else {
             chrono_table t;
             CHRONO_FREE(p->chrono__proc_cells);
+            CHRONO_FREE(p->chrono__proc_ptrs);
             p->chrono__proc_cells = cells;
+            p->chrono__proc_ptrs = ptrs;
             for (i = 0; i < rows; i++) {
                 char *c0 = cells + (5 * i) * cell;
                 (void)chrono__bprintf(c0, cell, "%d", (int)i + 1);
@@ -1020,12 +1128,12 @@ CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entr
                     chrono__hex_put(c0 + 4 * cell, &seed, sizeof seed);   /* its bytes, in hex */
                     c0[4 * cell + 2 * sizeof seed] = '\0';
                 }
-                for (k = 0; k < 5; k++) p->chrono__proc_ptrs[5 * i + (size_t)k] = c0 + (size_t)k * cell;
+                for (k = 0; k < 5; k++) ptrs[5 * i + (size_t)k] = c0 + (size_t)k * cell;
             }
             memset(&t, 0, sizeof t);
             t.key = "processes";
             t.title = failed ? "processes (some failed: their results are missing from the pooled figures)" : "processes";
-            t.ncols = 5; t.nrows = rows; t.cols = cols; t.cells = p->chrono__proc_ptrs;
+            t.ncols = 5; t.nrows = rows; t.cols = cols; t.cells = ptrs;
             (void)chrono_program_table(p, &t);
         }
     }

@@ -13,6 +13,8 @@
    Functions:
      chrono_stats_compute    the whole chrono_stats of x[0..n); x is not modified
      chrono_stats_ratio      median of paired ratios a_i/b_i with its confidence interval
+     chrono_stats_pool       samples of k groups (processes) pooled, the groups the units of its CI
+     chrono_stats_pool_median  the median of k groups' medians and its CI over the groups
      chrono_stats_fit        least squares y = intercept + slope * x, with r2
      chrono_stats_fit2       weighted least squares y = a x1 + b x2 (+ c), standard errors
      chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
@@ -75,6 +77,29 @@ CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, s
 CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch, chrono_stats *out);
 CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence, double *scratch,
                                   chrono_ratio *out);
+
+/* Pooled across k groups of samples (the processes of --processes, program.h):
+   x[g][0..n[g]) are group g's samples (a group with n[g] == 0 is skipped).
+   The groups are the units of variation: .median is the median of the
+   groups' medians and [.ci_low, .ci_high] that median's order-statistic CI
+   over the groups (chrono_stats_pool_median, each group's own CI of its
+   median as .lo/.hi), always within [.min, .max]; .ci_level is its coverage
+   over the groups, below `confidence` when they are too few (0.75 for three).
+   Every other figure (.n, .min, .max, .mean, .stddev, .cv, .mad, .q1, .q3,
+   outliers) is over all the samples together.  One group: the same as
+   chrono_stats_compute of it.  Allocates 2 × (samples) + 3k doubles. */
+CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t k, double confidence, chrono_stats *out);
+
+/* The median of k groups' medians med[0..k) and its CI with the groups as
+   the units: the order-statistic CI of the median over the k medians at
+   `confidence` (the lowest to the highest when k is too few), widened, when
+   lo and hi (the groups' own CIs of their medians) are given, to the median
+   of their lower and of their upper bounds.  Fills .median .ci_low .ci_high
+   and .ci_level (the coverage over k: 1 - 2^(1-k) lowest to highest, 0 for
+   k = 1); the other fields of *out are left as they are.  scratch: k
+   doubles, or NULL (allocated). */
+CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi, size_t k,
+                                        double confidence, double *scratch, chrono_stats *out);
 
 CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chrono_fit *out);
 /* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
@@ -439,6 +464,83 @@ CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence
     if (!scratch) CHRONO_FREE(work);
     if (rc == 0) *out = s;
     return rc;
+}
+
+/* ---- pooled across groups (processes) ------------------------------------------ */
+
+CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi, size_t k,
+                                        double confidence, double *scratch, chrono_stats *out)
+{
+    double *work = scratch, m, wl, wh, level = 0;
+    size_t a = 0, b, i;
+    if (!med || !out || k == 0 || (!lo) != (!hi) || !chrono__confidence_valid(confidence) || !chrono__all_finite(med, k) ||
+        (lo && (!chrono__all_finite(lo, k) || !chrono__all_finite(hi, k))))
+        return CHRONO_EINVAL;
+    if (k > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;
+    if (!work && !(work = chrono__alloc_doubles(k))) return CHRONO_ENOMEM;
+    memcpy(work, med, k * sizeof *work);
+    chrono_stats_sort(work, k);
+    m = chrono_stats_quantile(work, k, 0.5);
+    b = k - 1;
+    if (k > 1) (void)chrono_stats_median_ci(k, confidence, &a, &b, &level);   /* all k when too few */
+    wl = work[a];
+    wh = work[b];
+    if (lo) {   /* never narrower than a typical group's own interval */
+        double l, h;
+        memcpy(work, lo, k * sizeof *work);
+        chrono_stats_sort(work, k);
+        l = chrono_stats_quantile(work, k, 0.5);
+        memcpy(work, hi, k * sizeof *work);
+        chrono_stats_sort(work, k);
+        h = chrono_stats_quantile(work, k, 0.5);
+        if (l < wl) wl = l;
+        if (h > wh) wh = h;
+    }
+    if (!scratch) CHRONO_FREE(work);
+    (void)i;
+    out->median = m;
+    out->ci_low = wl < m ? wl : m;
+    out->ci_high = wh > m ? wh : m;
+    out->ci_level = level;
+    return 0;
+}
+
+CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t k, double confidence, chrono_stats *out)
+{
+    chrono_stats s;
+    double *all, *work, *med, *lo, *hi;
+    size_t total = 0, g, m = 0, at = 0;
+    int rc;
+    if (!x || !n || !out || k == 0 || !chrono__confidence_valid(confidence)) return CHRONO_EINVAL;
+    for (g = 0; g < k; g++) {
+        if (n[g] && (!x[g] || !chrono__all_finite(x[g], n[g]))) return CHRONO_EINVAL;
+        if (n[g] > (size_t)-1 / 4 / sizeof(double) - total - k) return CHRONO_ERANGE;
+        total += n[g];
+        m += n[g] > 0;
+    }
+    if (total == 0) return CHRONO_EINVAL;
+    if (!(all = chrono__alloc_doubles(2 * total + 3 * m))) return CHRONO_ENOMEM;
+    work = all + total;
+    med = work + total; lo = med + m; hi = lo + m;
+    for (g = 0; g < k; g++) { if (n[g]) memcpy(all + at, x[g], n[g] * sizeof *all); at += n[g]; }
+    rc = chrono__stats_fill(all, total, confidence, work, &s);   /* every figure over all the samples */
+    for (g = 0, at = 0; rc == 0 && m > 1 && g < k; g++) {          /* each group's median and own interval */
+        size_t a = 0, b = 0;
+        if (!n[g]) continue;
+        memcpy(work, x[g], n[g] * sizeof *work);
+        chrono_stats_sort(work, n[g]);
+        med[at] = chrono_stats_quantile(work, n[g], 0.5);
+        (void)chrono_stats_median_ci(n[g], confidence, &a, &b, NULL);
+        lo[at] = work[a]; hi[at] = work[b];
+        at++;
+    }
+    if (rc == 0 && m > 1) rc = chrono_stats_pool_median(med, lo, hi, m, confidence, work, &s);
+    CHRONO_FREE(all);
+    if (rc < 0) return rc;
+    if (s.ci_low < s.min) s.ci_low = s.min;   /* within [min, max] by construction; kept so */
+    if (s.ci_high > s.max) s.ci_high = s.max;
+    *out = s;
+    return 0;
 }
 
 /* ---- paired ratios ---------------------------------------------------------- */
