@@ -722,6 +722,19 @@ static void test_contention_filter(void)
     tap_ok(quiet == 1 && n == 5 && ca.ns[4] == 104 && (s.warnings & CHRONO_WARN_CONTENDED),
            "and never more rows than .samples");
 
+    {   /* 12 quiet rows of 30, 60 wanted: fewer than a quarter, but enough to stand alone */
+        double fe30[30], store30[8 * 30];
+        size_t quiet30[30];
+        for (i = 0; i < 30; i++) fe30[i] = i % 5 < 2 ? 4.0 : 5.0;
+        s = fake_session(60);
+        quiet = feed(&s, fe30, NULL, 30, quiet30);
+        fill_columns(&ca, store30, 30, fe30, 30);
+        memset(&r, 0, sizeof r);
+        n = chrono__drop_contended(&s, &ca, &r, NULL, NULL, 30, quiet);
+        tap_ok(quiet == 12 && n == 12 && r.contended == 18 && ca.ns[1] == 101 && ca.ns[2] == 105 && r.warnings == 0 &&
+               !(s.warnings & CHRONO_WARN_CONTENDED),
+               "12 quiet rows of 30 (60 wanted): they are the run's figure, the 18 contended go, no warning");
+    }
     s = fake_session(6);
     s.cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
     quiet = feed(&s, fe, NULL, 7, quiet_after);
@@ -861,6 +874,132 @@ static void test_contention_real(void)
     rc = chrono_run(&s, "adds", add_chain, &n1, &r);
     tap_ok(rc == 0 && !chrono__fe_on(&s) && r.contended == 0 && !(s.warnings & CHRONO_WARN_CONTENDED) && r.samples_taken <= 63,
            "CHRONO_CONTENTION_OFF: no probe, nothing counted as contended, at most 3x the samples taken");
+    chrono_session_close(&s);
+}
+
+/* ---- controls: chains of known length between the samples -------------------------- */
+/* n readings into c's ctl column: `slow` of them at 1.20 (spread over the run), the rest at `base`. */
+static void fill_controls(chrono__columns *c, double *store, size_t cap, size_t n, size_t slow, double base)
+{
+    size_t i;
+    fill_columns(c, store, cap, NULL, 0);
+    c->ctl = store + 7 * cap;
+    for (i = 0; i < n; i++) c->ctl[i] = (i * slow) / n != ((i + 1) * slow) / n ? 1.20 : base;   /* spread evenly */
+}
+
+static void test_controls_judge(void)
+{
+    double store[8 * 64];
+    chrono__columns c;
+    chrono__controls ctl;
+    chrono_result r;
+    chrono_session s = fake_session(101);
+    size_t i, slow;
+    memset(&ctl, 0, sizeof ctl);
+    ctl.adds = 200000; ctl.sample_cycles = 200000; ctl.n = 50;   /* samples as long as a control */
+    /* 15 of 50 hit (30%): the median sample holds, no warning */
+    fill_controls(&c, store, 64, 50, 15, 1.0);
+    for (i = 0, slow = 0; i < 50; i++) slow += c.ctl[i] > 1.1;
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    tap_ok(slow == 15 && r.controls == 50 && r.controls_slow == 15 && fabs(r.control_reading - 1.0) < 1e-12 &&
+           !(r.warnings & CHRONO_WARN_HOST_SLOWED),
+           "controls: 15 of 50 read 20%% slow, the 60th percentile reads 1.000: no warning (%zu slow, %.4f)",
+           r.controls_slow, r.control_reading);
+    /* 25 of 50 hit (50%): the median sample may be a hit one */
+    fill_controls(&c, store, 64, 50, 25, 1.0);
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    tap_ok(r.controls_slow == 25 && r.control_reading > 1.1 && (r.warnings & CHRONO_WARN_HOST_SLOWED),
+           "controls: 25 of 50 read 20%% slow: the run warns HOST_SLOWED (reading %.4f)", r.control_reading);
+    /* 22 of 50 (44%, above 40%): warns too; 19 of 50 (38%) does not */
+    fill_controls(&c, store, 64, 50, 22, 1.0);
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    {
+        int w22 = (r.warnings & CHRONO_WARN_HOST_SLOWED) != 0;
+        fill_controls(&c, store, 64, 50, 19, 1.0);
+        chrono__result_init(&r, "x", 1);
+        chrono__controls_judge(&s, &ctl, &c, &r);
+        tap_ok(w22 && !(r.warnings & CHRONO_WARN_HOST_SLOWED), "controls: the line is at 40%% hit (22 of 50 warn, 19 do not)");
+    }
+    /* every control 0.8% slow: within .ref_tolerance, not counted */
+    fill_controls(&c, store, 64, 50, 0, 1.008);
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    tap_ok(r.controls_slow == 0 && !(r.warnings & CHRONO_WARN_HOST_SLOWED), "controls: 0.8%% slow is within the 1%% tolerance");
+    /* samples 10x longer than a control: a sample sums many stretches, the mean decides */
+    ctl.sample_cycles = 2000000;
+    fill_controls(&c, store, 64, 50, 6, 1.0);   /* 12% hit by +20%: a long sample reads ~2.4% slow */
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    tap_ok(fabs(r.control_reading - 1.024) < 1e-9 && (r.warnings & CHRONO_WARN_HOST_SLOWED),
+           "controls shorter than the samples: their mean decides (6 of 50 hit: %.4f, warns)", r.control_reading);
+    /* too few to judge */
+    ctl.sample_cycles = 200000; ctl.n = 4;
+    fill_controls(&c, store, 64, 4, 4, 1.0);
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    tap_ok(r.controls == 4 && r.controls_slow == 4 && !(r.warnings & CHRONO_WARN_HOST_SLOWED),
+           "controls: 4 decide nothing (below CHRONO__CONTROL_MIN)");
+    ctl.n = 0;
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, &r);
+    tap_ok(r.controls == 0 && r.control_reading != r.control_reading, "no controls: reading NAN");
+}
+
+static void test_controls_size(void)
+{
+    chrono_session s = fake_session(101);
+    chrono__controls ctl;
+    chrono__sample sm;
+    s.ref_adds = 14336;
+    memset(&sm, 0, sizeof sm);
+    sm.cycles_per_tick = 2.0; sm.ghz = 4.0;
+    sm.ticks = 100003;   /* 200006 cycles: 50 us at 4 GHz */
+    memset(&ctl, 0, sizeof ctl);
+    chrono__controls_size(&s, &sm, &ctl);
+    tap_ok(ctl.adds == 200000 && ctl.every == 3 && ctl.sample_cycles == 200006.0,
+           "controls: as long as a 50 us sample (%llu adds, a multiple of 16), after every 3rd sample",
+           (unsigned long long)ctl.adds);
+    sm.ticks = 999999;   /* 2e6 cycles more: sized once, from the first sample */
+    chrono__controls_size(&s, &sm, &ctl);
+    tap_ok(ctl.adds == 200000, "controls: sized once");
+    memset(&ctl, 0, sizeof ctl);
+    sm.ticks = 4000000;   /* 8e6 cycles: 2 ms, longer than the longest control (1 ms: 4e6 adds) */
+    chrono__controls_size(&s, &sm, &ctl);
+    tap_ok(ctl.adds == 4000000 && ctl.every == 5, "controls: 1 ms at most, every 5th of 2 ms samples (10%% of their time)");
+    memset(&ctl, 0, sizeof ctl);
+    sm.ticks = 1000;   /* shorter than a reference chain: one chain */
+    chrono__controls_size(&s, &sm, &ctl);
+    tap_ok(ctl.adds == 14336, "controls: never shorter than a reference chain");
+    memset(&ctl, 0, sizeof ctl);
+    s.cfg.contention_tolerance = CHRONO_CONTENTION_OFF;
+    sm.ticks = 100003;
+    chrono__controls_size(&s, &sm, &ctl);
+    tap_ok(ctl.adds == 0, "controls: off with the probes (CHRONO_CONTENTION_OFF)");
+}
+
+/* A real run takes its controls and they read its core clock's truth, or it says why not. */
+static void test_controls_real(void)
+{
+    chrono_config cfg = quick();
+    chrono_session s;
+    chrono_result r;
+    uint64_t n1 = 1024;
+    int rc = chrono_session_open(&s, &cfg);
+    if (rc < 0) { tap_ok(0, "session: %s", chrono_strerror(rc)); return; }
+    rc = chrono_run(&s, "adds", add_chain, &n1, &r);
+    if (!chrono__fe_on(&s) || tap_emulated()) {
+        tap_ok(rc != 0 || r.controls == 0, "no reference chains here: no controls");
+    } else {
+        size_t due = r.samples_taken / CHRONO__CONTROL_EVERY;
+        tap_ok(rc == 0 && r.controls + r.preempted + r.ref_rejected + r.migrated + 2 >= due && r.controls <= due &&
+               r.controls_slow <= r.controls,
+               "a run takes a control after every 3rd sample (%zu of %zu due)", r.controls, due);
+        tap_ok(rc == 0 && (fabs(r.control_reading - 1.0) < 0.01 || (r.warnings & CHRONO_WARN_HOST_SLOWED)),
+               "its controls read one core cycle an add (%.4f), or the run says the host slowed it", r.control_reading);
+    }
     chrono_session_close(&s);
 }
 
@@ -1168,6 +1307,9 @@ int main(void)
     test_empty_body();
     test_pair_interval();
     test_contention_real();
+    test_controls_judge();
+    test_controls_size();
+    test_controls_real();
     test_too_fast_body();
     test_interrupted();
 #if defined(__linux__)

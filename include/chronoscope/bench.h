@@ -55,8 +55,8 @@
         .contention_tolerance above the best reading of the session is
         counted as contended and replaced (for up to max_ms / 8), so a run
         keeps the samples of the quiet machine.  When fewer than a quarter are
-        quiet the samples are kept and the session warns
-        (CHRONO_WARN_CONTENDED).  The best reading is the session's own: a
+        quiet, and fewer than ten, the samples are kept and the session warns
+        (CHRONO_WARN_CONTENDED); ten quiet ones or more are the run's figure.  The best reading is the session's own: a
         spell that lasts the whole session looks like the machine's speed;
      5. a port probe catches what the front-end probe misses: the ALU ports
         are shared too, and when the sibling runs, dependent adds slow more
@@ -78,7 +78,21 @@
         10.6-10.8 us at 3.9 GHz, of which the port probe ~0.8 us; the
         references alone, 2 x 16384 adds, cost 10.8-11.0 us before it)
         beside a sample of at least 50 us;
-     6. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
+     6. controls catch what both probes miss: the host can take the core for
+        tens of microseconds inside a sample, leaving the probes around it
+        untouched (on a 2-vCPU guest with the other vCPU busy, 7-40% of 60 us
+        stretches read 15-35% slow; a run whose median sample was hit read
+        1000 adds as 1115-1284 cycles with no warning).  After every 3rd
+        sample (rarer for samples over 1 ms) the runner times a control, a
+        reference chain as long as one sample (at most 1 ms), whose truth is
+        known: one core cycle an add.  When more than 40% of the controls
+        read more than .ref_tolerance slow (or, for samples longer than the
+        controls, their mean does) the run carries CHRONO_WARN_HOST_SLOWED:
+        its median may be a hit sample.  chrono_result.controls,
+        .controls_slow and .control_reading say what they read.  Cost: about
+        a third more sample time, ~8% of a default run (its warm-up
+        dominates);
+     7. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
         and cycles per iteration.
    chrono_compare() interleaves A and B sample by sample (ABBA), with the same
    iteration count, and takes the median of the paired log-ratios.  Its
@@ -93,7 +107,8 @@
 
    Per-run warnings: chrono_result.warnings and chrono_comparison.warnings
    hold the CHRONO_WARN_* bits of that run (MIGRATED, CONTENDED, SHARED_CORE,
-   EMPTY_BODY, UNSTABLE); the session's .warnings keeps their union.  A run
+   EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED); the session's
+   .warnings keeps their union.  A run
    whose iteration costs about a cycle or less (the loop itself: 1.25 cycles,
    or 0.4 ns where cycles are unknown) warns CHRONO_WARN_EMPTY_BODY unless the
    body is meant to be empty: set .expect_empty in the configuration (a
@@ -228,6 +243,15 @@ typedef struct chrono_result {
        (experiment.h's chrono_project); .ns describes the undisturbed body. */
     size_t all_n;
     double all_ns_mean, all_ns_stddev;
+    /* Controls (chrono_run, _setup, _between, where reference chains run):
+       chains of known length timed between the samples, as long as one.
+       How many were read whole, how many read more than .ref_tolerance slow,
+       and the figure judged (CHRONO_WARN_HOST_SLOWED above 1 +
+       .ref_tolerance): their 60th percentile, core cycles an add over its
+       truth, or their mean where samples are longer than a control; NAN
+       without controls. */
+    size_t controls, controls_slow;
+    double control_reading;
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
@@ -700,9 +724,10 @@ CHRONO__PRIVATE int chrono__grow(void **arr, size_t *cap, size_t need, size_t si
 /* Per-run working storage: one block, carved into columns. */
 typedef struct chrono__columns {
     double *ns, *ticks, *cycles, *ghz, *fe, *scratch, *port;
+    double *ctl;   /* the control chains' readings (chrono__control), not a sample's */
 } chrono__columns;
 
-#define CHRONO__NCOLUMNS 7   /* the arrays of a chrono__columns */
+#define CHRONO__NCOLUMNS 8   /* the arrays of a chrono__columns */
 
 /* The columns laid over block: CHRONO__NCOLUMNS arrays of cap doubles each. */
 CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
@@ -710,7 +735,7 @@ CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
     chrono__columns c;
     c.ns = block; c.ticks = block + cap; c.cycles = block + 2 * cap;
     c.ghz = block + 3 * cap; c.fe = block + 4 * cap; c.scratch = block + 5 * cap;
-    c.port = block + 6 * cap;
+    c.port = block + 6 * cap; c.ctl = block + 7 * cap;
     return c;
 }
 
@@ -1085,17 +1110,24 @@ CHRONO__PRIVATE void chrono__count_contended(const chrono_session *s, const chro
     else if (c->port && !chrono__port_ok(s, c->port[i])) r->port_contended++;
 }
 
+/* Quiet rows enough to stand on their own: their median's interval from
+   order statistics reaches 95% (ranks 2 and 9 of 10 cover 97.9%). */
+#define CHRONO__QUIET_ENOUGH 10
+
 /* Drop the contended rows of the n accepted ones (a row of a pair goes when
    either side was contended by either probe), count them per side and cause,
    and return how many stay.  When fewer than a quarter of the samples wanted
-   are quiet the core was shared for most of the run: the first .samples rows
-   stay, contended or not, and the run warns instead (SHARED_CORE; CONTENDED
-   too when the front-end probe saw at least as many of them as the ports'). */
+   are quiet, and fewer than CHRONO__QUIET_ENOUGH, the core was shared for
+   most of the run: the first .samples rows stay, contended or not, and the
+   run warns instead (SHARED_CORE; CONTENDED too when the front-end probe saw
+   at least as many of them as the ports').  (Measured on a 2-vCPU guest with
+   the other vCPU busy: runs of 1000 adds with 15-24 quiet samples of ~1000
+   read 1000 cycles from those and 1110-1165 from the first 101 rows.) */
 CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, chrono_result *ra,
                                          chrono__columns *b, chrono_result *rb, size_t n, size_t quiet)
 {
     size_t i, k = 0, fe_busy = 0, port_busy = 0, want = (size_t)s->cfg.samples;
-    int most_contended = quiet * 4 < want;
+    int most_contended = quiet * 4 < want && quiet < CHRONO__QUIET_ENOUGH;
     if (!chrono__fe_on(s) || quiet == n) return n;
     for (i = 0; i < n; i++) {
         int qa = chrono__row_quiet(s, a->fe, NULL, a->port, NULL, i);
@@ -1136,6 +1168,7 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     r->processes = 1;
     r->process_min_ns = r->process_max_ns = NAN;
     r->cpu_share = r->cpu_ns_per_iter = NAN;
+    r->control_reading = NAN;
 }
 
 /* The thread's CPU time and the elapsed time over spans of sampling (read
@@ -1283,36 +1316,133 @@ CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono
    the timed calls alone); NULL: the sample as measured. */
 typedef void (*chrono__net_fn)(void *ctx, uint64_t iters, chrono__sample *sm);
 
+/* ---- controls: chains of known length between a run's samples ----------------------- */
+/* A sample can read slow while every probe around it reads normal: the host
+   takes the core for tens of microseconds at a time, in spells (measured on a
+   2-vCPU guest with the other vCPU busy: 7-40% of 60 us stretches read 15-35%
+   slow, refs and probes around them untouched; when more than half of a run's
+   samples were hit its median read 1000 adds as 1115-1284 cycles, unflagged).
+   So the runner takes a control between the samples: a reference chain as
+   long as one sample (at most CHRONO__CONTROL_MAX_US), timed like a sample,
+   whose truth is known (one core cycle an add).  A control is hit exactly as
+   often as a sample of its length, whatever the body does, so the controls
+   say whether the run's median can hold. */
+#define CHRONO__CONTROL_EVERY 3          /* a control after every 3rd sample */
+#define CHRONO__CONTROL_MAX_US 1000.0    /* the longest control */
+#define CHRONO__CONTROL_SHARE 0.10       /* with longer samples, controls take at most this share */
+#define CHRONO__CONTROL_QUANTILE 0.6     /* the run warns when more than 40% of the controls read slow */
+#define CHRONO__CONTROL_MIN 5            /* fewer controls decide nothing */
+
+typedef struct chrono__controls {
+    uint64_t adds;          /* one control's adds (0: not sized yet, or no reference chains) */
+    double sample_cycles;   /* a sample's length in core cycles, from the first one accepted */
+    size_t every;           /* a control after every `every` samples */
+    size_t n;               /* readings in the columns' ctl */
+} chrono__controls;
+
+CHRONO__PRIVATE void chrono__control_body(void *ctx, uint64_t adds)
+{
+    (void)ctx;
+    chrono__ref_chain((uintptr_t)adds);
+}
+
+/* Size the controls from the first accepted sample sm (before any net_fn):
+   as long as it, up to CHRONO__CONTROL_MAX_US, and rarer when samples are
+   longer than that, so that controls cost at most CHRONO__CONTROL_SHARE. */
+CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono__sample *sm, chrono__controls *c)
+{
+    double cycles = (double)sm->ticks * sm->cycles_per_tick, most = CHRONO__CONTROL_MAX_US * 1e3 * sm->ghz, adds;
+    if (c->adds || !chrono__fe_on(s) || !(cycles > 0) || !(most > 0)) return;
+    adds = cycles < most ? cycles : most;
+    if (adds < (double)s->ref_adds) adds = (double)s->ref_adds;
+    c->adds = (uint64_t)adds / 16 * 16;
+    c->sample_cycles = cycles;
+    c->every = CHRONO__CONTROL_EVERY;
+    if (cycles > adds * 1.5) {
+        double every = ceil(adds / (CHRONO__CONTROL_SHARE * cycles));
+        if (every > (double)c->every) c->every = (size_t)every;
+    }
+}
+
+/* One control into col->ctl: its reading, core cycles an add (1.0: as fast
+   as the references say), when it was timed whole (not switched out, not
+   migrated, references agreeing). */
+CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *c, chrono__columns *col, size_t cap)
+{
+    chrono__sample sm;
+    if (!c->adds || c->n >= cap) return;
+    chrono__take_sample(s, chrono__control_body, NULL, c->adds, &sm);
+    if (sm.status == CHRONO__OK && sm.cycles_per_tick > 0)
+        col->ctl[c->n++] = (double)sm.ticks * sm.cycles_per_tick / (double)c->adds;
+}
+
+/* The controls' verdict on r: how many read more than .ref_tolerance slow,
+   and the figure that decides, the CHRONO__CONTROL_QUANTILE of the readings
+   (samples as long as the controls are hit as often as they are: when more
+   than 40% of the controls were, the median sample may have been too), or
+   their mean where samples are longer than the controls (a long sample sums
+   many controls' stretches).  Above 1 + .ref_tolerance the run warns
+   (CHRONO_WARN_HOST_SLOWED). */
+CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chrono__controls *c, chrono__columns *col,
+                                            chrono_result *r)
+{
+    double tol = s->cfg.ref_tolerance, v = 0;
+    size_t i;
+    r->controls = c->n;
+    r->controls_slow = 0;
+    for (i = 0; i < c->n; i++) {
+        r->controls_slow += (size_t)(col->ctl[i] > 1.0 + tol);
+        v += col->ctl[i];
+        col->scratch[i] = col->ctl[i];
+    }
+    if (c->n == 0) return;
+    if (c->sample_cycles > 1.5 * (double)c->adds) {
+        v /= (double)c->n;
+    } else {
+        chrono_stats_sort(col->scratch, c->n);
+        v = chrono_stats_quantile(col->scratch, c->n, CHRONO__CONTROL_QUANTILE);
+    }
+    r->control_reading = v;
+    if (c->n >= CHRONO__CONTROL_MIN && v > 1.0 + tol) r->warnings |= CHRONO_WARN_HOST_SLOWED;
+}
+
 /* One sample of body into a run's columns of cap rows: an accepted one at row
    *n (and the probes' quiet count updated), an interrupted one kept apart at
-   the top while the run has taken no more than cap. */
+   the top while the run has taken no more than cap; then a control when one
+   is due (ctl NULL: none). */
 CHRONO__PRIVATE void chrono__one_sample(chrono_session *s, chrono_fn body, void *ctx, chrono__net_fn net, uint64_t iters,
                                         size_t cap, chrono__columns *col, size_t *n, size_t *quiet, size_t *soft,
-                                        chrono_result *r)
+                                        chrono__controls *ctl, chrono_result *r)
 {
     chrono__sample sm;
     size_t before = *n;
     chrono__take_sample(s, body, ctx, iters, &sm);
+    if (ctl && sm.status == CHRONO__OK) chrono__controls_size(s, &sm, ctl);
     if (net && sm.status == CHRONO__OK) net(ctx, iters, &sm);
     chrono__record(&sm, iters, &s->clock, col, n, r);
     if (*n > before) *quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, *n, *quiet);
     else if (r->samples_taken <= cap) chrono__record_soft(&sm, iters, &s->clock, col, cap, soft);
+    if (ctl && ctl->adds && r->samples_taken % ctl->every == 0) chrono__control(s, ctl, col, cap);
 }
 
 /* The samples of a run of body(ctx, iters), until chrono__more_samples says
    enough: rejected ones counted and replaced, contended ones dropped while
    quiet ones suffice, interrupted ones kept only when nothing else was
-   (CHRONO_WARN_INTERRUPTED); page faults counted around them.  The rows kept. */
+   (CHRONO_WARN_INTERRUPTED); controls between them (judged into r); page
+   faults counted around them.  The rows kept. */
 CHRONO__PRIVATE size_t chrono__run_samples(chrono_session *s, chrono_fn body, void *ctx, chrono__net_fn net,
                                            uint64_t iters, uint64_t start, size_t attempts, chrono__columns *col,
                                            chrono_result *r)
 {
     chrono__mem mem = chrono__mem_read(), faults = CHRONO__MEM_NONE;
+    chrono__controls ctl;
     size_t n = 0, quiet = 0, soft = 0;
+    memset(&ctl, 0, sizeof ctl);
     while (chrono__more_samples(s, start, r->samples_taken, n, quiet, &r->truncated))
-        chrono__one_sample(s, body, ctx, net, iters, attempts, col, &n, &quiet, &soft, r);
+        chrono__one_sample(s, body, ctx, net, iters, attempts, col, &n, &quiet, &soft, &ctl, r);
     chrono__mem_since(&mem, &faults);
     chrono__mem_faults(&faults, (double)r->samples_taken * (double)iters, r);
+    chrono__controls_judge(s, &ctl, col, r);
     return n ? chrono__drop_contended(s, col, r, NULL, NULL, n, quiet) : chrono__use_soft(col, attempts, soft, r);
 }
 
@@ -1386,8 +1516,10 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
     chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__columns col;
     uint64_t start, iters;
+    chrono__controls ctl;
     size_t n = 0, quiet = 0, soft = 0, attempts, total, cap, k;
     int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
+    memset(&ctl, 0, sizeof ctl);
     if (rc < 0) return rc;
     if (!between || gaps == 0) return CHRONO_EINVAL;
     if (gaps > CHRONO_BETWEEN_GAPS_MAX) return CHRONO_ERANGE;
@@ -1402,12 +1534,14 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
         between(between_ctx, k);
         mem = chrono__mem_read();
         chrono__cpu_start(s, &cpu);
-        while (r.samples_taken < share) chrono__one_sample(s, fn, ctx, NULL, iters, cap, &col, &n, &quiet, &soft, &r);
+        while (r.samples_taken < share)
+            chrono__one_sample(s, fn, ctx, NULL, iters, cap, &col, &n, &quiet, &soft, &ctl, &r);
         chrono__cpu_stop(s, &cpu);   /* the samples' own CPU time, not between's */
         chrono__mem_since(&mem, &faults);   /* the samples' own faults, not between's */
     }
     r.cpu_share = chrono__cpu_share(&cpu);
     chrono__mem_faults(&faults, (double)r.samples_taken * (double)iters, &r);
+    chrono__controls_judge(s, &ctl, &col, &r);
     n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, cap, soft, &r);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
@@ -1427,6 +1561,7 @@ CHRONO__PRIVATE chrono__columns chrono__columns_at(const chrono__columns *c, siz
 {
     chrono__columns x = *c;
     x.ns += off; x.ticks += off; x.cycles += off; x.ghz += off; x.fe += off; x.port += off; x.scratch += off;
+    x.ctl += off;
     return x;
 }
 

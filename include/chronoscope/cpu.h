@@ -110,14 +110,17 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_INTERRUPTED, 12, "every sample of a run was interrupted (the thread switched out, or the core clock " \
                                    "changed mid-sample): its figures are those samples', interruptions included") \
     X(CHRONO_WARN_SHORT_BODY, 13, "a body timed call by call (chrono_run_setup) was shorter than the runner " \
-                                  "measures within 2%: the clock's fixed cost dominates its figure")
+                                  "measures within 2%: the clock's fixed cost dominates its figure") \
+    X(CHRONO_WARN_HOST_SLOWED, 14, "control chains of known length, timed between the samples, read slow in more " \
+                                   "than 40% of them: the host took the core in stretches the probes did not " \
+                                   "see, and the run's figure may read slow (the row is marked)")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS; by the session:
    UNPINNED, NO_INVARIANT_TSC; by a run (also in its chrono_result.warnings /
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
-   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY. */
+   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED. */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_SHORT_BODY };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_HOST_SLOWED };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
