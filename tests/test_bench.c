@@ -901,7 +901,7 @@ static void test_controls_judge(void)
     fill_controls(&c, store, 64, 50, 15, 1.0);
     for (i = 0, slow = 0; i < 50; i++) slow += c.ctl[i] > 1.1;
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
     tap_ok(slow == 15 && r.controls == 50 && r.controls_slow == 15 && fabs(r.control_reading - 1.0) < 1e-12 &&
            !(r.warnings & CHRONO_WARN_HOST_SLOWED),
            "controls: 15 of 50 read 20%% slow, the 60th percentile reads 1.000: no warning (%zu slow, %.4f)",
@@ -909,42 +909,48 @@ static void test_controls_judge(void)
     /* 25 of 50 hit (50%): the median sample may be a hit one */
     fill_controls(&c, store, 64, 50, 25, 1.0);
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
     tap_ok(r.controls_slow == 25 && r.control_reading > 1.1 && (r.warnings & CHRONO_WARN_HOST_SLOWED),
            "controls: 25 of 50 read 20%% slow: the run warns HOST_SLOWED (reading %.4f)", r.control_reading);
     /* 22 of 50 (44%, above 40%): warns too; 19 of 50 (38%) does not */
     fill_controls(&c, store, 64, 50, 22, 1.0);
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
     {
         int w22 = (r.warnings & CHRONO_WARN_HOST_SLOWED) != 0;
         fill_controls(&c, store, 64, 50, 19, 1.0);
         chrono__result_init(&r, "x", 1);
-        chrono__controls_judge(&s, &ctl, &c, &r);
+        chrono__controls_judge(&s, &ctl, &c, 64, &r);
         tap_ok(w22 && !(r.warnings & CHRONO_WARN_HOST_SLOWED), "controls: the line is at 40%% hit (22 of 50 warn, 19 do not)");
     }
     /* every control 0.8% slow: within .ref_tolerance, not counted */
     fill_controls(&c, store, 64, 50, 0, 1.008);
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
     tap_ok(r.controls_slow == 0 && !(r.warnings & CHRONO_WARN_HOST_SLOWED), "controls: 0.8%% slow is within the 1%% tolerance");
-    /* samples 10x longer than a control: a sample sums many stretches, the mean decides */
+    /* samples 10x longer than a control: a sample sums ten stretches, each hit as a control is */
     ctl.sample_cycles = 2000000;
-    fill_controls(&c, store, 64, 50, 6, 1.0);   /* 12% hit by +20%: a long sample reads ~2.4% slow */
+    fill_controls(&c, store, 64, 50, 6, 1.0);   /* 12% hit by +20%: most 10-control samples hold a hit */
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
-    tap_ok(fabs(r.control_reading - 1.024) < 1e-9 && (r.warnings & CHRONO_WARN_HOST_SLOWED),
-           "controls shorter than the samples: their mean decides (6 of 50 hit: %.4f, warns)", r.control_reading);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
+    tap_ok(r.control_reading > 1.015 && r.control_reading < 1.065 && (r.warnings & CHRONO_WARN_HOST_SLOWED),
+           "controls 10x shorter than the samples, 6 of 50 hit: a sample of ten reads %.4f at its 60th percentile, warns",
+           r.control_reading);
+    fill_controls(&c, store, 64, 50, 1, 1.0);   /* 2% hit: 82% of 10-control samples hold none */
+    chrono__result_init(&r, "x", 1);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
+    tap_ok(r.control_reading == 1.0 && r.controls_slow == 1 && !(r.warnings & CHRONO_WARN_HOST_SLOWED),
+           "... 1 of 50 hit: the 60th percentile sample of ten holds none (%.4f), no warning", r.control_reading);
     /* too few to judge */
     ctl.sample_cycles = 200000; ctl.n = 4;
     fill_controls(&c, store, 64, 4, 4, 1.0);
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
     tap_ok(r.controls == 4 && r.controls_slow == 4 && !(r.warnings & CHRONO_WARN_HOST_SLOWED),
            "controls: 4 decide nothing (below CHRONO__CONTROL_MIN)");
     ctl.n = 0;
     chrono__result_init(&r, "x", 1);
-    chrono__controls_judge(&s, &ctl, &c, &r);
+    chrono__controls_judge(&s, &ctl, &c, 64, &r);
     tap_ok(r.controls == 0 && r.control_reading != r.control_reading, "no controls: reading NAN");
 }
 

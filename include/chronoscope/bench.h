@@ -86,8 +86,9 @@
         sample (rarer for samples over 1 ms) the runner times a control, a
         reference chain as long as one sample (at most 1 ms), whose truth is
         known: one core cycle an add.  When more than 40% of the controls
-        read more than .ref_tolerance slow (or, for samples longer than the
-        controls, their mean does) the run carries CHRONO_WARN_HOST_SLOWED:
+        read more than .ref_tolerance slow (for samples k times longer than
+        the controls: the means of k controls drawn at random) the run
+        carries CHRONO_WARN_HOST_SLOWED:
         its median may be a hit sample.  chrono_result.controls,
         .controls_slow and .control_reading say what they read.  Cost: about
         a third more sample time, ~8% of a default run (its warm-up
@@ -248,8 +249,8 @@ typedef struct chrono_result {
        How many were read whole, how many read more than .ref_tolerance slow,
        and the figure judged (CHRONO_WARN_HOST_SLOWED above 1 +
        .ref_tolerance): their 60th percentile, core cycles an add over its
-       truth, or their mean where samples are longer than a control; NAN
-       without controls. */
+       truth (for samples k controls long, that of the means of k drawn at
+       random); NAN without controls. */
     size_t controls, controls_slow;
     double control_reading;
     int truncated;               /* max_ms stopped the run before .samples were taken */
@@ -1346,9 +1347,10 @@ CHRONO__PRIVATE void chrono__control_body(void *ctx, uint64_t adds)
     chrono__ref_chain((uintptr_t)adds);
 }
 
-/* Size the controls from the first accepted sample sm (before any net_fn):
-   as long as it, up to CHRONO__CONTROL_MAX_US, and rarer when samples are
-   longer than that, so that controls cost at most CHRONO__CONTROL_SHARE. */
+/* Size the controls from the first accepted sample sm (its timed part: a
+   run with a setup per call times only the calls): as long as it, up to
+   CHRONO__CONTROL_MAX_US, and rarer when samples are longer than that, so
+   that controls cost at most CHRONO__CONTROL_SHARE. */
 CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono__sample *sm, chrono__controls *c)
 {
     double cycles = (double)sm->ticks * sm->cycles_per_tick, most = CHRONO__CONTROL_MAX_US * 1e3 * sm->ghz, adds;
@@ -1376,34 +1378,58 @@ CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *
         col->ctl[c->n++] = (double)sm.ticks * sm.cycles_per_tick / (double)c->adds;
 }
 
-/* The controls' verdict on r: how many read more than .ref_tolerance slow,
-   and the figure that decides, the CHRONO__CONTROL_QUANTILE of the readings
-   (samples as long as the controls are hit as often as they are: when more
-   than 40% of the controls were, the median sample may have been too), or
-   their mean where samples are longer than the controls (a long sample sums
-   many controls' stretches).  Above 1 + .ref_tolerance the run warns
+/* A step of splitmix64: the runner's only random numbers, from .seed. */
+CHRONO__PRIVATE uint64_t chrono__splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+#define CHRONO__CONTROL_DRAWS 201    /* samples made of k controls, drawn to judge longer samples */
+#define CHRONO__CONTROL_K_MAX 1000   /* beyond, a sample's reading is the controls' mean */
+
+/* What a sample as long as k controls reads at the CHRONO__CONTROL_QUANTILE:
+   with k = 1 the readings' own quantile; else that of the means of k
+   readings drawn at random (m draws, m <= room of scratch), since a long
+   sample sums k stretches, each hit as a control is. */
+CHRONO__PRIVATE double chrono__controls_quantile(const double *ctl, size_t n, size_t k, uint64_t seed, double *scratch,
+                                                 size_t m)
+{
+    size_t i, j;
+    if (k <= 1) {
+        memcpy(scratch, ctl, n * sizeof *scratch);
+        m = n;
+    } else {
+        for (i = 0; i < m; i++) {
+            double sum = 0;
+            for (j = 0; j < k; j++) sum += ctl[chrono__splitmix(&seed) % n];
+            scratch[i] = sum / (double)k;
+        }
+    }
+    chrono_stats_sort(scratch, m);
+    return chrono_stats_quantile(scratch, m, CHRONO__CONTROL_QUANTILE);
+}
+
+/* The controls' verdict on r (cap: the columns' rows): how many read more
+   than .ref_tolerance slow, and what a sample's length of them reads at the
+   CHRONO__CONTROL_QUANTILE (samples are hit as often as controls of their
+   length: when more than 40% of those read slow, the median sample may have
+   been hit too).  Above 1 + .ref_tolerance the run warns
    (CHRONO_WARN_HOST_SLOWED). */
 CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chrono__controls *c, chrono__columns *col,
-                                            chrono_result *r)
+                                            size_t cap, chrono_result *r)
 {
-    double tol = s->cfg.ref_tolerance, v = 0;
-    size_t i;
+    double tol = s->cfg.ref_tolerance, k = c->adds ? c->sample_cycles / (double)c->adds : 1;
+    size_t i, m = cap < CHRONO__CONTROL_DRAWS ? cap : CHRONO__CONTROL_DRAWS;
     r->controls = c->n;
     r->controls_slow = 0;
-    for (i = 0; i < c->n; i++) {
-        r->controls_slow += (size_t)(col->ctl[i] > 1.0 + tol);
-        v += col->ctl[i];
-        col->scratch[i] = col->ctl[i];
-    }
+    for (i = 0; i < c->n; i++) r->controls_slow += (size_t)(col->ctl[i] > 1.0 + tol);
     if (c->n == 0) return;
-    if (c->sample_cycles > 1.5 * (double)c->adds) {
-        v /= (double)c->n;
-    } else {
-        chrono_stats_sort(col->scratch, c->n);
-        v = chrono_stats_quantile(col->scratch, c->n, CHRONO__CONTROL_QUANTILE);
-    }
-    r->control_reading = v;
-    if (c->n >= CHRONO__CONTROL_MIN && v > 1.0 + tol) r->warnings |= CHRONO_WARN_HOST_SLOWED;
+    if (k > CHRONO__CONTROL_K_MAX) k = CHRONO__CONTROL_K_MAX;
+    r->control_reading = chrono__controls_quantile(col->ctl, c->n, (size_t)(k + 0.5), s->cfg.seed, col->scratch, m);
+    if (c->n >= CHRONO__CONTROL_MIN && r->control_reading > 1.0 + tol) r->warnings |= CHRONO_WARN_HOST_SLOWED;
 }
 
 /* One sample of body into a run's columns of cap rows: an accepted one at row
@@ -1417,8 +1443,8 @@ CHRONO__PRIVATE void chrono__one_sample(chrono_session *s, chrono_fn body, void 
     chrono__sample sm;
     size_t before = *n;
     chrono__take_sample(s, body, ctx, iters, &sm);
-    if (ctl && sm.status == CHRONO__OK) chrono__controls_size(s, &sm, ctl);
     if (net && sm.status == CHRONO__OK) net(ctx, iters, &sm);
+    if (ctl && sm.status == CHRONO__OK) chrono__controls_size(s, &sm, ctl);   /* the timed part's length */
     chrono__record(&sm, iters, &s->clock, col, n, r);
     if (*n > before) *quiet = chrono__note_fe(s, col->fe, NULL, col->port, NULL, *n, *quiet);
     else if (r->samples_taken <= cap) chrono__record_soft(&sm, iters, &s->clock, col, cap, soft);
@@ -1442,7 +1468,7 @@ CHRONO__PRIVATE size_t chrono__run_samples(chrono_session *s, chrono_fn body, vo
         chrono__one_sample(s, body, ctx, net, iters, attempts, col, &n, &quiet, &soft, &ctl, r);
     chrono__mem_since(&mem, &faults);
     chrono__mem_faults(&faults, (double)r->samples_taken * (double)iters, r);
-    chrono__controls_judge(s, &ctl, col, r);
+    chrono__controls_judge(s, &ctl, col, attempts, r);
     return n ? chrono__drop_contended(s, col, r, NULL, NULL, n, quiet) : chrono__use_soft(col, attempts, soft, r);
 }
 
@@ -1541,7 +1567,7 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
     }
     r.cpu_share = chrono__cpu_share(&cpu);
     chrono__mem_faults(&faults, (double)r.samples_taken * (double)iters, &r);
-    chrono__controls_judge(s, &ctl, &col, &r);
+    chrono__controls_judge(s, &ctl, &col, cap, &r);
     n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, cap, soft, &r);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
