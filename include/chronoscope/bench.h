@@ -1339,6 +1339,7 @@ typedef struct chrono__controls {
     double sample_cycles;   /* a sample's length in core cycles, from the first one accepted */
     size_t every;           /* a control after every `every` samples */
     size_t n;               /* readings in the columns' ctl */
+    chrono__cpu_span *cpu;  /* the run's CPU-time span, paused over each control (NULL: none) */
 } chrono__controls;
 
 CHRONO__PRIVATE void chrono__control_body(void *ctx, uint64_t adds)
@@ -1373,7 +1374,9 @@ CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *
 {
     chrono__sample sm;
     if (!c->adds || c->n >= cap) return;
+    if (c->cpu) chrono__cpu_stop(s, c->cpu);   /* a control's busy time is not the body's */
     chrono__take_sample(s, chrono__control_body, NULL, c->adds, &sm);
+    if (c->cpu) chrono__cpu_start(s, c->cpu);
     if (sm.status == CHRONO__OK && sm.cycles_per_tick > 0)
         col->ctl[c->n++] = (double)sm.ticks * sm.cycles_per_tick / (double)c->adds;
 }
@@ -1455,17 +1458,23 @@ CHRONO__PRIVATE void chrono__one_sample(chrono_session *s, chrono_fn body, void 
    enough: rejected ones counted and replaced, contended ones dropped while
    quiet ones suffice, interrupted ones kept only when nothing else was
    (CHRONO_WARN_INTERRUPTED); controls between them (judged into r); page
-   faults counted around them.  The rows kept. */
+   faults and the thread's CPU time (r->cpu_share) counted around them.  The
+   rows kept. */
 CHRONO__PRIVATE size_t chrono__run_samples(chrono_session *s, chrono_fn body, void *ctx, chrono__net_fn net,
                                            uint64_t iters, uint64_t start, size_t attempts, chrono__columns *col,
                                            chrono_result *r)
 {
     chrono__mem mem = chrono__mem_read(), faults = CHRONO__MEM_NONE;
+    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__controls ctl;
     size_t n = 0, quiet = 0, soft = 0;
     memset(&ctl, 0, sizeof ctl);
+    ctl.cpu = &cpu;
+    chrono__cpu_start(s, &cpu);
     while (chrono__more_samples(s, start, r->samples_taken, n, quiet, &r->truncated))
         chrono__one_sample(s, body, ctx, net, iters, attempts, col, &n, &quiet, &soft, &ctl, r);
+    chrono__cpu_stop(s, &cpu);
+    r->cpu_share = chrono__cpu_share(&cpu);
     chrono__mem_since(&mem, &faults);
     chrono__mem_faults(&faults, (double)r->samples_taken * (double)iters, r);
     chrono__controls_judge(s, &ctl, col, attempts, r);
@@ -1511,7 +1520,6 @@ CHRONO__PRIVATE uint64_t chrono__run_warm(chrono_session *s, const char *name, c
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
 {
     chrono_result r;
-    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__mem mem0;
     chrono__columns col;
     uint64_t start, iters;
@@ -1521,10 +1529,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
     mem0 = chrono__mem_read();
     start = chrono__now(s);
     iters = chrono__run_warm(s, name, fn, ctx, start, &r);
-    chrono__cpu_start(s, &cpu);
     n = chrono__run_samples(s, fn, ctx, NULL, iters, start, attempts, &col, &r);
-    chrono__cpu_stop(s, &cpu);
-    r.cpu_share = chrono__cpu_share(&cpu);
     return chrono__run_close(s, &mem0, fn, ctx, iters, start, &col, n, 0, 0, &r, out);
 }
 
@@ -1546,6 +1551,7 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
     size_t n = 0, quiet = 0, soft = 0, attempts, total, cap, k;
     int rc = chrono__run_open(s, name, fn, out, &attempts, &col);
     memset(&ctl, 0, sizeof ctl);
+    ctl.cpu = &cpu;
     if (rc < 0) return rc;
     if (!between || gaps == 0) return CHRONO_EINVAL;
     if (gaps > CHRONO_BETWEEN_GAPS_MAX) return CHRONO_ERANGE;
@@ -1968,7 +1974,6 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     chrono_result r;
     chrono__columns col;
     chrono__setup_tramp t;
-    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__mem mem0;
     uint64_t start, iters;
     double warm;
@@ -1984,11 +1989,8 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     iters = chrono__setup_size(s, &t, t.fixed, iters, start, s->cfg.max_ms / 2);
     chrono__result_init(&r, name, iters);
     r.warmup_ms = warm;
-    /* the setups' page faults are counted too */
-    chrono__cpu_start(s, &cpu);
+    /* the setups' page faults and CPU time are counted too */
     n = chrono__run_samples(s, chrono__setup_batch, &t, chrono__setup_net_sample, iters, start, attempts, &col, &r);
-    chrono__cpu_stop(s, &cpu);
-    r.cpu_share = chrono__cpu_share(&cpu);
     return chrono__run_close(s, &mem0, chrono__setup_batch, &t, iters, start, &col, n, CHRONO__SETUP_MIN_CYCLES,
                              CHRONO__SETUP_MIN_NS, &r, out);
 }
