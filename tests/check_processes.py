@@ -96,4 +96,9 @@ except ValueError:
     procs = []
 ok(len(procs) == 70 and [p_["process"] for p_ in procs] == list(range(1, 71)),
    "--processes=70: the processes table has all 70 rows (%d; stderr: %s)" % (len(procs), r.stderr.strip()[:200]))
+r = subprocess.run([exe, "--processes=3", "--filter=sum_in_order", "--samples=3", "--max-ms=1", "--warmup-ms=0.01"],
+                   capture_output=True, text=True, timeout=300)
+line = [l for l in r.stdout.splitlines() if l.startswith("between processes sum_in_order")]
+ok(line and "across 3 processes" in line[0] and "level over them 75%" in line[0],
+   "text: the between-processes line states the interval's level over three processes (%s)" % line)
 print("1..%d" % n)

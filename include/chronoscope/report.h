@@ -949,12 +949,14 @@ CHRONO__PRIVATE int chrono__memory_line(char *buf, size_t n, const chrono_result
    pooled from several processes; 0 (and nothing written) for one process. */
 CHRONO__PRIVATE int chrono__processes_line(char *buf, size_t n, const chrono_result *r)
 {
-    char a[48], b[48], c[48];
+    char a[48], b[48], c[48], d[48];
     if (r->processes <= 1) return 0;
-    (void)chrono__bprintf(buf, n, "medians %s .. %s across %d processes (spread %s%%)",
+    /* the interval's level is the processes' (program.h): 75% for three, whatever the header says */
+    (void)chrono__bprintf(buf, n, "medians %s .. %s across %d processes (spread %s%%); its interval's level over them %s%%",
                           chrono_report_duration(a, sizeof a, r->process_min_ns),
                           chrono_report_duration(b, sizeof b, r->process_max_ns), r->processes,
-                          chrono__num(c, sizeof c, "%.2f", 100.0 * (r->process_max_ns - r->process_min_ns) / r->ns.median));
+                          chrono__num(c, sizeof c, "%.2f", 100.0 * (r->process_max_ns - r->process_min_ns) / r->ns.median),
+                          chrono__num(d, sizeof d, "%.3g", 100.0 * r->ns.ci_level));
     return 1;
 }
 
