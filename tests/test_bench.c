@@ -965,8 +965,8 @@ static void test_controls_size(void)
     sm.ticks = 100003;   /* 200006 cycles: 50 us at 4 GHz */
     memset(&ctl, 0, sizeof ctl);
     chrono__controls_size(&s, &sm, &ctl);
-    tap_ok(ctl.adds == 200000 && ctl.every == 3 && ctl.sample_cycles == 200006.0,
-           "controls: as long as a 50 us sample (%llu adds, a multiple of 16), after every 3rd sample",
+    tap_ok(ctl.adds == 200000 && ctl.every == 4 && ctl.sample_cycles == 200006.0,
+           "controls: as long as a 50 us sample (%llu adds, a multiple of 16), after every 4th sample",
            (unsigned long long)ctl.adds);
     sm.ticks = 999999;   /* 2e6 cycles more: sized once, from the first sample */
     chrono__controls_size(&s, &sm, &ctl);
@@ -1002,7 +1002,7 @@ static void test_controls_real(void)
         size_t due = r.samples_taken / CHRONO__CONTROL_EVERY;
         tap_ok(rc == 0 && r.controls + r.preempted + r.ref_rejected + r.migrated + 2 >= due && r.controls <= due &&
                r.controls_slow <= r.controls,
-               "a run takes a control after every 3rd sample (%zu of %zu due)", r.controls, due);
+               "a run takes a control after every 4th sample (%zu of %zu due)", r.controls, due);
         tap_ok(rc == 0 && (fabs(r.control_reading - 1.0) < 0.01 || (r.warnings & CHRONO_WARN_HOST_SLOWED)),
                "its controls read one core cycle an add (%.4f), or the run says the host slowed it", r.control_reading);
     }

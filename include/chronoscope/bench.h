@@ -82,7 +82,7 @@
         tens of microseconds inside a sample, leaving the probes around it
         untouched (on a 2-vCPU guest with the other vCPU busy, 7-40% of 60 us
         stretches read 15-35% slow; a run whose median sample was hit read
-        1000 adds as 1115-1284 cycles with no warning).  After every 3rd
+        1000 adds as 1115-1284 cycles with no warning).  After every 4th
         sample (rarer for samples over 1 ms) the runner times a control, a
         reference chain as long as one sample (at most 1 ms), whose truth is
         known: one core cycle an add.  When more than 40% of the controls
@@ -1328,7 +1328,7 @@ typedef void (*chrono__net_fn)(void *ctx, uint64_t iters, chrono__sample *sm);
    whose truth is known (one core cycle an add).  A control is hit exactly as
    often as a sample of its length, whatever the body does, so the controls
    say whether the run's median can hold. */
-#define CHRONO__CONTROL_EVERY 3          /* a control after every 3rd sample */
+#define CHRONO__CONTROL_EVERY 4          /* a control after every 4th sample */
 #define CHRONO__CONTROL_MAX_US 1000.0    /* the longest control */
 #define CHRONO__CONTROL_SHARE 0.10       /* with longer samples, controls take at most this share */
 #define CHRONO__CONTROL_QUANTILE 0.6     /* the run warns when more than 40% of the controls read slow */
