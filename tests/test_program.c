@@ -74,11 +74,104 @@ CHRONO__UNUSED static int run_main(const char *const *args, const chrono_entry *
     return rc;
 }
 
+/* One result of a fake child: `name`, samples base * (1 + 0.002 (i - 10)),
+   i < 21, with ticks at 2 a ns and cycles at 3 a ns. */
+static void fake_result(chrono_result *r, const char *name, double base)
+{
+    double *v = (double *)malloc(21 * sizeof *v);   /* freed by chrono__child_free */
+    size_t i;
+    memset(r, 0, sizeof *r);
+    (void)snprintf(r->name, sizeof r->name, "%s", name);
+    for (i = 0; v && i < 21; i++) v[i] = base * (1 + 0.002 * ((double)i - 10));
+    if (!v || chrono_stats_compute(v, 21, 0.95, NULL, &r->ns) < 0) return;
+    r->ticks = r->ns; r->cycles = r->ns;
+    r->ticks.median *= 2; r->ticks.ci_low *= 2; r->ticks.ci_high *= 2; r->ticks.min *= 2; r->ticks.max *= 2;
+    r->cycles.median *= 3; r->cycles.ci_low *= 3; r->cycles.ci_high *= 3; r->cycles.min *= 3; r->cycles.max *= 3;
+    r->has_cycles = 1;
+    r->samples = r->samples_taken = 21;
+    r->iters_per_sample = 1;
+    r->sample_ns = v;
+    r->nsample_ns = 21;
+}
+
+/* --processes' pooling (chrono__pool_entry) on three fake children whose
+   medians are 100, 110 and 120 ns, each with a narrow spread of its own: the
+   pooled row's median is 110, its interval covers the three medians, lies
+   within the pooled [min, max] and says its level (0.75); min, MAD and
+   samples are over all 63; ticks and cycles follow; a comparison pools the
+   ratios and the cycles' ratios as medians over the processes. */
+static void test_pooled(void)
+{
+    static unsigned calls;
+    const char *argv[] = { "test_program", "--quick", NULL };
+    double all[63], ratio[3] = { 0.90, 0.91, 0.95 }, cyc[3] = { 0.80, 0.85, 0.95 };
+    chrono__child_out outs[3];
+    chrono_program p;
+    chrono_entry e[2];
+    chrono_stats c;
+    const chrono_result *r;
+    const chrono_comparison *cmp;
+    FILE *sink = tmpfile();
+    int k, rc, ok = 1;
+    size_t i;
+    if (!sink || chrono_program_begin(&p, 2, (char **)argv, NULL, 0) != 1) {
+        tap_skip("no session (pooling check)");
+        if (sink) fclose(sink);
+        return;
+    }
+    (void)chrono_report_begin(&p.chrono__console, &p.session, sink, CHRONO_FORMAT_TEXT, NULL);
+    memset(outs, 0, sizeof outs);
+    for (k = 0; k < 3; k++) {
+        outs[k].r = (chrono_result *)malloc(sizeof *outs[k].r);
+        outs[k].c = (chrono_comparison *)malloc(sizeof *outs[k].c);
+        if (!outs[k].r || !outs[k].c) { ok = 0; break; }
+        outs[k].nr = outs[k].nc = 1;
+        fake_result(&outs[k].r[0], "alpha", 100 + 10 * k);
+        memset(outs[k].c, 0, sizeof *outs[k].c);
+        fake_result(&outs[k].c[0].a, "gamma", 90 + 10 * k);
+        fake_result(&outs[k].c[0].b, "delta", 100 + 10 * k);
+        outs[k].c[0].ratio = ratio[k];
+        outs[k].c[0].ci_low = ratio[k] - 0.001; outs[k].c[0].ci_high = ratio[k] + 0.001; outs[k].c[0].ci_level = 0.95;
+        outs[k].c[0].cycles_ratio = cyc[k];
+        outs[k].c[0].rounds = 21;
+        for (i = 0; i < 21; i++) all[21 * k + i] = outs[k].r[0].sample_ns[i];
+        outs[k].complete = 1;
+    }
+    e[0] = chrono_bench("alpha", adds, &calls);
+    e[1] = chrono_versus("gamma", adds, &calls, "delta", adds, &calls);
+    rc = ok ? chrono__pool_entry(&p, &e[0], outs, 3) : CHRONO_ENOMEM;
+    r = chrono_program_find(&p, "alpha");
+    (void)chrono_stats_compute(all, 63, 0.95, NULL, &c);
+    tap_ok(rc == 0 && r && r->processes == 3 && r->samples == 63 && r->nsample_ns == 63 && r->ns.n == 63,
+           "pooled run: 3 processes, 63 samples, all kept (rc %d)", rc);
+    if (!r) r = &outs[0].r[0];
+    tap_ok(r->ns.median == 110 && r->ns.ci_low <= 100 && r->ns.ci_high >= 120 && r->ns.ci_low >= r->ns.min &&
+           r->ns.ci_high <= r->ns.max, "pooled run: median of medians 110, interval [%.2f, %.2f] covers 100..120 within [%.2f, %.2f]",
+           r->ns.ci_low, r->ns.ci_high, r->ns.min, r->ns.max);
+    tap_ok(r->ns.ci_level == 0.75, "pooled run: the interval's level over three processes, 0.75 (%.4f)", r->ns.ci_level);
+    tap_ok(r->ns.min == c.min && r->ns.max == c.max && r->ns.mad == c.mad && r->ns.q1 == c.q1 && r->ns.q3 == c.q3 && r->ns.mad > 5,
+           "pooled run: min, max, MAD (%.3f), quartiles over all 63 samples", r->ns.mad);
+    tap_ok(fabs(r->ticks.median - 220) < 1e-9 && fabs(r->ticks.mad - 2 * c.mad) < 1e-9 && fabs(r->cycles.median - 330) < 1e-9 &&
+           r->cycles.ci_low <= 300 && r->cycles.ci_high >= 360 && fabs(r->cycles.mad - 3 * c.mad) < 1e-9,
+           "pooled run: ticks the ns figures at 2 a ns, cycles pooled over the processes (median %.1f, MAD %.3f)",
+           r->cycles.median, r->cycles.mad);
+    rc = ok ? chrono__pool_entry(&p, &e[1], outs, 3) : CHRONO_ENOMEM;
+    cmp = chrono_program_compared(&p, "gamma");
+    tap_ok(rc == 0 && cmp && cmp->ratio == 0.91 && cmp->ci_low <= 0.90 && cmp->ci_high >= 0.95 && cmp->ci_level == 0.75 &&
+           cmp->cycles_ratio == 0.85 && cmp->a.processes == 3 && cmp->b.ns.median == 110,
+           "pooled comparison: ratio 0.91 [%.3f, %.3f] at 0.75, cycles ratio the median 0.85 (%.3f), both sides pooled (rc %d)",
+           cmp ? cmp->ci_low : NAN, cmp ? cmp->ci_high : NAN, cmp ? cmp->cycles_ratio : NAN, rc);
+    for (k = 0; k < 3; k++) chrono__child_free(&outs[k]);
+    (void)chrono_program_end(&p);
+    fclose(sink);
+}
+
 int main(void)
 {
     static unsigned ca, cb, cg;
     chrono_entry t[3];
     int rc;
+    test_pooled();
 #if !TP_POSIX
     /* the checks read what chrono_main printed, captured with dup/dup2 */
     (void)ca; (void)cb; (void)cg; (void)t; (void)rc;

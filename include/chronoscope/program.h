@@ -1038,6 +1038,8 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
             if (chrono_stats_pool_median(rat, lo, hi, k, conf, NULL, &st) == 0) {
                 cmp.ratio = st.median; cmp.ci_low = st.ci_low; cmp.ci_high = st.ci_high; cmp.ci_level = st.ci_level;
             }
+            for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;   /* the cycles' ratio: the processes' median too */
+            cmp.cycles_ratio = chrono__all_finite(rat, k) ? chrono__median_of(rat, k) : NAN;
         }
         rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
         if (rc == 0) {
