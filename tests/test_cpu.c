@@ -16,7 +16,7 @@ typedef DWORD_PTR t_mask;
 typedef cpu_set_t t_mask;
 #endif
 
-#define NTESTS 43
+#define NTESTS 54
 
 static int t_n, t_failed;
 
@@ -578,6 +578,75 @@ static void test_thread_cpu(void)
     ok(c - c0 >= 20e6 && back == 0, "thread CPU time: a busy loop adds 20 ms to it, never going back");
 }
 
+/* The emulator detector on hand-made facts: each signal alone, the order
+   between them, and the near misses that must not count. */
+static void test_emulator_facts(void)
+{
+    static const char maps_qemu[] =
+        "00400000-00401000 r--p 00000000 fe:00 12 /tmp/prog\n"
+        "7f0000000000-7f0000100000 r-xp 00000000 fe:00 34 /usr/bin/qemu-aarch64-static\n";
+    static const char maps_near[] =
+        "00400000-00401000 r--p 00000000 fe:00 12 /home/u/myqemu-tool\n"
+        "7f0000000000-7f0000100000 r-xp 00000000 fe:00 34 /opt/qemu-8.2/lib/libc.so.6\n"
+        "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n";
+    static const char maps_vg[] = "04000000-04001000 r-xp 00000000 fe:00 56 /usr/libexec/valgrind/vgpreload_core-amd64-linux.so\n";
+    static const char cpu_x86[] = "processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu tsc hypervisor\n";
+    static const char cpu_arm[] = "processor\t: 0\nBogoMIPS\t: 48.00\nCPU implementer\t: 0x41\n";
+    chrono__emu_facts f;
+    int good;
+    memset(&f, 0, sizeof f);
+    f.code_x86 = 1;
+    f.hypervisor = "KVM"; f.comm = "callconv"; f.maps = maps_near; f.cpuinfo = cpu_x86; f.ld_preload = "libfoo.so";
+    ok(!strcmp(chrono__emulator_of(&f), ""), "emulator: KVM, a program of its own name, x86 cpuinfo on x86 code: none");
+    f.hypervisor = "TCG";
+    ok(!strcmp(chrono__emulator_of(&f), "QEMU TCG"), "emulator: CPUID signature TCG is QEMU TCG");
+    f.hypervisor = "KVM"; f.comm = "qemu-i386";
+    ok(!strcmp(chrono__emulator_of(&f), "qemu-user"), "emulator: the process is qemu-i386 (comm): qemu-user");
+    f.comm = "callconv"; f.maps = maps_qemu;
+    ok(!strcmp(chrono__emulator_of(&f), "qemu-user"), "emulator: a qemu-* binary in the kernel's maps: qemu-user");
+    f.maps = maps_near;
+    good = !strcmp(chrono__emulator_of(&f), "");
+    f.code_x86 = 0; f.cpuinfo = cpu_arm;
+    good &= !strcmp(chrono__emulator_of(&f), "");
+    ok(good, "emulator: 'qemu-' inside a directory or a longer name, and arm cpuinfo on arm code: none");
+    f.cpuinfo = cpu_x86;
+    good = !strcmp(chrono__emulator_of(&f), "qemu-user");
+    f.code_x86 = 1; f.cpuinfo = cpu_arm;
+    good &= !strcmp(chrono__emulator_of(&f), "qemu-user");
+    ok(good, "emulator: another architecture's cpuinfo (x86 under arm code, arm under x86 code): qemu-user");
+    f.cpuinfo = cpu_x86; f.hypervisor = "TCG"; f.comm = "qemu-i386";
+    ok(!strcmp(chrono__emulator_of(&f), "qemu-user"), "emulator: qemu-user and its TCG signature: qemu-user");
+    f.maps = maps_vg;
+    good = !strcmp(chrono__emulator_of(&f), "valgrind");
+    f.maps = maps_near; f.ld_preload = "/usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so";
+    good &= !strcmp(chrono__emulator_of(&f), "valgrind");
+    f.ld_preload = NULL; f.valgrind = 1;
+    good &= !strcmp(chrono__emulator_of(&f), "valgrind");
+    ok(good, "emulator: valgrind by its preload (maps, LD_PRELOAD) or client request, before qemu's signals");
+    memset(&f, 0, sizeof f);
+    ok(!strcmp(chrono__emulator_of(&f), ""), "emulator: nothing known: none");
+}
+
+/* The environment names the emulator it runs on, and warns exactly then. */
+static void test_emulator_env(void)
+{
+    chrono_env e;
+    char comm[64] = "";
+    const char *want = NULL;
+    int rc = chrono_env_read(&e);
+#if defined(__linux__)
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (f) { if (!fgets(comm, sizeof comm, f)) comm[0] = '\0'; fclose(f); }
+#endif
+    if (chrono__under_valgrind()) want = "valgrind";
+    else if (!strncmp(comm, "qemu-", 5)) want = "qemu-user";   /* run as qemu-i386 PROG (the cross legs) */
+    printf("# emulator '%s', comm %s", e.emulator, comm[0] ? comm : "unknown\n");
+    ok(rc == 0 && (want ? !strcmp(e.emulator, want) : 1) && !(e.emulator[0]) == !(e.warnings & CHRONO_WARN_EMULATED),
+       "environment: the emulator this test runs on is named, and EMULATED is set exactly when one is");
+    ok(rc == 0 && (strcmp(e.emulator, "qemu-user") != 0 || strcmp(e.hypervisor, "TCG") != 0),
+       "environment: under qemu-user the hypervisor is not qemu's TCG");
+}
+
 int main(void)
 {
     printf("1..%d\n", NTESTS);
@@ -585,6 +654,8 @@ int main(void)
     test_pinning();
     test_env();
     test_env_text();
+    test_emulator_facts();
+    test_emulator_env();
     if (t_n != NTESTS) {
         printf("# planned %d tests, ran %d\n", NTESTS, t_n);
         return 1;

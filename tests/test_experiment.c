@@ -127,6 +127,54 @@ static void test_literal_run(void)
            "literal: its run is kept as add100/literal_beside");
     chrono_session_close(&s);
 }
+
+/* An emulated session: named, warned about, no cycles.  By hand first; then
+   a real one, which under qemu-user (the cross legs run each test as
+   qemu-ARCH PROG) or valgrind must say so, and natively must not. */
+static void test_emulated_session(void)
+{
+    chrono_config cfg = chrono_config_default();
+    chrono_session s;
+    chrono_result r;
+    char comm[64] = "";
+    int rc, expect;
+    FILE *f;
+    memset(&s, 0, sizeof s);
+    s.has_cycles = 1; s.core_ghz = 3.8;
+    (void)snprintf(s.env.emulator, sizeof s.env.emulator, "QEMU TCG");
+    chrono__session_emulation(&s);
+    tap_ok((s.warnings & CHRONO_WARN_EMULATED) && !s.has_cycles && !(s.core_ghz == s.core_ghz) &&
+           !strcmp(s.env.emulator, "QEMU TCG"), "emulated session: EMULATED, no cycles, core clock NAN, the emulator named");
+    memset(&s, 0, sizeof s);
+    s.has_cycles = 1; s.core_ghz = 0.31;
+    chrono__session_emulation(&s);
+    tap_ok((s.warnings & CHRONO_WARN_EMULATED) && !s.has_cycles && strstr(s.env.emulator, "0.31 GHz") != NULL,
+           "emulated session: a 0.31 GHz core clock is an emulator's (%s)", s.env.emulator);
+    memset(&s, 0, sizeof s);
+    s.has_cycles = 1; s.core_ghz = 3.8;
+    chrono__session_emulation(&s);
+    tap_ok(chrono__under_valgrind() || (!(s.warnings & CHRONO_WARN_EMULATED) && s.has_cycles && s.core_ghz == 3.8),
+           "emulated session: 3.8 GHz and no emulator: cycles kept");
+#if defined(__linux__)
+    if ((f = fopen("/proc/self/comm", "r")) != NULL) { if (!fgets(comm, sizeof comm, f)) comm[0] = '\0'; fclose(f); }
+#else
+    (void)f;
+#endif
+    expect = !strncmp(comm, "qemu-", 5) || chrono__under_valgrind();
+    cfg.samples = 5; cfg.warmup_ms = 1; cfg.max_ms = 20;
+    rc = chrono_session_open(&s, &cfg);
+    if (rc == 0) rc = chrono_run(&s, "add100", lit_add100, NULL, &r);
+    if (rc < 0) tap_ok(0, "emulated session: a real run (%s)", chrono_strerror(rc));
+    else if (expect)
+        tap_ok(chrono_session_emulated(&s) && (s.warnings & CHRONO_WARN_EMULATED) && s.env.emulator[0] && !r.has_cycles &&
+               !(r.cycles.median == r.cycles.median), "emulated session: run under %s, it says %s, no cycles", comm, s.env.emulator);
+    else if (tap_emulated())
+        tap_skip("emulated session: an emulator this test cannot name (wine)");
+    else
+        tap_ok(!chrono_session_emulated(&s) && !(s.warnings & CHRONO_WARN_EMULATED) && !s.env.emulator[0],
+               "emulated session: natively not emulated ('%s')", s.env.emulator);
+    if (rc >= 0 || s.is_open) chrono_session_close(&s);
+}
 #endif
 
 static const char *cell(const chrono_then_now *t, size_t row, size_t col)
@@ -195,8 +243,20 @@ static void test_env_note(void)
     tap_ok(n.emulated == chrono__under_valgrind(), "env note: 3.8 GHz is plausible (emulated %d, under valgrind %d)",
            n.emulated, chrono__under_valgrind());
     s.core_ghz = 0.3;
-    tap_ok(chrono_env_note_read(&s, &n) == 0 && n.emulated == 1 && strstr(n.line[n.n - 1], "EMULATED") != NULL,
-           "env note: 0.3 GHz says EMULATED");
+    tap_ok(chrono_env_note_read(&s, &n) == 0 && n.emulated == 1 && strstr(n.line[0], "EMULATED") != NULL &&
+           (chrono__under_valgrind() || strstr(n.line[0], "0.30 GHz") != NULL), "env note: 0.3 GHz says EMULATED, first: %s",
+           n.line[0]);
+    /* an emulator the environment names: said first, by name; the core clock not estimated */
+    s.core_ghz = NAN;
+    s.has_cycles = 0;
+    (void)snprintf(s.env.emulator, sizeof s.env.emulator, "qemu-user");
+    tap_ok(chrono_env_note_read(&s, &n) == 0 && n.emulated == 1 && strstr(n.line[0], "EMULATED (qemu-user): timings are the emulator's") &&
+           strstr(n.line[n.n - 1], "core clock not estimated") != NULL && chrono_session_emulated(&s) == 1,
+           "env note: qemu-user named first, no core clock (%s | %s)", n.line[0], n.line[n.n - 1]);
+    /* a clock of the user's counts what it says, emulated or not */
+    s.clock.source = CHRONO_CLOCK_CUSTOM;
+    tap_ok(chrono_session_emulated(&s) == 0 && chrono_env_note_read(&s, &n) == 0 && n.emulated == 0 &&
+           strstr(n.line[0], "EMULATED") == NULL, "env note: a custom clock is never emulated");
     tap_ok(chrono_env_note_read(NULL, &n) == CHRONO_EINVAL, "env note: NULL");
 }
 
@@ -207,6 +267,7 @@ int main(void)
     test_all_samples();
 #if TEST_HAVE_CHAINS
     test_literal_run();
+    test_emulated_session();
 #endif
     test_then_now();
     test_env_note();

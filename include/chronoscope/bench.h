@@ -353,9 +353,13 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
 CHRONO_API void chrono_session_close(chrono_session *s);
 
 /* 1 when the session's timings are an emulator's, not the machine's (never
-   with a custom clock): under valgrind, where the environment says so
-   (CHRONO_EMULATED=1: qemu-user, wine), or with a core clock no CPU has (the reference chains read below
-   0.8 or above 7 GHz: qemu-user).  Read such figures for correctness only. */
+   with a custom clock): an emulator the environment shows (chrono_env.emulator:
+   qemu-user, QEMU TCG, valgrind), under valgrind, where the environment
+   variable says so (CHRONO_EMULATED=1: wine, an emulator not detected), or
+   with a core clock no CPU has (the reference chains read below 0.8 or above
+   7 GHz).  Read such figures for correctness only.  An emulated session
+   carries CHRONO_WARN_EMULATED, names the emulator in .env.emulator and
+   estimates no cycles (.has_cycles 0, .core_ghz NAN). */
 CHRONO_API int chrono_session_emulated(const chrono_session *s);
 
 /* Time fn: size the batch, warm up, take the samples, summarise.  The
@@ -653,6 +657,39 @@ CHRONO__PRIVATE double chrono__core_ghz(const chrono_session *s)
     return (double)s->ref_adds / chrono_clock_ns(&s->clock, best);
 }
 
+/* Why the session's timings are an emulator's, into why (n bytes): its
+   name, or what says so; 0 when nothing does. */
+CHRONO__PRIVATE int chrono__emulated_why(const chrono_session *s, char *why, size_t n)
+{
+    const char *env = getenv("CHRONO_EMULATED");
+    char ghz[32];
+    if (s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;   /* a clock of the user's counts what it says */
+    if (s->env.emulator[0]) chrono__str_copy(why, n, s->env.emulator);
+    else if (chrono__under_valgrind()) chrono__str_copy(why, n, "valgrind");
+    else if (env && env[0] && strcmp(env, "0") != 0) chrono__str_copy(why, n, "CHRONO_EMULATED=1");
+    else if (s->core_ghz == s->core_ghz && (s->core_ghz < 0.8 || s->core_ghz > 7.0))
+        (void)chrono__bprintf(why, n, "a %s GHz core", chrono__num(ghz, sizeof ghz, "%.2f", s->core_ghz));
+    else return 0;
+    return 1;
+}
+
+/* At open: an emulated session is named, warned about, and estimates no cycles. */
+CHRONO__PRIVATE void chrono__session_emulation(chrono_session *s)
+{
+    char why[sizeof s->env.emulator];
+    if (!chrono__emulated_why(s, why, sizeof why)) return;
+    chrono__str_copy(s->env.emulator, sizeof s->env.emulator, why);
+    s->warnings |= CHRONO_WARN_EMULATED;
+    s->has_cycles = 0;
+    s->core_ghz = NAN;
+}
+
+CHRONO_API int chrono_session_emulated(const chrono_session *s)
+{
+    char why[sizeof s->env.emulator];
+    return s && chrono__emulated_why(s, why, sizeof why);
+}
+
 CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg, unsigned long caller)
 {
     int rc;
@@ -668,26 +705,20 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     else rc = chrono_clock_open(&s->clock, s->cfg.clock);
     if (rc < 0) { chrono_cpu_unpin(&s->pin); return rc; }
     if ((rc = chrono_env_read_at(&s->env, caller)) < 0) { chrono_cpu_unpin(&s->pin); return rc; }
-    s->warnings |= s->env.warnings;
+    s->warnings |= s->env.warnings & ~(unsigned)CHRONO_WARN_EMULATED;   /* the session decides (a custom clock is not) */
     if (s->clock.source == CHRONO_CLOCK_TSC && !s->clock.invariant_tsc) s->warnings |= CHRONO_WARN_NO_INVARIANT_TSC;
     s->ref_adds = CHRONO__REF_ADDS;
     s->has_cycles = CHRONO__HAS_REF_CHAIN && s->cfg.cycles == CHRONO_CYCLES_AUTO;
     if (s->has_cycles) s->ref_fixed_ticks = (uint64_t)(chrono__ref_fixed(s) + 0.5);
     s->core_ghz = s->has_cycles ? chrono__core_ghz(s) : NAN;
     if (!(s->core_ghz > 0)) s->has_cycles = 0;
+    chrono__session_emulation(s);
     s->fe_best = INFINITY;
     s->port_expect = chrono__port_expect(s);
     s->is_open = 1;
     return 0;
 }
 
-CHRONO_API int chrono_session_emulated(const chrono_session *s)
-{
-    const char *env = getenv("CHRONO_EMULATED");
-    if (!s || s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;   /* a clock of the user's counts what it says */
-    if (chrono__under_valgrind() || (env && env[0] && strcmp(env, "0") != 0)) return 1;
-    return s->has_cycles && s->core_ghz == s->core_ghz && (s->core_ghz < 0.8 || s->core_ghz > 7.0);
-}
 
 CHRONO_API void chrono_session_close(chrono_session *s)
 {

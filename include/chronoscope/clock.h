@@ -314,34 +314,6 @@ CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks)
 /* ---- capabilities ------------------------------------------------------- */
 typedef struct chrono__x86_facts { int tsc, rdtscp, invariant, hypervisor; char vendor[16]; double hz15, hz_hv; } chrono__x86_facts;
 
-/* Nonzero when the program runs under valgrind: its documented client request
-   RUNNING_ON_VALGRIND (0x1001), the "special instruction" sequence of
-   valgrind.h.  The rotations add up to a whole turn and the xchg of a register
-   with itself does nothing, so on real hardware the default (0) comes back;
-   valgrind's JIT recognises the sequence and answers.  Its CPUID may offer
-   RDTSCP that it cannot run (valgrind 3.19 on CPUs without it: SIGILL). */
-CHRONO__PRIVATE int chrono__under_valgrind(void)
-{
-    volatile uintptr_t args[6] = { 0x1001, 0, 0, 0, 0, 0 };
-    uintptr_t result = 0;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __asm__ __volatile__("rolq $3, %%rdi\n\trolq $13, %%rdi\n\trolq $61, %%rdi\n\trolq $51, %%rdi\n\t"
-                         "xchgq %%rbx, %%rbx"
-                         : "=d"(result) : "a"(&args[0]), "0"(result) : "cc", "memory");
-#elif defined(__i386__) && (defined(__GNUC__) || defined(__clang__))
-    __asm__ __volatile__("roll $3, %%edi\n\troll $13, %%edi\n\troll $29, %%edi\n\troll $19, %%edi\n\t"
-                         "xchgl %%ebx, %%ebx"
-                         : "=d"(result) : "a"(&args[0]), "0"(result) : "cc", "memory");
-#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-    __asm__ __volatile__("mov x3, %1\n\tmov x4, %2\n\t"
-                         "ror x12, x12, #3\n\tror x12, x12, #13\n\tror x12, x12, #51\n\tror x12, x12, #61\n\t"
-                         "orr x10, x10, x10\n\tmov %0, x3"
-                         : "=r"(result) : "r"(result), "r"(&args[0]) : "cc", "memory", "x3", "x4");
-#endif
-    (void)args;
-    return result != 0;
-}
-
 CHRONO__PRIVATE void chrono__x86_read(chrono__x86_facts *f)
 {
     uint32_t r[4], hv_max;

@@ -113,14 +113,17 @@ typedef struct chrono_cache {
                                   "measures within 2%: the clock's fixed cost dominates its figure") \
     X(CHRONO_WARN_HOST_SLOWED, 14, "control chains of known length, timed between the samples, read slow in more " \
                                    "than 40% of them: the host took the core in stretches the probes did not " \
-                                   "see, and the run's figure may read slow (the row is marked)")
+                                   "see, and the run's figure may read slow (the row is marked)") \
+    X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
+                                "read them for correctness only; no cycles are estimated")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
-   environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS; by the session:
-   UNPINNED, NO_INVARIANT_TSC; by a run (also in its chrono_result.warnings /
+   environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
+   session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
+   run (also in its chrono_result.warnings /
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
    CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED. */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_HOST_SLOWED };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_EMULATED };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
@@ -132,6 +135,7 @@ typedef struct chrono_env {
     int  smt;               /* 1/0 SMT active, -1 unknown */
     int  in_vm;             /* 1 under a hypervisor, 0 otherwise */
     char hypervisor[16];    /* CPUID 0x40000000 signature or /sys/hypervisor/type, "" */
+    char emulator[24];      /* the code runs on an emulator: "qemu-user", "QEMU TCG", "valgrind"; "" */
     char clocksource[32];   /* Linux current_clocksource, "" */
     char kernel[96];        /* "Linux 6.1.0-... x86_64", "Windows x86_64" */
     char hostname[64];
@@ -141,7 +145,7 @@ typedef struct chrono_env {
     double loadavg1;        /* 1-minute load average, -1 unknown */
     chrono_cache caches[8]; /* cpu0's caches, lowest level first */
     int ncaches;            /* 0 if unknown */
-    unsigned warnings;      /* CHRONO_WARN_DEBUG_BUILD, _VM, _FREQ_SCALING, _LOAD, _ASSERTS */
+    unsigned warnings;      /* CHRONO_WARN_DEBUG_BUILD, _VM, _FREQ_SCALING, _LOAD, _ASSERTS, _EMULATED */
 } chrono_env;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -604,6 +608,107 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
     return CHRONO_OK;
 }
 
+/* ---- emulators ---------------------------------------------------------- */
+/* What an emulator leaves visible to the program it runs (each may be NULL:
+   unknown).  Filled from the system by chrono__env_emulator, by hand in tests. */
+typedef struct chrono__emu_facts {
+    int valgrind;             /* valgrind's client request answered (chrono__under_valgrind) */
+    const char *ld_preload;   /* $LD_PRELOAD */
+    const char *comm;         /* /proc/self/comm: the executable the kernel started */
+    const char *maps;         /* lines of /proc/thread-self/maps: the kernel's, which qemu-user does not rewrite */
+    const char *cpuinfo;      /* lines of /proc/cpuinfo */
+    int code_x86;             /* 1: the code is x86 (i386, x86-64); 0: another architecture */
+    const char *hypervisor;   /* CPUID 0x40000000 signature, without repeats ("TCG") */
+} chrono__emu_facts;
+
+/* 1 when one of the lines of text maps a file whose name starts with "qemu-"
+   (/usr/bin/qemu-aarch64, qemu-i386-static: the emulator itself). */
+CHRONO__PRIVATE int chrono__maps_qemu(const char *text)
+{
+    while (text && *text) {
+        const char *end = strchr(text, '\n'), *slash = NULL, *c;
+        if (!end) end = text + strlen(text);
+        for (c = text; c < end; c++) if (*c == '/') slash = c;
+        if (slash && end - slash > 5 && !strncmp(slash + 1, "qemu-", 5)) return 1;
+        text = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* 1 when /proc/cpuinfo's text describes a CPU of another architecture than
+   the code's: the kernel's file, passed through by an emulator (gnulib's
+   qemu test looks for the same). */
+CHRONO__PRIVATE int chrono__cpuinfo_foreign(const char *text, int code_x86)
+{
+    if (!text) return 0;
+    if (code_x86) return strstr(text, "CPU implementer") != NULL;   /* arm */
+    return strstr(text, "GenuineIntel") != NULL || strstr(text, "AuthenticAMD") != NULL ||
+           strstr(text, "HygonGenuine") != NULL;
+}
+
+/* The emulator the facts point at: "valgrind", "qemu-user" (the program is
+   run by a qemu-* binary, or sees another architecture's /proc/cpuinfo),
+   "QEMU TCG" (CPUID's hypervisor signature TCGTCGTCGTCG: qemu translating
+   the code, user or system mode), or "" when none. */
+CHRONO__PRIVATE const char *chrono__emulator_of(const chrono__emu_facts *f)
+{
+    if (f->valgrind || (f->ld_preload && strstr(f->ld_preload, "vgpreload")) ||
+        (f->maps && strstr(f->maps, "/vgpreload_")))
+        return "valgrind";
+    if ((f->comm && !strncmp(f->comm, "qemu-", 5)) || chrono__maps_qemu(f->maps) ||
+        chrono__cpuinfo_foreign(f->cpuinfo, f->code_x86))
+        return "qemu-user";
+    if (f->hypervisor && !strcmp(f->hypervisor, "TCG")) return "QEMU TCG";
+    return "";
+}
+
+#if CHRONO__OS_LINUX
+/* The first line of the kernel's maps of this thread that names an emulator
+   (a qemu-* file, valgrind's preload), copied into line; 0 when none. */
+CHRONO__PRIVATE int chrono__maps_emulator_line(char *line, size_t n)
+{
+    int found = 0;
+    FILE *f = fopen("/proc/thread-self/maps", "r");
+    if (!f) f = fopen("/proc/self/maps", "r");   /* Linux before 3.17 */
+    if (!f) return 0;
+    while (!found && fgets(line, (int)n, f))
+        found = chrono__maps_qemu(line) || strstr(line, "/vgpreload_") != NULL;
+    fclose(f);
+    return found;
+}
+#endif
+
+/* e->emulator from what this process can see (cpuinfo: the lines of
+   /proc/cpuinfo read, NULL where there is none).  Under qemu-user CPUID is
+   qemu's: its hypervisor signature ("TCG") says nothing about the machine,
+   which is a VM only when the kernel says so (kernel_vm). */
+CHRONO__PRIVATE void chrono__env_emulator(chrono_env *e, const char *cpuinfo, int kernel_vm)
+{
+    chrono__emu_facts f;
+    const char *name;
+#if CHRONO__OS_LINUX
+    char comm[32], line[512];
+#endif
+    memset(&f, 0, sizeof f);
+    f.valgrind = chrono__under_valgrind();
+    f.ld_preload = getenv("LD_PRELOAD");
+    f.hypervisor = e->hypervisor;
+    f.cpuinfo = cpuinfo;
+#if defined(CHRONO__X86)
+    f.code_x86 = 1;
+#endif
+#if CHRONO__OS_LINUX
+    if (chrono__file_line("/proc/self/comm", comm, sizeof comm) == 0) f.comm = comm;
+    if (chrono__maps_emulator_line(line, sizeof line)) f.maps = line;
+#endif
+    name = chrono__emulator_of(&f);
+    chrono__str_copy(e->emulator, sizeof e->emulator, name);
+    if (!strcmp(name, "qemu-user")) {
+        e->in_vm = kernel_vm;
+        if (!strcmp(e->hypervisor, "TCG")) e->hypervisor[0] = '\0';
+    }
+}
+
 /* ---- environment ------------------------------------------------------- */
 CHRONO__PRIVATE void chrono__env_compiler(chrono_env *e)
 {
@@ -707,18 +812,25 @@ CHRONO__PRIVATE void chrono__env_uname(chrono_env *e)
 #endif
 
 #if CHRONO__OS_LINUX
-CHRONO__PRIVATE void chrono__env_linux(chrono_env *e)
+/* cpuinfo (n bytes): the first CPU's lines of /proc/cpuinfo; *kernel_vm: its
+   hypervisor flag (or /sys/hypervisor) said this is a VM. */
+CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
 {
     char buf[4096], path[96];
     long v;
+    size_t used = 0;
     int i, flags_seen = 0;
+    cpuinfo[0] = '\0';
+    *kernel_vm = 0;
     FILE *f = fopen("/proc/cpuinfo", "r");
     /* The kernel's view of the hypervisor flag (also right under emulators
        such as valgrind, whose CPUID hides it) and the model name. */
     if (f) {
         while (fgets(buf, (int)sizeof buf, f)) {
             char *colon = strchr(buf, ':');
+            size_t len = strlen(buf);
             if (buf[0] == '\n') break;             /* end of the first CPU */
+            if (used + len < n) { memcpy(cpuinfo + used, buf, len + 1); used += len; }
             if (!colon) continue;
             if (!e->cpu_brand[0] && strncmp(buf, "model name", 10) == 0) {
                 chrono__str_trim(colon + 1);
@@ -727,7 +839,7 @@ CHRONO__PRIVATE void chrono__env_linux(chrono_env *e)
                 const char *h = colon;
                 flags_seen = 1;
                 while ((h = strstr(h, " hypervisor")) != NULL) {
-                    if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = 1; break; }
+                    if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = *kernel_vm = 1; break; }
                     h += 11;
                 }
             }
@@ -735,7 +847,7 @@ CHRONO__PRIVATE void chrono__env_linux(chrono_env *e)
         fclose(f);
     }
     if (chrono__file_line("/sys/hypervisor/type", buf, sizeof buf) == 0) {
-        e->in_vm = 1;
+        e->in_vm = *kernel_vm = 1;
         if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
     }
     (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
@@ -815,6 +927,10 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
 {
     int n;
     unsigned w = 0;
+#if CHRONO__OS_LINUX
+    char cpuinfo[4096];
+    int kernel_vm = 0;
+#endif
     if (!e) return CHRONO_EINVAL;
     if (caller / 16u != CHRONO_VERSION_NUM) return CHRONO_EVERSION;
     memset(e, 0, sizeof *e);
@@ -829,11 +945,15 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
     n = chrono_cpu_count();
     if (n >= 1) e->online_cpus = n;
 #if CHRONO__OS_LINUX
-    chrono__env_linux(e);
-#elif CHRONO__OS_WINDOWS
+    chrono__env_linux(e, cpuinfo, sizeof cpuinfo, &kernel_vm);
+    chrono__env_emulator(e, cpuinfo, kernel_vm);
+#else
+#  if CHRONO__OS_WINDOWS
     chrono__env_windows(e);
-#elif CHRONO__OS_POSIX
+#  elif CHRONO__OS_POSIX
     chrono__env_posix(e);
+#  endif
+    chrono__env_emulator(e, NULL, e->in_vm);
 #endif
     if (e->ncaches == 0) chrono__env_cpuid_caches(e);
 
@@ -842,6 +962,7 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
     if ((e->governor[0] && strcmp(e->governor, "performance") != 0) || e->boost == 1) w |= CHRONO_WARN_FREQ_SCALING;
     if (e->loadavg1 >= 0.0 && e->online_cpus >= 1 && e->loadavg1 > e->online_cpus / 2.0) w |= CHRONO_WARN_LOAD;
     if (e->asserts) w |= CHRONO_WARN_ASSERTS;
+    if (e->emulator[0]) w |= CHRONO_WARN_EMULATED;
     e->warnings = w;
     return CHRONO_OK;
 }

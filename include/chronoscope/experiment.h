@@ -120,7 +120,7 @@ typedef struct chrono_env_note {
     int in_vm;                   /* 1/0 */
     int pti;                     /* 1: meltdown "Mitigation: PTI", 0: not, -1 unknown */
     double tsc_ghz, core_ghz;    /* NAN unknown */
-    int emulated;                /* 1: the core clock is implausible (an emulator?) */
+    int emulated;                /* 1: the timings are an emulator's (chrono_session_emulated), said first */
 } chrono_env_note;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -357,6 +357,13 @@ CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *ou
     out->pti = -1;
     out->tsc_ghz = s->clock.hz > 0 ? s->clock.hz / 1e9 : NAN;
     out->core_ghz = s->core_ghz;
+    /* an emulator (qemu, valgrind) first: it makes every other line moot */
+    out->emulated = chrono__emulated_why(s, val, sizeof val);
+    if (out->emulated) {
+        (void)chrono__bprintf(line, sizeof line, "EMULATED (%s): timings are the emulator's, not this machine's: "
+                              "read them for correctness only; no cycles are estimated", val);
+        chrono__note_add(out, line);
+    }
     /* the VM */
     if (out->in_vm)
         (void)chrono__bprintf(line, sizeof line, "VM: a guest (%s): system calls and interrupts cost more than on bare metal",
@@ -380,20 +387,12 @@ CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *ou
         chrono__note_add(out, line);
     } else chrono__note_add(out, "mitigations: unknown (no /sys/devices/system/cpu/vulnerabilities)");
     /* the clocks */
-    (void)chrono__bprintf(line, sizeof line, "clock: %s at %s GHz; core clock ~%s GHz (estimated by reference chains)",
-                          chrono_clock_source_name(s->clock.source),
-                          chrono__finite(out->tsc_ghz) ? chrono__num(a, sizeof a, "%.3f", out->tsc_ghz) : "?",
-                          chrono__finite(out->core_ghz) ? chrono__num(b, sizeof b, "%.2f", out->core_ghz) : "?");
+    if (chrono__finite(out->core_ghz)) (void)chrono__bprintf(val, sizeof val, "core clock ~%s GHz (estimated by reference chains)",
+                                                             chrono__num(b, sizeof b, "%.2f", out->core_ghz));
+    else (void)chrono__bprintf(val, sizeof val, "core clock not estimated");
+    (void)chrono__bprintf(line, sizeof line, "clock: %s at %s GHz; %s", chrono_clock_source_name(s->clock.source),
+                          chrono__finite(out->tsc_ghz) ? chrono__num(a, sizeof a, "%.3f", out->tsc_ghz) : "?", val);
     chrono__note_add(out, line);
-    /* An emulator (qemu-user) runs the chains' adds at a fraction of a real
-       core's speed, or reports a clock no CPU has. */
-    out->emulated = chrono_session_emulated(s);
-    if (out->emulated) {
-        (void)chrono__bprintf(line, sizeof line, "EMULATED? a core clock of %s GHz is implausible: "
-                              "the timings below are not the machine's, read them for correctness only",
-                              chrono__num(a, sizeof a, "%.2f", out->core_ghz));
-        chrono__note_add(out, line);
-    }
     return 0;
 }
 

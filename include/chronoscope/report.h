@@ -564,7 +564,8 @@ CHRONO__PRIVATE void chrono__env_core(const chrono_session *s, char *buf, size_t
                        chrono__num(ghz, sizeof ghz, "%.3f", s->core_ghz), chrono__or(e->governor, "unknown"),
                        chrono__tri(e->boost, "on", "off"));
     else
-        (void)chrono__bprintf(buf, n, "unknown (no cycle estimates); governor %s, boost %s",
+        (void)chrono__bprintf(buf, n, "%s; governor %s, boost %s",
+                       s->warnings & CHRONO_WARN_EMULATED ? "not estimated: emulated" : "unknown (no cycle estimates)",
                        chrono__or(e->governor, "unknown"), chrono__tri(e->boost, "on", "off"));
 }
 
@@ -574,9 +575,9 @@ CHRONO__PRIVATE void chrono__env_machine(const chrono_session *s, char *buf, siz
     char load[48];
     if (e->loadavg1 >= 0) chrono__num(load, sizeof load, "%.2f", e->loadavg1);
     else (void)chrono__bprintf(load, sizeof load, "unknown");
-    (void)chrono__bprintf(buf, n, "%s, %s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
+    (void)chrono__bprintf(buf, n, "%s, %s%s%s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
                    e->in_vm == 1 ? "virtual machine" : "bare metal", e->hypervisor[0] ? " " : "", e->hypervisor,
-                   load, chrono__or(e->hostname, "unknown"));
+                   e->emulator[0] ? ", emulated by " : "", e->emulator, load, chrono__or(e->hostname, "unknown"));
 }
 
 CHRONO__PRIVATE void chrono__env_build(const chrono_session *s, char *buf, size_t n)
@@ -1349,6 +1350,7 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jbool(o, "boost", e->boost);
     chrono__jbool(o, "vm", e->in_vm == 1);
     chrono__jstr(o, "hypervisor", e->hypervisor);
+    chrono__jstr(o, "emulator", e->emulator);
     chrono__jstr(o, "kernel", e->kernel);
     chrono__jstr(o, "clocksource", e->clocksource);
     chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
