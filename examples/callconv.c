@@ -9,12 +9,16 @@
              1, 2 and 3 arguments, and a caller keeping values live, each
              against the plain convention (sysv on x86-64, cdecl on i386);
      Part 1  the replica: read one byte from /dev/zero and write it to
-             /dev/null through each kind of shim, against libc; the 16 MiB
-             copy (--bytes) projected from the MEAN cost per byte, and with
-             --literal really copied and timed;
+             /dev/null through each kind of shim, against libc, in 3 fresh
+             processes (2 with --quick, N with --processes=N), pooled: a
+             difference is "resolved" only when every process saw its sign
+             and the pooled interval excludes 0; the 16 MiB copy (--bytes)
+             projected from the MEAN cost per byte, and with --literal
+             really copied and timed;
      Part 3  then vs now: the post's eight rows beside today's closest
              x86-64 counterpart, in µs and cycles (--seed-mhz for the
-             Pentium III's), with the ratios.
+             Pentium III's), with the ratios; the spread between the shims
+             from their paired differences against libc, with its interval.
 
    Everything measured goes through chrono_run / chrono_compare, everything
    printed through the report (the tables are report.h's chrono_table). */
@@ -299,10 +303,11 @@ static const cc_copy_entry part1[] = {
 /* ==== the program's tables ==================================================== */
 #define CC_CELL 200
 #define CC_MAXROWS 64
+#define CC_MAXCOLS 17
 typedef struct cc_table {        /* a chrono_table and the storage of its cells */
     chrono_table t;
-    char text[CC_MAXROWS * 14][CC_CELL];
-    const char *cells[CC_MAXROWS * 14];
+    char text[CC_MAXROWS * CC_MAXCOLS][CC_CELL];
+    const char *cells[CC_MAXROWS * CC_MAXCOLS];
 } cc_table;
 
 static void cc_table_init(cc_table *tb, const char *key, const char *title, const char *const *cols, size_t ncols)
@@ -329,22 +334,23 @@ static void cc_num(cc_table *tb, size_t col, const char *fmt, double v)
 }
 static void cc_str(cc_table *tb, size_t col, const char *s) { (void)snprintf(cc_cell(tb, col), CC_CELL, "%s", s); }
 
-/* Δ cells (ns, CI low, CI high, noise) from a comparison. */
+/* Δ cells (ns, CI low, CI high, verdict) from a comparison. */
 static void cc_delta_cells(cc_table *tb, size_t col, const chrono_comparison *c)
 {
     chrono_delta d;
-    if (chrono_delta_from(c, &d) < 0) { d.diff_ns = d.ci_low_ns = d.ci_high_ns = NAN; d.below_noise = 1; }
-    cc_num(tb, col, "%+.2f", d.diff_ns);
-    cc_num(tb, col + 1, "%+.2f", d.ci_low_ns);
-    cc_num(tb, col + 2, "%+.2f", d.ci_high_ns);
-    cc_str(tb, col + 3, d.below_noise ? "below noise (CI includes 0)" : "resolved");
+    int ok = chrono_delta_from(c, &d) == 0;
+    cc_num(tb, col, "%+.2f", ok ? d.diff_ns : NAN);
+    cc_num(tb, col + 1, "%+.2f", ok ? d.ci_low_ns : NAN);
+    cc_num(tb, col + 2, "%+.2f", ok ? d.ci_high_ns : NAN);
+    cc_str(tb, col + 3, ok ? chrono_delta_verdict(&d) : "n/a");
 }
 
 static const char *const p2_cols[] = { "variant", "against", "ns_variant", "ns_against", "delta_ns", "delta_ci_low",
                                        "delta_ci_high", "verdict" };
 static const char *const p1_cols[] = { "variant", "projected_s_mean", "proj_ci_low_s", "proj_ci_high_s",
                                        "ns_per_byte_mean", "ns_per_byte_median", "delta_ns_vs_libc", "delta_ci_low",
-                                       "delta_ci_high", "verdict", "literal_s", "projected_beside_s",
+                                       "delta_ci_high", "verdict", "processes", "delta_lowest_process",
+                                       "delta_highest_process", "literal_s", "projected_beside_s",
                                        "literal_vs_beside", "literal_switches" };
 static const char *const env_cols[] = { "note" };
 
@@ -371,9 +377,9 @@ int main(int argc, char **argv)
     chrono_program p;
     chrono_env_note note;
     chrono_then_now tn;
-    int bytes = 16 << 20, literal = 0, have_tn = 0, rc;
+    int bytes = 16 << 20, literal = 0, have_tn = 0, rc, nproc;
     double seed_mhz = 0.0, ops;
-    size_t i, n = 0, np1 = 0;
+    size_t i, n = 0, n2, np1 = 0;
     const chrono_cli_flag flags[] = {
         { "--bytes", CHRONO_CLI_INT, &bytes, 1, 1 << 30, "bytes of the copy to project (and copy with --literal), default 16777216" },
         { "--seed-mhz", CHRONO_CLI_DOUBLE, &seed_mhz, 1, 100000, "the 2002 Pentium III's clock in MHz, for its cycles (else n/a)" },
@@ -400,18 +406,29 @@ int main(int argc, char **argv)
     /* ---- the table: Part 2 (no kernel), then Part 1 (the replica) ---- */
     for (i = 0; i < CC_NPART2; i++)
         entries[n++] = chrono_versus(part2[i].name, part2[i].fn, NULL, part2[i].base_name, part2[i].base, NULL);
+    n2 = n;
+    /* Part 1 in fresh processes: one process's difference does not repeat in the next (code and
+       data land elsewhere, the host's phase changes), so a verdict must hold across several */
+    nproc = p.cli.processes > 1 ? p.cli.processes : p.cli.quick ? 2 : 3;
 #if CC_LINUX
     if (h.zero < 0 || h.null < 0) {
         chrono_program_note(&p, "%s: Part 1 skipped: cannot open /dev/zero or /dev/null", p.cli.prog);
     } else {
+        /* each of the nproc processes takes its share of the samples and of the time budget */
+        int share = (p.session.cfg.samples + nproc - 1) / nproc, least = p.session.cfg.samples < 21 ? p.session.cfg.samples : 21;
         entries[n++] = chrono_with_bytes(chrono_bench("p1/libc", copy_libc, &h), 1);
         for (i = 0; i < CC_NPART1; i++)
             entries[n++] = chrono_with_bytes(chrono_versus(part1[i].name, part1[i].fn, &h, "p1/libc", copy_libc, &h), 1);
+        for (i = n2; i < n && !p.cli.list; i++)
+            entries[i] = chrono_with_budget(chrono_with_samples(entries[i], share > least ? share : least), p.session.cfg.max_ms / nproc);
     }
 #else
     cc_str(&envtab, 0, "Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)");
     envtab.t.nrows++;
 #endif
+    (void)snprintf(cc_cell(&envtab, 0), CC_CELL, "Part 1: pooled over %d fresh processes: a difference is resolved only "
+                   "when every process saw its sign and the pooled interval excludes 0", nproc);
+    envtab.t.nrows++;
     cc_str(&envtab, 0, "Part 1: projections use the MEAN ns per byte of every sample, interrupted ones included");
     envtab.t.nrows++;
     cc_str(&envtab, 0, literal ? "Part 1: literal_s is one real copy (wall time: with literal_switches > 0 others' time is in it); "
@@ -419,8 +436,15 @@ int main(int argc, char **argv)
                                : "Part 1: --literal copies for real");
     envtab.t.nrows++;
     (void)chrono_program_table(&p, &envtab.t);
-    (void)chrono_program_run(&p, entries, n);
-    if (p.cli.list) goto done;
+    {   /* Part 2 here, Part 1 pooled; the part with --baseline first, so that every row after it shows its ratio */
+        int p1_first = p.cli.baseline && !strncmp(p.cli.baseline, "p1/", 3), k;
+        for (k = 0; k < 2 && p.status != 2; k++) {
+            if ((k == 0) != p1_first) (void)chrono_program_run(&p, entries, n2);
+            else if (p.cli.list || n == n2) (void)chrono_program_run(&p, entries + n2, n - n2);
+            else (void)chrono_program_run_processes(&p, entries + n2, n - n2, nproc);
+        }
+    }
+    if (p.cli.list || chrono_program_child(&p)) goto done;   /* a child's results travel back by themselves */
 
     /* ---- Part 2's Δ table ---- */
     cc_table_init(&p2tab, "part2_conventions", "Part 2: calling conventions, no kernel (ns per call, against the plain one)",
@@ -470,7 +494,7 @@ int main(int argc, char **argv)
     }
 #endif
     qsort(p1, np1, sizeof p1[0], cc_p1_cmp);
-    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 14);
+    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 17);
     for (i = 0; i < np1; i++) {
         chrono_projection pr;
         if (chrono_project(&p1[i].r, ops, p.session.cfg.confidence, &pr) < 0) continue;
@@ -480,12 +504,19 @@ int main(int argc, char **argv)
         cc_num(&p1tab, 3, "%.3f", pr.ci_high_ns / 1e9);
         cc_num(&p1tab, 4, "%.1f", pr.per_op_mean_ns);
         cc_num(&p1tab, 5, "%.1f", pr.per_op_median_ns);
-        if (p1[i].is_base) { size_t k; for (k = 6; k < 10; k++) cc_str(&p1tab, k, k == 9 ? "baseline" : "0"); }
-        else cc_delta_cells(&p1tab, 6, &p1[i].c);
-        cc_num(&p1tab, 10, "%.3f", p1[i].have_lit ? p1[i].lit.ns / 1e9 : NAN);
-        cc_num(&p1tab, 11, "%.3f", p1[i].have_lit ? p1[i].lit.beside.total_ns / 1e9 : NAN);
-        cc_num(&p1tab, 12, "%.3f", p1[i].have_lit ? p1[i].lit.ratio : NAN);
-        cc_num(&p1tab, 13, "%.0f", p1[i].have_lit && p1[i].lit.switches >= 0 ? (double)p1[i].lit.switches : NAN);
+        cc_num(&p1tab, 10, "%.0f", (double)(p1[i].r.processes > 1 ? p1[i].r.processes : 1));
+        if (p1[i].is_base) { size_t k; for (k = 6; k < 13; k++) if (k != 10) cc_str(&p1tab, k, k == 9 ? "baseline" : "0"); }
+        else {
+            chrono_delta d;
+            int ok = chrono_delta_from(&p1[i].c, &d) == 0;
+            cc_delta_cells(&p1tab, 6, &p1[i].c);
+            cc_num(&p1tab, 11, "%+.2f", ok ? d.process_min_ns : NAN);
+            cc_num(&p1tab, 12, "%+.2f", ok ? d.process_max_ns : NAN);
+        }
+        cc_num(&p1tab, 13, "%.3f", p1[i].have_lit ? p1[i].lit.ns / 1e9 : NAN);
+        cc_num(&p1tab, 14, "%.3f", p1[i].have_lit ? p1[i].lit.beside.total_ns / 1e9 : NAN);
+        cc_num(&p1tab, 15, "%.3f", p1[i].have_lit ? p1[i].lit.ratio : NAN);
+        cc_num(&p1tab, 16, "%.0f", p1[i].have_lit && p1[i].lit.switches >= 0 ? (double)p1[i].lit.switches : NAN);
         p1tab.t.nrows++;
     }
     (void)chrono_program_table(&p, &p1tab.t);
@@ -500,16 +531,28 @@ int main(int argc, char **argv)
             { "__stdcall", "p1/ms_abi_shim", 38.848 },          { "__stdcall, regparm (3) (shipped)", "p1/ms_abi_shim", 39.409 },
         };
         chrono_then_now_row rows[10];
-        double fastest = NAN, slowest = NAN, readv_d = NAN, ghz = p.session.core_ghz;
+        chrono_delta fastest, slowest, spread;
+        const char *fastest_name = NULL, *slowest_name = NULL;
+        double readv_d = NAN, ghz = p.session.core_ghz;
+        static char spread_note[CHRONO_THEN_NOW_CELL];
         size_t k;
         memset(rows, 0, sizeof rows);
-        for (k = 0; k < np1; k++) {   /* today's spread among the shims (not readv, not the raw instruction) */
-            double v = p1[k].r.ns.median;
-            if (strstr(p1[k].name, "readv")) { chrono_delta d; if (chrono_delta_from(&p1[k].c, &d) == 0) readv_d = d.diff_ns; }
+        /* today's spread among the shims (not readv, not the raw instruction): from their paired
+           differences against libc, each taken against libc at the same moments (the shims' own
+           medians come from different moments, and the host drifts between them) */
+        for (k = 0; k < np1; k++) {
+            chrono_delta d;
+            if (p1[k].is_base || chrono_delta_from(&p1[k].c, &d) < 0) continue;
+            if (strstr(p1[k].name, "readv")) readv_d = d.diff_ns;
             if (strstr(p1[k].name, "readv") || strstr(p1[k].name, "syscall")) continue;
-            if (!(v >= fastest)) fastest = v;
-            if (!(v <= slowest)) slowest = v;
+            if (!fastest_name || d.diff_ns < fastest.diff_ns) { fastest = d; fastest_name = p1[k].name; }
+            if (!slowest_name || d.diff_ns > slowest.diff_ns) { slowest = d; slowest_name = p1[k].name; }
         }
+        if (fastest_name && slowest_name && chrono_delta_between(&slowest, &fastest, &spread) == 0)
+            (void)snprintf(spread_note, sizeof spread_note, "%s - %s: [%+.1f, %+.1f] ns (two %.0f%% CIs), %s", slowest_name + 3,
+                           fastest_name + 3, spread.ci_low_ns, spread.ci_high_ns, 100 * fastest.ci_level,
+                           spread.resolved ? "resolved" : "below noise");
+        else spread.diff_ns = NAN;
         for (k = 0; k < 8; k++) {
             size_t j;
             rows[k].then = seed[k].then;
@@ -526,9 +569,10 @@ int main(int argc, char **argv)
         rows[8].then = "fastest - slowest (1/8 us per read)";
         rows[8].then_total_s = 39.409 - 37.354;
         rows[8].then_ops = 16777216.0;
-        rows[8].now = "slowest - fastest shim, median";
-        rows[8].now_ns = slowest - fastest;
+        rows[8].now = "slowest - fastest shim (each paired with libc)";
+        rows[8].now_ns = spread.diff_ns;
         rows[8].now_ghz = ghz;
+        rows[8].note = spread_note;
         rows[9].then = "read forwarded to readv (+1/2 us)";
         rows[9].then_total_s = NAN;
         rows[9].then_us_per_op = 0.5;

@@ -297,6 +297,8 @@ typedef struct chrono_comparison {
     double ratio, ci_low, ci_high, ci_level;    /* ns a/b: median of paired ratios, and its CI */
     double cycles_ratio;         /* the same in estimated cycles, NAN if unknown */
     unsigned warnings;           /* CHRONO_WARN_* bits: both sides' and UNSTABLE */
+    double process_min_ratio, process_max_ratio;   /* pooled across processes (.a.processes > 1): the
+                                    lowest and highest of the processes' ratios; one process: .ratio */
     const double *pair_ratios;   /* ns a/b of each accepted pair, in the order taken; like
                                     chrono_result.sample_ns: session-owned, until close */
     size_t npair_ratios;
@@ -1721,6 +1723,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
         chrono__result_init(&out->a, "", 0);
         chrono__result_init(&out->b, "", 0);
         out->ratio = out->ci_low = out->ci_high = out->ci_level = out->cycles_ratio = NAN;
+        out->process_min_ratio = out->process_max_ratio = NAN;
     }
     if (rc < 0) return rc;
     if (!a || !b) return CHRONO_EINVAL;
@@ -1773,9 +1776,10 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     cmp.warnings |= cmp.a.warnings | cmp.b.warnings;
     s->warnings |= cmp.warnings;
     cmp.rounds = n;
-    cmp.cycles_ratio = NAN;
+    cmp.cycles_ratio = cmp.process_min_ratio = cmp.process_max_ratio = NAN;
     if (rc == 0) {
         cmp.ratio = ratio.ratio; cmp.ci_low = ratio.ci_low; cmp.ci_high = ratio.ci_high; cmp.ci_level = ratio.ci_level;
+        cmp.process_min_ratio = cmp.process_max_ratio = ratio.ratio;
         if (s->has_cycles && chrono_stats_ratio(ca.cycles, cb.cycles, n, s->cfg.confidence, ca.scratch, &ratio) == 0)
             cmp.cycles_ratio = ratio.ratio;
         rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);

@@ -23,7 +23,10 @@
        chrono_then_now_free(&tn);
 
    Functions:
-     chrono_delta_from(c, out)              a − b in ns per iteration, with its CI
+     chrono_delta_from(c, out)              a − b in ns per iteration, with its CI and its processes
+     chrono_delta_verdict(d)                "resolved", "resolved in one process", "below noise ...",
+                                            "not repeated ..." (the processes disagree on the sign)
+     chrono_delta_between(x, y, out)        x − y of two deltas against one baseline (paired, each)
      chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
      chrono_literal_run(s, name, fn, ctx, ops, out)   ops iterations of fn once, timed, beside a
                                             projection from samples taken between its slices
@@ -34,7 +37,16 @@
    Definitions:
      Δ          (ratio − 1) × median ns of b, where ratio is chrono_compare's median of
                 the paired ratios a_i/b_i and its CI; the CI is the ratio's CI scaled the
-                same way.  below_noise is 1 when that CI includes 0.
+                same way.  below_noise is 1 when that CI includes 0.  Pooled over
+                processes (program.h), each process's Δ comes from its own ratio; split
+                is 1 when they disagree on the sign.  Resolved: neither below noise nor
+                split; a comparison from one process is only ever "resolved in one
+                process" (processes differ here: code and data land elsewhere, the
+                host's phase changes).
+     between    x − y where x and y are Δs against the same baseline, each from paired
+                samples: drift between the two comparisons cancels in each.  Its CI is
+                [x.low − y.high, x.high − y.low], at level ≥ x.level + y.level − 1;
+                its processes are not paired (split 0), resolved when the CI excludes 0.
      projection ops × mean ns per iteration.  The mean, not the median: a long batch
                 pays for its interrupts and rare slow calls, which the median leaves out.
                 The mean of every whole sample the run took (chrono_result.all_ns_mean:
@@ -50,7 +62,9 @@
                 ~7% between 0.4 s windows, correlated over ~1 s) a projection taken
                 before and after a 1.3 s copy missed it by up to 14%.  ns is the
                 slices' sum; ratio = ns / beside.total_ns.
-     then/now   then_us_per_op = then_total_s × 1e6 / then_ops; then_cycles needs the old
+     then/now   then_per_op = then_total_s / then_ops and now_per_op = now_ns, each as a
+                person reads a duration (report.h's chrono_report_duration: "2.23 µs",
+                "21.0 s"); then_cycles needs the old
                 CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
                 now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
                 the same in cycles.
@@ -68,6 +82,10 @@ typedef struct chrono_delta {
     double ci_level;             /* coverage of the ratio's CI */
     double ratio;                /* a / b */
     int below_noise;             /* 1: the CI includes 0 */
+    int processes;               /* fresh processes the comparison was pooled over (1: this one) */
+    double process_min_ns, process_max_ns;   /* the lowest and highest process's Δ (one: diff_ns) */
+    int split;                   /* 1: the processes disagree on its sign (some Δ <= 0, some >= 0) */
+    int resolved;                /* 1: not below_noise and not split: a difference that repeats */
 } chrono_delta;
 
 typedef struct chrono_projection {
@@ -129,6 +147,13 @@ CHRONO__EXTERN_C_BEGIN
    without a finite ratio or median. */
 CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
 
+/* The verdict on a Δ, as a report cell says it. */
+CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d);
+
+/* x − y of two Δs against one baseline (Definitions: between).  CHRONO_EINVAL
+   for NULL or a non-finite Δ or interval. */
+CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out);
+
 /* ops iterations of r at its mean cost, with the mean's CI at `confidence`
    (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
 CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
@@ -141,8 +166,8 @@ CHRONO_API int chrono_project(const chrono_result *r, double ops, double confide
 CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
                                   chrono_literal *out);
 
-/* Fill t->table (key, title, columns row, then, then_us_per_op, then_cycles,
-   now, now_ns, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
+/* Fill t->table (key, title, columns row, then, then_per_op, then_cycles,
+   now, now_per_op, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
    seed_mhz <= 0 (or NAN): then_cycles and ratio_cycles are "n/a".
    CHRONO_EINVAL, CHRONO_ENOMEM.  On error nothing is left allocated. */
 CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
@@ -177,6 +202,41 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
     out->ci_high_ns = (c->ci_high - 1.0) * bm;
     out->ci_level = c->ci_level;
     out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
+    out->processes = c->a.processes > 1 ? c->a.processes : 1;
+    out->process_min_ns = out->process_max_ns = out->diff_ns;
+    if (out->processes > 1 && chrono__finite(c->process_min_ratio) && chrono__finite(c->process_max_ratio)) {
+        out->process_min_ns = (c->process_min_ratio - 1.0) * bm;
+        out->process_max_ns = (c->process_max_ratio - 1.0) * bm;
+    }
+    out->split = out->processes > 1 && out->process_min_ns <= 0.0 && out->process_max_ns >= 0.0;
+    out->resolved = !out->below_noise && !out->split;
+    return 0;
+}
+
+CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d)
+{
+    if (!d) return "n/a";
+    if (d->below_noise) return "below noise (CI includes 0)";
+    if (d->split) return "not repeated (the processes disagree on the sign)";
+    return d->processes > 1 ? "resolved" : "resolved in one process";
+}
+
+CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out)
+{
+    if (!x || !y || !out || !chrono__finite(x->diff_ns) || !chrono__finite(y->diff_ns) || !chrono__finite(x->ci_low_ns) ||
+        !chrono__finite(x->ci_high_ns) || !chrono__finite(y->ci_low_ns) || !chrono__finite(y->ci_high_ns))
+        return CHRONO_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->diff_ns = x->diff_ns - y->diff_ns;
+    out->ci_low_ns = x->ci_low_ns - y->ci_high_ns;
+    out->ci_high_ns = x->ci_high_ns - y->ci_low_ns;
+    out->ci_level = x->ci_level + y->ci_level - 1.0 > 0 ? x->ci_level + y->ci_level - 1.0 : 0.0;
+    out->ratio = NAN;   /* two ratios against one baseline: no ratio of their own */
+    out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
+    out->processes = x->processes < y->processes ? x->processes : y->processes;
+    out->process_min_ns = out->process_max_ns = NAN;   /* processes are not paired across comparisons */
+    out->split = 0;                                    /* ... so their signs are not either: the CIs carry the spread */
+    out->resolved = !out->below_noise;
     return 0;
 }
 
@@ -260,8 +320,15 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
 }
 
 static const char *const chrono__then_now_cols[CHRONO_THEN_NOW_COLS] = {
-    "row", "then", "then_us_per_op", "then_cycles", "now", "now_ns", "now_cycles_est", "ratio_us", "ratio_cycles", "note"
+    "row", "then", "then_per_op", "then_cycles", "now", "now_per_op", "now_cycles_est", "ratio_us", "ratio_cycles", "note"
 };
+
+/* A duration cell in the unit a person reads it in ("2.23 µs", "21.0 s"), or "n/a". */
+CHRONO__PRIVATE void chrono__tn_duration(char *cell, double ns)
+{
+    if (chrono__finite(ns)) (void)chrono_report_duration(cell, CHRONO_THEN_NOW_CELL, ns);
+    else (void)chrono__bprintf(cell, CHRONO_THEN_NOW_CELL, "n/a");
+}
 
 /* A number cell, or "n/a" where it is unknown. */
 CHRONO__PRIVATE void chrono__tn_num(char *cell, const char *fmt, double v)
@@ -301,10 +368,10 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
             (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s: %s s", r->then ? r->then : "",
                                   chrono__num(n, sizeof n, "%.3f", r->then_total_s));
         } else (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s", r->then ? r->then : "");
-        chrono__tn_num(c[2], "%.4f", then_us);
+        chrono__tn_duration(c[2], then_us * 1000.0);
         chrono__tn_num(c[3], "%.0f", then_cyc);
         (void)chrono__bprintf(c[4], CHRONO_THEN_NOW_CELL, "%s", r->now ? r->now : "");
-        chrono__tn_num(c[5], "%.2f", r->now_ns);
+        chrono__tn_duration(c[5], r->now_ns);
         chrono__tn_num(c[6], "%.1f", now_cyc);
         chrono__tn_num(c[7], "%.2f", then_us * 1000.0 / r->now_ns);
         chrono__tn_num(c[8], "%.2f", then_cyc / now_cyc);

@@ -59,6 +59,7 @@
      chrono_with_blocking(entry)                   the body blocks by design
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
+     chrono_program_child(p)                       0, or in a child of those processes its number (from 1)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
      chrono_program_begin / _run / _table / _end   the same in steps
      chrono_program_finish(p)                      the report written, the session still open
@@ -116,6 +117,8 @@ typedef struct chrono_program {
     double process_timeout_s;    /* --processes: a child still running after this is killed; 0: from the entries */
     int chrono__child;           /* in a child of --processes: its index + 1, else 0 */
     int chrono__child_fd;        /* its pipe to the parent */
+    int chrono__call;            /* calls of chrono_program_run / _run_processes so far */
+    int chrono__child_call;      /* in a child: the call whose entries it runs (the others are skipped), -1 all */
     char **chrono__argv;         /* argv with the private flag taken out (children), else NULL */
     char **chrono__parent_argv;  /* the argv children are started with */
     int chrono__parent_argc;
@@ -177,8 +180,19 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t);
    and in a "processes" table of the report (a row for every process); the
    others' results are kept.
    chrono_program_run does this when --processes=N (N > 1) was given.  0, or
-   CHRONO_ENOTSUP (Windows: not yet), CHRONO_EINVAL, CHRONO_ENOMEM. */
+   CHRONO_ENOTSUP (Windows: not yet), CHRONO_EINVAL, CHRONO_ENOMEM.
+   A program may mix the two: some entries here (chrono_program_run), others
+   pooled.  A child runs the program again from main with the same flags, and
+   the calls of chrono_program_run and chrono_program_run_processes are
+   counted alike in both: a child runs the entries of the call that started
+   it, here, and skips the other calls. */
 CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc);
+
+/* 0 in the program the user started; in a child of --processes (or of
+   chrono_program_run_processes) its number, from 1.  Work whose results do
+   not travel back to the parent (the session's results do) is wasted there:
+   a program skips it in a child. */
+CHRONO_API int chrono_program_child(const chrono_program *p);
 
 /* The result named `name` (the last one), NULL if none. */
 CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, const char *name);
@@ -303,7 +317,7 @@ CHRONO__PRIVATE uint64_t chrono__child_seed(uint64_t seed, int k)
     return x;
 }
 
-/* Children: take "--chrono-child=I:FD" out of argv (a copy), remember I and FD. */
+/* Children: take "--chrono-child=I:FD:CALL" out of argv (a copy), remember I, FD and CALL. */
 CHRONO__PRIVATE int chrono__child_args(chrono_program *p, int *argc, char ***argv)
 {
     int i, k = 0, found = 0;
@@ -316,9 +330,10 @@ CHRONO__PRIVATE int chrono__child_args(chrono_program *p, int *argc, char ***arg
         const char *a = (*argv)[i];
         if (i > 0 && !strncmp(a, CHRONO__CHILD_FLAG, strlen(CHRONO__CHILD_FLAG))) {
             long idx = strtol(a + strlen(CHRONO__CHILD_FLAG), NULL, 10);
-            const char *colon = strchr(a, ':');
+            const char *colon = strchr(a, ':'), *call = colon ? strchr(colon + 1, ':') : NULL;
             p->chrono__child = (int)idx + 1;
             p->chrono__child_fd = colon ? (int)strtol(colon + 1, NULL, 10) : -1;
+            p->chrono__child_call = call ? (int)strtol(call + 1, NULL, 10) : -1;
             continue;
         }
         v[k++] = (*argv)[i];
@@ -622,7 +637,8 @@ CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_ent
     const char *b = p->cli.baseline;
     size_t i;
     *first = n;
-    if (!b || p->cli.list || (p->chrono__open && chrono__program_has(p, b))) return 0;
+    /* a child runs one call's entries and prints nothing: its parent checks */
+    if (!b || p->cli.list || p->chrono__child || (p->chrono__open && chrono__program_has(p, b))) return 0;
     for (i = 0; i < n; i++) {
         char what[160], q[52];
         size_t k;
@@ -698,7 +714,7 @@ CHRONO__PRIVATE void chrono__child_run(chrono_program *p, int k, double timeout_
         (void)chrono__bprintf(o->why, sizeof o->why, "out of memory");
         return;
     }
-    (void)chrono__bprintf(flag, sizeof flag, CHRONO__CHILD_FLAG "%d:%d", k, fds[1]);
+    (void)chrono__bprintf(flag, sizeof flag, CHRONO__CHILD_FLAG "%d:%d:%d", k, fds[1], p->chrono__call - 1);
     for (i = 0; i < argc; i++) argv[i] = p->chrono__parent_argv[i];
     argv[argc] = flag;
     argv[argc + 1] = NULL;
@@ -1033,6 +1049,11 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
         chrono__set_throughput(&cmp.b, e);
         cmp.rounds = 0; cmp.warnings = 0;
         for (i = 0; i < k; i++) { cmp.rounds += cs[i]->rounds; cmp.warnings |= cs[i]->warnings; }
+        cmp.process_min_ratio = cmp.process_max_ratio = rat[0];
+        for (i = 1; i < k; i++) {   /* before the pooling (it may sort them) */
+            if (rat[i] < cmp.process_min_ratio) cmp.process_min_ratio = rat[i];
+            if (rat[i] > cmp.process_max_ratio) cmp.process_max_ratio = rat[i];
+        }
         if (k > 1) {   /* the processes' ratios as the units (one process: its own ratio and interval) */
             chrono_stats st;
             if (chrono_stats_pool_median(rat, lo, hi, k, conf, NULL, &st) == 0) {
@@ -1052,14 +1073,13 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
     return CHRONO_EINVAL;
 }
 
-CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
 {
     chrono__child_out *outs;
     char name[2 * CHRONO_NAME_MAX + 8];
     double timeout_s;
     size_t i, first = n, *order;
     int k, ok = 0, rc = 0, failed = 0;
-    if (!p || (n && !entries) || nproc < 1 || nproc > 1000) return CHRONO_EINVAL;
     if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
     if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
 #if !(CHRONO__OS_LINUX || CHRONO__OS_POSIX)
@@ -1166,22 +1186,39 @@ CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry 
     return rc < 0 ? chrono__program_fail(p, rc) : 0;
 }
 
-CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries, size_t n)
+/* Count this call of chrono_program_run / _run_processes; 1 when a child
+   skips it (it runs another call's entries). */
+CHRONO__PRIVATE int chrono__call_skipped(chrono_program *p)
 {
-    size_t i, j, *order, first = n, selected = 0;
-    int bad = 0, rc;
-    char buf[2 * CHRONO_NAME_MAX + 8];
-    if (!p || (n && !entries)) return CHRONO_EINVAL;
-    if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
-    /* the flags checked against the table before anything runs or prints */
+    int call = p->chrono__call++;
+    return p->chrono__child && p->chrono__child_call >= 0 && call != p->chrono__child_call;
+}
+
+/* The entries the flags select, counted for the end's "--filter selected
+   nothing" (before anything runs or prints); 1 when none is selected so far
+   (nothing to print yet), else 0. */
+CHRONO__PRIVATE int chrono__count_selected(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    size_t i, selected = 0;
     for (i = 0; i < n; i++) selected += (size_t)chrono__entry_selected(p, &entries[i]);
     p->chrono__wanted += selected;
+    return p->cli.filter && !p->chrono__wanted && !p->chrono__child;
+}
+
+/* chrono_program_run, the call counted already. */
+CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    size_t i, j, *order, first = n;
+    int bad = 0, rc, none;
+    char buf[2 * CHRONO_NAME_MAX + 8];
+    if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
+    /* the flags checked against the table before anything runs or prints */
+    none = chrono__count_selected(p, entries, n);
     if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
-    /* nothing selected so far: no header over an empty table (the end says why) */
-    if (p->cli.filter && !p->chrono__wanted && !p->chrono__child) return 0;
+    if (none) return 0;   /* no header over an empty table (the end says why) */
     if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
     if (!p->chrono__child && p->cli.processes > 1 && !p->cli.list)
-        return chrono_program_run_processes(p, entries, n, p->cli.processes);
+        return chrono__run_processes(p, entries, n, p->cli.processes);
     order = chrono__run_order(p, n, first);
     for (j = 0; j < n; j++) {
         const chrono_entry *e;
@@ -1207,6 +1244,30 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
     CHRONO_FREE(order);
     if (p->failed && p->status == 0) p->status = 1;
     return bad ? CHRONO_EINVAL : 0;
+}
+
+CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    if (!p || (n && !entries)) return CHRONO_EINVAL;
+    if (chrono__call_skipped(p)) return 0;
+    return chrono__program_run(p, entries, n);
+}
+
+CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+{
+    int rc;
+    if (!p || (n && !entries) || nproc < 1 || nproc > 1000) return CHRONO_EINVAL;
+    if (chrono__call_skipped(p)) return 0;
+    if (p->chrono__child) return chrono__program_run(p, entries, n);   /* the call that started this child: here */
+    if (!p->chrono__open || p->status == 2) return CHRONO_EINVAL;
+    if (chrono__count_selected(p, entries, n)) return 0;   /* run_processes checks the baseline */
+    if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
+    return chrono__run_processes(p, entries, n, nproc);
+}
+
+CHRONO_API int chrono_program_child(const chrono_program *p)
+{
+    return p ? p->chrono__child : 0;
 }
 
 CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
@@ -1273,7 +1334,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
     if (p->chrono__reported || !p->chrono__open) return 0;
     (void)chrono__program_filter_check(p);   /* --filter that selected nothing: exit 2, no report */
     if (p->status == 2) { p->chrono__reported = 1; return 0; }   /* a flag was refused: no report */
-    if (!p->chrono__console.session) (void)chrono_program_run(p, NULL, 0);   /* nothing ran */
+    if (!p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);   /* nothing ran */
     {
         chrono_report_writer *w = &p->chrono__console;
         /* the console's tables were printed as they came (text) */
