@@ -302,6 +302,43 @@ static void test_tap(void)
     }
 }
 
+/* With a session, the TAP stream opens with the text report's header, every
+   line of it a TAP comment: the conditions show in a CI log. */
+static void test_tap_environment(void)
+{
+    static char tap[16384], text[65536];
+    chrono_session s;
+    chrono_clock clk;
+    chrono_checker ck;
+    sim c = { 0 };
+    char *line, *end;
+    int lines = 0, missing = 0, warnings = 0;
+    FILE *f = tmpfile(), *g = tmpfile();
+    if (!f || !g || open_sim(&s, &clk, &c) < 0) { tap_ok(0, "tmpfile and a simulated session"); return; }
+    (void)chrono_checker_open(&ck, &s, NULL);
+    tap_ok(chrono_checker_tap(&ck, f) == 0 && chrono_report(&s, g, CHRONO_FORMAT_TEXT) == 0, "TAP and the text report written");
+    read_all(f, tap, sizeof tap);
+    read_all(g, text, sizeof text);
+    /* each line of the text report's header (up to its blank line), as "# LINE" before the plan */
+    for (line = text; (end = strchr(line, '\n')) != NULL && end != line; line = end + 1) {
+        char want[1024];
+        const char *at;
+        snprintf(want, sizeof want, "\n# %.*s\n", (int)(end - line), line);
+        at = strstr(tap, want);
+        lines++;
+        warnings += !strncmp(line, "warning  ", 9);
+        missing += !at || at > strstr(tap, "\n1..");
+    }
+    tap_ok(!strncmp(tap, "TAP version 13\n# chronoscope ", 26) && lines >= 9 && warnings >= 1 && missing == 0,
+           "TAP: the text report's %d header lines (%d warnings) as '# ' comments before the plan (%d missing)", lines,
+           warnings, missing);
+    tap_ok(strstr(tap, "\n# run      ") && strstr(tap, "\n1..0 # SKIP nothing selected\n"), "TAP: the run line, then the plan");
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+    fclose(f);
+    fclose(g);
+}
+
 /* ---- the saved-JSON reader ----------------------------------------------------------------- */
 static void test_saved_find(void)
 {
@@ -466,6 +503,7 @@ int main(void)
     test_scaling_flat();
     test_scaling_second_look();
     test_tap();
+    test_tap_environment();
     test_saved_find();
     test_saved_check();
     test_bad_input();

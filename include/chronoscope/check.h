@@ -115,6 +115,10 @@
 
    5. THE TAP STREAM AND THE EXIT STATUS ---------------------------------------------
        TAP version 13
+       # chronoscope 0.2.0  2026-01-01T12:00:00+00:00
+       # cpu      ...       (the text report's header, chrono_report_environment:
+       # ...                 CPU, pinned CPU, clock, core, machine, build, run,
+       # warning  ...        then the session's warnings, as TAP comments)
        1..3
        ok 1 - memchr beats a naive loop # ratio 1.52 [1.49, 1.55]
        not ok 2 - lookup under 1 us
@@ -1207,12 +1211,14 @@ CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_expectat
     }
 }
 
-/* TAP version 13: the plan first, a line for each verdict. */
+/* TAP version 13: the session's environment as comments (the text report's
+   header: a CI log shows the conditions), the plan, a line for each verdict. */
 CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
 {
     size_t i;
     if (!ck || !out) return CHRONO_EINVAL;
     fputs("TAP version 13\n", out);
+    if (ck->session && ck->session->is_open) (void)chrono_report_environment(ck->session, out, "# ");
     if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
     else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
     for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, &ck->items[i]);

@@ -66,6 +66,7 @@
      chrono_report_result(w, r)          streaming: one result
      chrono_report_comparison(w, c)      streaming: both sides of a comparison
      chrono_report_end(w)                streaming: comparisons, sweeps, footer
+     chrono_report_environment(s, out, prefix)  the text header alone, each line after prefix
      chrono_report_duration(buf, n, ns)  "1.50 µs": the unit scaling of the text
      chrono_json_escape(out, str)        str as the inside of a JSON string
      chrono_csv_field(out, str)          str as one RFC 4180 field
@@ -184,6 +185,13 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
 
 /* The whole session in one format, colour decided automatically. */
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
+
+/* The text report's header alone: "chronoscope VERSION  DATE", the
+   environment (cpu, pinned, clock, core, machine, build, run) and one line
+   per warning of the session, each line after `prefix` ("# " makes them TAP
+   comments: check.h's chrono_checker_tap); no colour.  prefix may be NULL.
+   0, CHRONO_EINVAL (NULL, closed session) or CHRONO_EIO. */
+CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, const char *prefix);
 
 /* One table of the program's own, alone, in fmt (JSON: one object holding the
    array).  CHRONO_EINVAL for a NULL or malformed table, CHRONO_EIO. */
@@ -991,28 +999,44 @@ CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row
     fputc('\n', w->out);
 }
 
-CHRONO__PRIVATE void chrono__text_begin(chrono_report_writer *w)
+/* The text report's header: version and date, the environment's lines and
+   one line per warning, each after `prefix` (chrono_report_environment). */
+CHRONO__PRIVATE void chrono__env_text(const chrono_session *s, FILE *out, const char *prefix, int color)
 {
-    const chrono_session *s = w->session;
     chrono__env_line lines[CHRONO__ENV_LINES];
-    chrono__row title;
     char date[48], line[CHRONO__CELL];
     unsigned bit = 0;
     int i;
     chrono__date(date, sizeof date);
     chrono__env_lines(s, lines);
-    chrono__color(w, CHRONO__BOLD);
-    fprintf(w->out, "chronoscope %s", CHRONO_VERSION_STRING);
-    chrono__color(w, CHRONO__RESET);
-    fprintf(w->out, "  %s\n", date);
+    fputs(prefix, out);
+    if (color) fputs(CHRONO__BOLD, out);
+    fprintf(out, "chronoscope %s", CHRONO_VERSION_STRING);
+    if (color) fputs(CHRONO__RESET, out);
+    fprintf(out, "  %s\n", date);
     for (i = 0; i < CHRONO__ENV_LINES; i++)
-        fprintf(w->out, "%-8s %s\n", lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__PLAIN));
+        fprintf(out, "%s%-8s %s\n", prefix, lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__PLAIN));
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0) {
-        chrono__color(w, CHRONO__YELLOW);
-        fprintf(w->out, "warning  %s", chrono_env_warning(bit));
-        chrono__color(w, CHRONO__RESET);
-        fputc('\n', w->out);
+        fputs(prefix, out);
+        if (color) fputs(CHRONO__YELLOW, out);
+        fprintf(out, "warning  %s", chrono_env_warning(bit));
+        if (color) fputs(CHRONO__RESET, out);
+        fputc('\n', out);
     }
+}
+
+CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, const char *prefix)
+{
+    if (!s || !s->is_open || !out) return CHRONO_EINVAL;
+    chrono__env_text(s, out, prefix ? prefix : "", 0);
+    return chrono__io(out);
+}
+
+CHRONO__PRIVATE void chrono__text_begin(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    chrono__row title;
+    chrono__env_text(s, w->out, "", w->color);
     fputc('\n', w->out);
     chrono__row_title(&title, s);
     chrono__color(w, CHRONO__BOLD);
