@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """check_examples.py QUICKSTART CALLCONV -- the examples' reports read back
 end to end: callconv's JSON writes every number as a JSON number (a signed
-delta "+84.73" included).  TAP on stdout."""
+delta "+84.73" included); quickstart with --samples=1 and --samples=3, in
+every format, never shows an interval as a 95% one when it is not: its real
+level beside it, n/a for a single sample, the row and the comparison marked
+(LOW_LEVEL), no verdict.  TAP on stdout."""
+import csv
+import html
+import io
 import json
 import re
 import subprocess
@@ -45,5 +51,107 @@ def check_callconv_numbers():
        "callconv json: part1_replica's delta_ns_vs_libc are numbers (or null), whatever their sign")
 
 
+def level(n):
+    """Coverage of [min, max] as the median's interval, n values: 1 - 2 / 2^n."""
+    return 1 - 2.0 ** (1 - n)
+
+
+def ci_ok(cell, n):
+    """A CI cell for a row of n samples under a 95% header."""
+    if n == 1:
+        return cell == "n/a"
+    if n <= 5:
+        return cell.startswith("[") and cell.endswith(" %d%%" % round(100 * level(n)))
+    return cell.startswith("[") and not cell.endswith("%")
+
+
+def rows_ok(rows, what):
+    """rows: (name cell, CI cell, samples) of a table; every CI cell says its level, every short one is marked."""
+    bad = [r for r in rows if not ci_ok(r[1], r[2]) or (r[2] <= 5 and not r[0].endswith(" !"))]
+    ok(rows and not bad, "%s: %d rows, each CI cell n/a (1 sample) or with its level (2-5), the row marked !%s" %
+       (what, len(rows), (": " + repr(bad[:2])) if bad else ""))
+
+
+VERDICT = re.compile(r"\bno verdict: (\d+) pairs? (?:gives no interval|give a (\d+)% interval, not 95%)")
+
+
+def verdict_ok(line, what):
+    m = VERDICT.search(line)
+    pairs = int(m.group(1)) if m else 0
+    good = m and pairs <= 5 and (pairs == 1) == (m.group(2) is None) and \
+        (pairs == 1 and "[n/a]" in line or pairs > 1 and m.group(2) == "%d" % round(100 * level(pairs)))
+    ok(good, "%s: the comparison gives no verdict and says why (%r)" % (what, line.strip()[:160]))
+
+
+def text_rows(out):
+    lines = out.split("\n")
+    start = next(i for i, l in enumerate(lines) if l.startswith("name "))
+    rows = []
+    for l in lines[start + 1:]:
+        if not l.strip():
+            break
+        f = re.split(r"\s{2,}", l.strip())
+        if len(f) >= 7 and "\u00d7" in f[6]:
+            rows.append((f[0], f[2], int(f[6].split("\u00d7")[1].strip().rstrip("*"))))
+    return rows
+
+
+def check_quickstart(samples):
+    flag = "--samples=%d" % samples
+    what = "quickstart %s" % flag
+    p = run(QUICKSTART, flag)
+    out = p.stdout.decode("utf-8")
+    rows = text_rows(out)
+    rows_ok(rows, what + " text")
+    cmp = [l for l in out.split("\n") if l.startswith("in_order vs stride_64: ")]
+    ok(p.returncode == 0 and len(cmp) == 1 and cmp[0].endswith(" !") and "! LOW_LEVEL: " in out,
+       what + " text: the comparison line marked !, the LOW_LEVEL footnote")
+    if cmp:
+        verdict_ok(cmp[0], what + " text")
+    ok(samples > 1 or "(none with 1 sample)" in out, what + " text: the run line says one sample gives no interval")
+
+    p = run(QUICKSTART, flag, "--format=md")
+    out = p.stdout.decode("utf-8")
+    cells = [[c.strip() for c in l.split("|")[1:-1]] for l in out.split("\n") if l.startswith("| ")]
+    cells = [c for c in cells if len(c) > 6 and "\u00d7 " in c[6] and c[0] != "name"]
+    rows_ok([(c[0], c[2], int(c[6].split("\u00d7")[1].strip().rstrip("*"))) for c in cells], what + " md")
+    cmp = [l for l in out.split("\n") if l.startswith("- in_order vs stride_64: ")]
+    ok(len(cmp) == 1 and cmp[0].endswith(" !"), what + " md: the comparison marked !")
+    if cmp:
+        verdict_ok(cmp[0], what + " md")
+
+    p = run(QUICKSTART, flag, "--format=csv")
+    recs = list(csv.DictReader(io.StringIO(p.stdout.decode("utf-8"), newline="")))
+    bad = [r["name"] for r in recs if (r["ci_low_ns"] == "") != (r["samples"] == "1") or
+           abs(float(r["ci_level"]) - min(level(int(r["samples"])), 0.95)) > 0.05 or
+           ("LOW_LEVEL" in r["warnings"].split("|")) != (int(r["samples"]) <= 5)]
+    ok(recs and not bad, what + " csv: ci_low_ns empty for one sample, ci_level the real level, LOW_LEVEL on short rows %s" % bad)
+
+    p = run(QUICKSTART, flag, "--format=json")
+    doc = json.loads(p.stdout.decode("utf-8"))
+    runs = doc["benchmarks"]
+    bad = [b["name"] for b in runs if (b["ci_low_ns"] is None) != (b["samples"] == 1) or
+           (b["ci_high_ns"] is None) != (b["samples"] == 1) or
+           (b["samples"] <= 5 and abs(b["ci_level"] - level(b["samples"])) > 1e-12) or
+           ("LOW_LEVEL" in b["warnings"]) != (b["samples"] <= 5)]
+    ok(runs and not bad, what + " json: ci_low_ns/ci_high_ns null for one sample, ci_level the real level, LOW_LEVEL %s" % bad)
+    c = doc["comparisons"][0] if doc["comparisons"] else {}
+    ok(c.get("rounds", 9) <= 5 and c.get("faster", 1) is None and c.get("speedup", 1) is None and
+       "LOW_LEVEL" in c.get("warnings", []) and (c.get("ci_low", 1) is None) == (c.get("rounds") == 1) and
+       abs(c.get("ci_level", 9) - level(c.get("rounds", 1))) < 1e-12,
+       what + " json: the comparison has no verdict (faster, speedup null), LOW_LEVEL, no interval from one pair")
+
+    p = run(QUICKSTART, flag, "--format=html")
+    page = p.stdout.decode("utf-8")
+    table = page[page.index('<table class="sum">'):page.index("</table>")]
+    cells = [[html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", tr)] for tr in re.findall(r"<tr>(.*?)</tr>", table)]
+    cells = [c for c in cells if c]
+    rows_ok([(c[0], c[2], int(c[6].split("\u00d7")[1].strip().rstrip("*"))) for c in cells], what + " html")
+    verdict_ok(html.unescape(re.sub(r"<[^>]+>", "", page[page.index("<h2>Summary</h2>"):page.index("<h2>Runs</h2>")])),
+               what + " html")
+
+
 check_callconv_numbers()
+check_quickstart(1)
+check_quickstart(3)
 done()

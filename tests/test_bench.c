@@ -184,6 +184,38 @@ static void test_simulated_exact(void)
     chrono_session_close(&s);
 }
 
+/* Fewer samples than a 95% interval needs (5 or fewer): the run and the
+   comparison carry CHRONO_WARN_LOW_LEVEL, their ci_level says how short; 6
+   samples reach 95% (96.9%) without it. */
+static void test_simulated_low_level(void)
+{
+    static const int counts[] = { 1, 3, 5, 6 };
+    size_t i;
+    for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        chrono_session s;
+        chrono_clock clk;
+        chrono_config cfg = quick();
+        chrono_result r;
+        chrono_comparison cmp;
+        sim c;
+        int rc, want = counts[i] <= 5;
+        double level = 1 - 2 / pow(2, counts[i]);
+        memset(&c, 0, sizeof c);
+        memset(&cmp, 0, sizeof cmp);
+        c.cost_per_iter = 1000;
+        cfg.samples = counts[i];
+        if (open_sim(&s, &clk, &c, &cfg) < 0) { tap_ok(0, "open"); return; }
+        rc = chrono_run(&s, "few", sim_body, &c, &r);
+        rc = rc < 0 ? rc : chrono_compare(&s, "a", sim_body, &c, "b", sim_body, &c, &cmp);
+        tap_ok(rc == 0 && r.samples == (size_t)counts[i] && fabs(r.ns.ci_level - level) < 1e-12 &&
+                   ((r.warnings & CHRONO_WARN_LOW_LEVEL) != 0) == want && fabs(cmp.ci_level - level) < 1e-12 &&
+                   ((cmp.warnings & CHRONO_WARN_LOW_LEVEL) != 0) == want && ((s.warnings & CHRONO_WARN_LOW_LEVEL) != 0) == want,
+               "%d samples: ci_level %.4f (run) %.4f (comparison), LOW_LEVEL %s on the run, the comparison and the session",
+               counts[i], r.ns.ci_level, cmp.ci_level, want ? "set" : "not set");
+        chrono_session_close(&s);
+    }
+}
+
 static void test_simulated_outlier(void)
 {
     chrono_session s;
@@ -1296,6 +1328,7 @@ int main(void)
     test_config();
     test_bad_input();
     test_simulated_exact();
+    test_simulated_low_level();
     test_simulated_outlier();
     test_simulated_backwards();
     test_simulated_slow_body();

@@ -493,6 +493,69 @@ static void test_tables(const chrono_session *s)
     free(c.text); fclose(f);
 }
 
+/* Intervals below the 95% the header says: result 0 from 3 samples (75%),
+   copy/2 from one (no interval), imul1000 vs add1000 from 3 pairs (75%),
+   same_a vs same_b from one pair.  Every format shows the real level or
+   none, no verdict, and the runner's LOW_LEVEL marks. */
+static void test_low_level(const fixture *fx)
+{
+    static fixture f;
+    capture c;
+    char line[2048];
+    f = *fx;
+    f.s.results = f.results;
+    f.s.comparisons = f.comparisons;
+    f.results[0].samples = f.results[0].ns.n = 3;
+    f.results[0].ns.ci_level = 0.75;
+    f.results[0].warnings |= CHRONO_WARN_LOW_LEVEL;
+    f.results[5].samples = f.results[5].ns.n = 1;
+    f.results[5].ns.ci_level = 0;
+    f.results[5].warnings |= CHRONO_WARN_LOW_LEVEL;
+    f.comparisons[0].rounds = 3;
+    f.comparisons[0].ci_level = 0.75;
+    f.comparisons[0].warnings |= CHRONO_WARN_LOW_LEVEL;
+    f.comparisons[1].rounds = 1;
+    f.comparisons[1].ci_level = 0;
+    f.comparisons[1].warnings |= CHRONO_WARN_LOW_LEVEL;
+    f.s.warnings |= CHRONO_WARN_LOW_LEVEL;
+
+    c = report(&f.s, CHRONO_FORMAT_TEXT, CHRONO_COLOR_NEVER);
+    tap_ok(line_with(&c, "quote\"back", line, sizeof line) && strstr(line, "  [1.498, 1.502] \xC2\xB5s 75%  ") &&
+               strstr(line, "slash !"),
+           "low level, text: 3 samples show [1.498, 1.502] \xC2\xB5s 75%%, the row marked");
+    tap_ok(line_with(&c, "copy/2", line, sizeof line) && strstr(line, " n/a  ") && strstr(line, "copy/2 !") && !strstr(line, "[20"),
+           "low level, text: one sample shows n/a, no interval, the row marked");
+    tap_ok(contains(&c, "imul1000 vs add1000: 3.001x [2.999, 3.003] 75% \xE2\x80\x94 no verdict: 3 pairs give a 75% interval, "
+                        "not 95% (~cycles 3.001x) !\n") &&
+               contains(&c, "same_a vs same_b: 1.001x [n/a] \xE2\x80\x94 no verdict: 1 pair gives no interval (~cycles 1.001x) !\n"),
+           "low level, text: comparisons from 3 pairs and from 1 give no verdict, say why, marked");
+    tap_ok(contains(&c, "! LOW_LEVEL: ") && contains(&c, "\nwarning  too few samples"), "low level, text: the footnote and the warning");
+    capture_free(&c);
+
+    c = report(&f.s, CHRONO_FORMAT_MARKDOWN, CHRONO_COLOR_NEVER);
+    tap_ok(contains(&c, " | [1.498, 1.502] \xC2\xB5s 75% | ") && line_with(&c, "| copy/2 !", line, sizeof line) &&
+               strstr(line, " | n/a | ") && contains(&c, "- same_a vs same_b: 1.001x [n/a] \xE2\x80\x94 no verdict"),
+           "low level, markdown: the real level, n/a, the comparison without a verdict");
+    capture_free(&c);
+
+    c = report(&f.s, CHRONO_FORMAT_CSV, CHRONO_COLOR_NEVER);
+    tap_ok(contains(&c, "\ncopy/2,sweep,copy,,,,,20,,,0,") && contains(&c, ",1500,1497.5,1502.5,0.75,") &&
+               contains(&c, "\nsame_a,compare,same_a vs same_b,same_b,1.001,,,") && line_with(&c, "copy/2,", line, sizeof line) &&
+               strstr(line, "LOW_LEVEL"),
+           "low level, csv: one sample's and one pair's interval empty, the 75%% level kept, LOW_LEVEL listed");
+    capture_free(&c);
+
+    c = report(&f.s, CHRONO_FORMAT_JSON, CHRONO_COLOR_NEVER);
+    tap_ok(contains(&c, "\"median_ns\": 20,\n      \"ci_low_ns\": null,\n      \"ci_high_ns\": null,\n      \"ci_level\": 0,") &&
+               contains(&c, "\"ci_low_ns\": 1497.5,\n      \"ci_high_ns\": 1502.5,\n      \"ci_level\": 0.75,"),
+           "low level, json: one sample's interval null with ci_level 0; 3 samples' kept with ci_level 0.75");
+    tap_ok(contains(&c, "\"ratio\": 1.001,\n      \"ci_low\": null,\n      \"ci_high\": null,\n      \"ci_level\": 0,") &&
+               contains(&c, "\"ci_high\": 3.003,\n      \"ci_level\": 0.75,") && !contains(&c, "\"faster\": \"add1000\"") &&
+               contains(&c, "\"speedup\": null,\n      \"warnings\": [\"LOW_LEVEL\"]"),
+           "low level, json: no faster side below 95%%, one pair's interval null, LOW_LEVEL");
+    capture_free(&c);
+}
+
 int main(void)
 {
     static fixture fx;
@@ -509,5 +572,6 @@ int main(void)
     test_errors(&fx);
     test_locale(&fx.s);
     test_tables(&fx.s);
+    test_low_level(&fx);
     return tap_done();
 }

@@ -1058,6 +1058,7 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
     r->cpu_ns_per_iter = r->ns.median * r->cpu_share;
+    if (chrono_stats_level_short(r->ns.ci_level, conf)) r->warnings |= CHRONO_WARN_LOW_LEVEL;
     return 0;
 }
 
@@ -1773,6 +1774,7 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
         if (rs < 0) rc = rs;
     }
     if (rc == 0) { chrono__check_empty(s, &cmp.a); chrono__check_empty(s, &cmp.b); }
+    if (rc == 0 && chrono_stats_level_short(ratio.ci_level, s->cfg.confidence)) cmp.warnings |= CHRONO_WARN_LOW_LEVEL;
     cmp.warnings |= cmp.a.warnings | cmp.b.warnings;
     s->warnings |= cmp.warnings;
     cmp.rounds = n;

@@ -115,15 +115,19 @@ typedef struct chrono_cache {
                                    "than 40% of them: the host took the core in stretches the probes did not " \
                                    "see, and the run's figure may read slow (the row is marked)") \
     X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
-                                "read them for correctness only; no cycles are estimated")
+                                "read them for correctness only; no cycles are estimated") \
+    X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples (or pairs) for the confidence asked: such an interval is shown " \
+                                 "with the level it reaches, n/a for a single one, and its row is marked")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
    session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
    run (also in its chrono_result.warnings /
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
-   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED. */
+   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED,
+   LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
+   at 0.95). */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_EMULATED };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_LOW_LEVEL };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {

@@ -357,11 +357,14 @@ CHRONO__PRIVATE void chrono__strip_row(FILE *out, const chrono__scale *sc, const
 }
 
 /* The legend line at the top left of a plot. */
+/* conf: the level of the band (the lowest a row reaches where it falls short
+   of the confidence asked); 0: no band at all (a single sample). */
 CHRONO__PRIVATE void chrono__strip_legend(FILE *out, double y, double conf)
 {
-    char pct[24], yy[24], ym[24];
+    char pct[48], num[24], yy[24], ym[24];
     chrono__px(yy, y); chrono__px(ym, y - 4);
-    chrono__num(pct, sizeof pct, "%.0f", 100 * (chrono__finite(conf) && conf > 0 ? conf : 0.95));
+    if (conf == 0) (void)chrono__bprintf(pct, sizeof pct, "no");
+    else (void)chrono__bprintf(pct, sizeof pct, "%s%%", chrono__num(num, sizeof num, "%.0f", 100 * (chrono__finite(conf) && conf > 0 ? conf : 0.95)));
     fprintf(out, "<g font-size=\"11\"><path d=\"M12 %sh0\" stroke=\"" CHRONO__C_DOT "\" stroke-width=\"5\" stroke-linecap=\"round\"/>"
                  "<text x=\"20\" y=\"%s\">sample</text>"
                  "<path d=\"M72 %sm-3 -3l6 6m0 -6l-6 6\" stroke=\"" CHRONO__C_OUT "\" stroke-width=\"1.6\"/>"
@@ -369,7 +372,7 @@ CHRONO__PRIVATE void chrono__strip_legend(FILE *out, double y, double conf)
                  "<path d=\"M132 %sv-10\" stroke=\"#000\" stroke-width=\"2\" transform=\"translate(0 5)\"/>"
                  "<text x=\"138\" y=\"%s\">median</text>"
                  "<rect x=\"192\" y=\"%s\" width=\"14\" height=\"9\" fill=\"" CHRONO__C_BAND "\" fill-opacity=\"0.45\"/>"
-                 "<text x=\"210\" y=\"%s\">%s%% CI of the median</text></g>\n",
+                 "<text x=\"210\" y=\"%s\">%s CI of the median</text></g>\n",
             ym, yy, ym, yy, ym, yy, chrono__px(ym, y - 8.5), yy, pct);
 }
 
@@ -384,18 +387,21 @@ CHRONO__PRIVATE void chrono__html_strips(FILE *out, const chrono_session *s, con
     chrono__axis ax;
     size_t i;
     if (!chrono__strip_range(r, nrows, &lo, &hi)) { fputs("<p class=\"note\">no samples to plot</p>\n", out); return; }
-    if (r[0]->has_cycles && r[0]->ns.median > 0) k = r[0]->cycles.median / r[0]->ns.median;
-    top = chrono__finite(k) && k > 0 ? 62 : 30;
+    top = r[0]->has_cycles && r[0]->ns.median > 0 && r[0]->cycles.median > 0 ? 62 : 30;
     h = top + (double)nrows * rowh + 46;
     chrono__scale_fit(&sc, lo, hi, 0.04, 0, left, CHRONO__HTML_W - 24);
     chrono__time_unit(hi, &div, label, sizeof label, "time");
     chrono__svg_open(out, CHRONO__HTML_W, h, "strip plot of the samples of", name);
-    chrono__strip_legend(out, 16, s->cfg.confidence);
+    for (i = 0, k = s->cfg.confidence; i < nrows; i++)   /* the band's real level: the lowest where one falls short */
+        if (chrono_stats_level_short(r[i]->ns.ci_level, s->cfg.confidence) && r[i]->ns.ci_level < k) k = r[i]->ns.ci_level;
+    chrono__strip_legend(out, 16, k);
+    k = NAN;
     memset(&ax, 0, sizeof ax);
     ax.sc = &sc; ax.div = div; ax.at = top + (double)nrows * rowh + 4; ax.dir = 1; ax.label = label;
     ax.grid0 = top - 4; ax.grid1 = ax.at;
     chrono__axis_draw(out, &ax);
     chrono__axis_label(out, &ax, 36);
+    if (r[0]->has_cycles && r[0]->ns.median > 0) k = r[0]->cycles.median / r[0]->ns.median;
     if (chrono__finite(k) && k > 0) {   /* the same range in estimated cycles */
         double cdiv = 1;
         static const char *const mult[4] = { "", " (thousands)", " (millions)", " (billions)" };
@@ -673,19 +679,22 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
     chrono__row_title(&row, s);
     chrono__html_row(out, &row, "th");
     fputs("</thead>\n<tbody>\n", out);
-    for (i = 0; i < s->nresults; i++) { chrono__row_fill(&row, &s->results[i], CHRONO__PLAIN); chrono__html_row(out, &row, "td"); }
+    for (i = 0; i < s->nresults; i++) {
+        chrono__row_fill(&row, &s->results[i], CHRONO__PLAIN, s->cfg.confidence);
+        chrono__html_row(out, &row, "td");
+    }
     for (i = 0; i < s->ncomparisons; i++) {
-        chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN);
+        chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN, s->cfg.confidence);
         chrono__row_label(row.cell[0], CHRONO__CELL, "a");
         chrono__html_row(out, &row, "td");
-        chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN);
+        chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN, s->cfg.confidence);
         chrono__row_label(row.cell[0], CHRONO__CELL, "b");
         chrono__html_row(out, &row, "td");
     }
     fputs("</tbody>\n</table></div>\n", out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN);
+        (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN, s->cfg.confidence);
         fputs("<p>", out);
         chrono__html_el(out, "b", c->a.name);
         fputs(" vs ", out);
@@ -746,10 +755,10 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
 }
 
 /* A run's heading and figures in words. */
-CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_result *r)
+CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, const chrono_result *r)
 {
     chrono__row row;
-    chrono__row_fill(&row, r, CHRONO__PLAIN);
+    chrono__row_fill(&row, r, CHRONO__PLAIN, s->cfg.confidence);
     fputs("<section>\n", out);
     chrono__html_el(out, "h3", r->name);
     fputs("<p>median <b>", out);
@@ -790,7 +799,7 @@ CHRONO__PRIVATE void chrono__html_runs(FILE *out, const chrono_session *s)
     for (i = 0; i < s->nresults; i++) {
         const chrono_result *r = &s->results[i];
         if (chrono__sweep_of(s, i)) continue;
-        chrono__html_run_head(out, r);
+        chrono__html_run_head(out, s, r);
         chrono__html_strips(out, s, &r, NULL, 1, r->name);
         chrono__html_rejected(out, r, NULL);
         chrono__html_more(out, r, NULL);
@@ -821,7 +830,7 @@ CHRONO__PRIVATE void chrono__html_comparisons(FILE *out, const chrono_session *s
         (void)chrono__bprintf(name, sizeof name, "%s vs %s", c->a.name, c->b.name);
         fputs("<section>\n", out);
         chrono__html_el(out, "h3", name);
-        (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN);
+        (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN, s->cfg.confidence);
         fputs("<p>a = ", out); chrono__html_el(out, "b", c->a.name);
         fputs(", b = ", out); chrono__html_el(out, "b", c->b.name);
         fputs("; a/b ", out); chrono__html_esc(out, words);

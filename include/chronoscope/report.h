@@ -610,7 +610,9 @@ CHRONO__PRIVATE void chrono__env_run(const chrono_session *s, char *buf, size_t 
                    chrono_report_duration(m, sizeof m, c->max_ms * 1e6),
                    chrono__num(conf, sizeof conf, "%.0f", 100.0 * c->confidence));
     /* order statistics cannot hit the level exactly: say what it is */
-    if (len > 0 && (size_t)len < n && chrono__finite(level) && fabs(level - c->confidence) >= 0.0005)
+    if (len > 0 && (size_t)len < n && chrono_stats_level_short(level, c->confidence) == 2)
+        (void)chrono__bprintf(buf + len, n - (size_t)len, " (none with %s sample%s)", samples, c->samples == 1 ? "" : "s");
+    else if (len > 0 && (size_t)len < n && chrono__finite(level) && fabs(level - c->confidence) >= 0.0005)
         (void)chrono__bprintf(buf + len, n - (size_t)len, " (%s%% with %s samples)",
                               chrono__num(real, sizeof real, "%.1f", 100.0 * level), samples);
 }
@@ -683,15 +685,24 @@ CHRONO__PRIVATE const char *chrono__fmt_extra(char *buf, size_t n, double x, int
 }
 
 /* The CI "[1.497, 1.503] µs" in the unit of the median, with as many more
-   decimals (up to 3) as it takes to tell its two ends apart. */
-CHRONO__PRIVATE int chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
+   decimals (up to 3) as it takes to tell its two ends apart; below the
+   confidence asked (`want`) with the level it reaches ("[4.30, 4.42] µs 75%"),
+   and "n/a" when there is no interval (one sample).  Returns the extra
+   decimals. */
+CHRONO__PRIVATE int chrono__ci_cell(char *buf, size_t n, const chrono_stats *st, double want)
 {
-    char lo[48], hi[48];
-    int u = chrono__unit(st->median), extra = 0;
+    char lo[48], hi[48], level[48];
+    int u = chrono__unit(st->median), extra = 0, shortfall = chrono_stats_level_short(st->ci_level, want);
     double div = chrono__unit_div(u);
     if (!chrono__finite(st->ci_low) || !chrono__finite(st->ci_high) || !chrono__finite(st->median)) {
         (void)chrono__bprintf(buf, n, "-");
         return 0;
+    }
+    if (shortfall == 2) { (void)chrono__bprintf(buf, n, "n/a"); return 0; }
+    level[0] = '\0';
+    if (shortfall) {
+        char num[32];
+        (void)chrono__bprintf(level, sizeof level, " %s%%", chrono__num(num, sizeof num, "%.0f", 100.0 * st->ci_level));
     }
     do {
         if (u == 0 && fabs(st->median) < 0.9995) {
@@ -704,7 +715,7 @@ CHRONO__PRIVATE int chrono__ci_cell(char *buf, size_t n, const chrono_stats *st)
             chrono__fmt_extra(hi, sizeof hi, st->ci_high / div, extra);
         }
     } while (!strcmp(lo, hi) && st->ci_low != st->ci_high && ++extra <= 3);
-    (void)chrono__bprintf(buf, n, "[%s, %s] %s", lo, hi, chrono__unit_name(u));
+    (void)chrono__bprintf(buf, n, "[%s, %s] %s%s", lo, hi, chrono__unit_name(u), level);
     return extra > 3 ? 3 : extra;
 }
 
@@ -806,13 +817,14 @@ CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warning
     }
 }
 
-CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode)
+/* The cells of one result; want: the confidence the CI column's title says. */
+CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode, double want)
 {
     char a[24], b[24];
     size_t out = r->ns.outliers_low + r->ns.outliers_high;
     chrono__sanitize(row->cell[0], CHRONO__CELL, r->name, mode);
     chrono__mark(row->cell[0], CHRONO__CELL, r->warnings);
-    chrono__median_cell(row->cell[1], CHRONO__CELL, &r->ns, chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns));
+    chrono__median_cell(row->cell[1], CHRONO__CELL, &r->ns, chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns, want));
     chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
     chrono_report_duration(row->cell[4], CHRONO__CELL, r->ns.mad);
     chrono__cycles_cell(row->cell[5], CHRONO__CELL, r->has_cycles ? r->cycles.median : NAN);
@@ -851,12 +863,16 @@ CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *co
 
 /* ---- comparisons and sweeps in words ------------------------------------------------ */
 /* "3.001x [2.999, 3.003] — add1000 is 3.00x faster (~cycles 3.000x)".
-   Returns 1 when one side is faster with the stated confidence. */
-CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, int mode)
+   Below the confidence asked (`want`: few pairs) no side is called faster:
+   "0.910x [0.905, 0.915] 75% — no verdict: 3 pairs give a 75% interval, not
+   95%", and with one pair "0.910x [n/a] — no verdict: 1 pair gives no
+   interval".  Returns 1 when one side is faster with the stated confidence. */
+CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, int mode, double want)
 {
-    char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24];
+    char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24], asked[24], pairs[24];
     double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
     int a_faster = c->ratio < 1, clear = c->ci_high < 1 || c->ci_low > 1;
+    int shortfall = chrono_stats_level_short(c->ci_level, want);
     if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)chrono__bprintf(buf, n, "-"); return 0; }
     chrono__num(r, sizeof r, "%.3f", c->ratio);
     chrono__num(lo, sizeof lo, "%.3f", c->ci_low);
@@ -869,12 +885,20 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
         (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
     }
     chrono__sanitize(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
-    if (clear)
+    chrono__num(asked, sizeof asked, "%.0f", 100.0 * want);
+    chrono__u64(pairs, (uint64_t)c->rounds);
+    if (shortfall == 2)
+        (void)chrono__bprintf(buf, n, "%sx [n/a] \xE2\x80\x94 no verdict: %s pair%s no interval%s", r, pairs,
+                              c->rounds == 1 ? " gives" : "s give", cr);
+    else if (shortfall)
+        (void)chrono__bprintf(buf, n, "%sx [%s, %s] %s%% \xE2\x80\x94 no verdict: %s pairs give a %s%% interval, not %s%%%s", r,
+                              lo, hi, level, pairs, level, asked, cr);
+    else if (clear)
         (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi, name, f, cr);
     else
         (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 no clear difference: the %s%% interval includes 1%s", r, lo,
                        hi, level, cr);
-    return clear;
+    return clear && !shortfall;
 }
 
 /* " [a, b]" for an interval of durations, "" when it is unknown. */
@@ -1055,7 +1079,7 @@ CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
     if (s->ncomparisons) fputc('\n', w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        int clear = chrono__verdict(words, sizeof words, c, CHRONO__PLAIN);
+        int clear = chrono__verdict(words, sizeof words, c, CHRONO__PLAIN, s->cfg.confidence);
         fprintf(w->out, "%s vs %s: ", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__PLAIN),
                 chrono__sanitize(b, sizeof b, c->b.name, CHRONO__PLAIN));
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
@@ -1122,7 +1146,7 @@ CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
     if (s->ncomparisons) fputs("\n**Comparisons**\n\n", w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        (void)chrono__verdict(words, sizeof words, c, CHRONO__MD);
+        (void)chrono__verdict(words, sizeof words, c, CHRONO__MD, s->cfg.confidence);
         fprintf(w->out, "- %s vs %s: %s%s\n", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__MD),
                 chrono__sanitize(b, sizeof b, c->b.name, CHRONO__MD), words, c->warnings ? CHRONO__MARK : "");
         w->row_warnings |= c->warnings;
@@ -1191,13 +1215,14 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
 {
     FILE *o = w->out;
     const chrono_stats *st = &r->ns, *cy = &r->cycles;
-    int cyc = r->has_cycles;
+    int cyc = r->has_cycles, none = chrono_stats_level_short(st->ci_level, w->session->cfg.confidence) == 2;
     (void)chrono_csv_field(o, r->name);
     fputc(',', o); (void)chrono_csv_field(o, x->kind);
     fputc(',', o); (void)chrono_csv_field(o, x->group);
     fputc(',', o); (void)chrono_csv_field(o, x->vs);
     chrono__csv_num(o, x->ratio); chrono__csv_num(o, x->ratio_lo); chrono__csv_num(o, x->ratio_hi);
-    chrono__csv_num(o, st->median); chrono__csv_num(o, st->ci_low); chrono__csv_num(o, st->ci_high);
+    chrono__csv_num(o, st->median);
+    chrono__csv_num(o, none ? NAN : st->ci_low); chrono__csv_num(o, none ? NAN : st->ci_high);   /* none: one sample */
     chrono__csv_num(o, st->ci_level); chrono__csv_num(o, st->mean); chrono__csv_num(o, st->min);
     chrono__csv_num(o, st->max); chrono__csv_num(o, st->stddev); chrono__csv_num(o, st->mad);
     chrono__csv_num(o, st->cv); chrono__csv_num(o, st->q1); chrono__csv_num(o, st->q3);
@@ -1414,6 +1439,7 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jobj o;
     const chrono_stats *st = &r->ns, *cy = &r->cycles;
     int ok = chrono__finite(st->median), cyc = r->has_cycles;
+    int none = chrono_stats_level_short(st->ci_level, w->session->cfg.confidence) == 2;
     fputs(w->written ? ",\n    " : "\n    ", w->out);
     o = chrono__jopen(w->out, 6);
     if (!strcmp(x->kind, "compare")) {   /* "a vs b/a": unique, so tools do not take the sides for repetitions */
@@ -1451,8 +1477,8 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     if (x->vs[0]) { chrono__jstr(&o, "vs", x->vs); chrono__jnum(&o, "ratio", x->ratio);
                     chrono__jnum(&o, "ratio_ci_low", x->ratio_lo); chrono__jnum(&o, "ratio_ci_high", x->ratio_hi); }
     chrono__jnum(&o, "median_ns", st->median);
-    chrono__jnum(&o, "ci_low_ns", st->ci_low);
-    chrono__jnum(&o, "ci_high_ns", st->ci_high);
+    chrono__jnum(&o, "ci_low_ns", none ? NAN : st->ci_low);   /* none: one sample, no interval */
+    chrono__jnum(&o, "ci_high_ns", none ? NAN : st->ci_high);
     chrono__jnum(&o, "ci_level", st->ci_level);
     chrono__jnum(&o, "mean_ns", st->mean);
     chrono__jnum(&o, "min_ns", st->min);
@@ -1604,7 +1630,8 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
     fputs("\n  ],\n  \"comparisons\": [", w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        int clear = chrono__finite(c->ratio) && (c->ci_high < 1 || c->ci_low > 1);
+        int shortfall = chrono_stats_level_short(c->ci_level, s->cfg.confidence);
+        int clear = chrono__finite(c->ratio) && (c->ci_high < 1 || c->ci_low > 1) && !shortfall;
         char group[2 * CHRONO_NAME_MAX + 8];
         chrono__jobj o;
         (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
@@ -1614,8 +1641,8 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
         chrono__jstr(&o, "a", c->a.name);
         chrono__jstr(&o, "b", c->b.name);
         chrono__jnum(&o, "ratio", c->ratio);
-        chrono__jnum(&o, "ci_low", c->ci_low);
-        chrono__jnum(&o, "ci_high", c->ci_high);
+        chrono__jnum(&o, "ci_low", shortfall == 2 ? NAN : c->ci_low);   /* one pair: no interval */
+        chrono__jnum(&o, "ci_high", shortfall == 2 ? NAN : c->ci_high);
         chrono__jnum(&o, "ci_level", c->ci_level);
         chrono__jnum(&o, "cycles_ratio", c->cycles_ratio);
         chrono__jint(&o, "rounds", (long long)c->rounds);
@@ -1753,12 +1780,12 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     }
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
-        chrono__row_fill(&row, r, CHRONO__PLAIN);
+        chrono__row_fill(&row, r, CHRONO__PLAIN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
         break;
     case CHRONO_FORMAT_MARKDOWN:
-        chrono__row_fill(&row, r, CHRONO__MD);
+        chrono__row_fill(&row, r, CHRONO__MD, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__md_row(w, &row);
         break;
@@ -1792,18 +1819,21 @@ CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_co
 {
     char group[2 * CHRONO_NAME_MAX + 8];
     chrono__row_ctx x;
-    int rc = chrono__writer_ok(w);
+    int rc = chrono__writer_ok(w), none;
     if (rc < 0) return rc;
     if (!c) return CHRONO_EINVAL;
     (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
     x = chrono__ctx_run(w->families++);
     x.kind = "compare"; x.group = group; x.side = "a";
-    x.vs = c->b.name; x.ratio = c->ratio; x.ratio_lo = c->ci_low; x.ratio_hi = c->ci_high;
+    none = chrono_stats_level_short(c->ci_level, w->session->cfg.confidence) == 2;   /* one pair: no interval */
+    x.vs = c->b.name; x.ratio = c->ratio;
+    x.ratio_lo = none ? NAN : c->ci_low;
+    x.ratio_hi = none ? NAN : c->ci_high;
     rc = chrono__report_row(w, &c->a, &x);
     x.vs = c->a.name; x.instance = 1; x.side = "b";
     x.ratio = c->ratio > 0 ? 1.0 / c->ratio : NAN;
-    x.ratio_lo = c->ci_high > 0 ? 1.0 / c->ci_high : NAN;
-    x.ratio_hi = c->ci_low > 0 ? 1.0 / c->ci_low : NAN;
+    x.ratio_lo = !none && c->ci_high > 0 ? 1.0 / c->ci_high : NAN;
+    x.ratio_hi = !none && c->ci_low > 0 ? 1.0 / c->ci_low : NAN;
     if (rc == 0) rc = chrono__report_row(w, &c->b, &x);
     return rc;
 }

@@ -18,6 +18,7 @@
      chrono_stats_fit        least squares y = intercept + slope * x, with r2
      chrono_stats_fit2       weighted least squares y = a x1 + b x2 (+ c), standard errors
      chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
+     chrono_stats_level_short  does an interval's level fall short of the confidence asked?
      chrono_stats_quantile   type-7 quantile (R's default, numpy 'linear') of sorted data
      chrono_stats_sort       ascending in place (introsort: no allocation, O(n log n))
      chrono_stats_histogram  counts in equal bins, for sparklines
@@ -73,6 +74,12 @@ CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p
 /* 0-based ranks of the CI of the median of n sorted values, and its coverage
    (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
 CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level);
+/* Does an interval of coverage `level` fall short of the `confidence` asked?
+   0: it reaches it (order statistics do whenever n allows: n >= 6 at 0.95),
+   or either is unknown (NaN); 1: it falls short (shown with its own level);
+   2: no interval at all (level 0: a single value).  The runner's
+   CHRONO_WARN_LOW_LEVEL and the reports' "n/a" follow this one rule. */
+CHRONO_API int chrono_stats_level_short(double level, double confidence);
 
 CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch, chrono_stats *out);
 CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence, double *scratch,
@@ -330,6 +337,12 @@ CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, s
     *hi = n - 1 - wk.lo;
     if (level) *level = wk.covered / total;
     return 0;
+}
+
+CHRONO_API int chrono_stats_level_short(double level, double confidence)
+{
+    if (level != level || confidence != confidence || level >= confidence - 1e-9) return 0;
+    return level > 0 ? 1 : 2;
 }
 
 /* ---- moments ------------------------------------------------------------ */
