@@ -13,12 +13,13 @@ import html
 import html.parser
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-from tap import done, ok
+from tap import done, ok, skip
 
 VOID = {'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'}
 # inside <svg>, elements may close themselves (<path/>): html.parser reports those as startendtag
@@ -115,10 +116,46 @@ FIXED_NAMES = ['quote"back\\slash', 'tab\\there, new\\nline', '\u00fcn\u00ef \u2
                'copy/1', 'copy/2', 'copy/4', 'no_samples', 'imul1000', 'add1000', 'same_a', 'same_b', '\U0001F600']
 
 
+FIT_SCRIPT = """<script>
+var w = document.querySelector('table.sum').parentNode, out = [];
+out.push(w.scrollWidth <= w.clientWidth ? 'fits' : 'overflows');
+document.querySelectorAll('table.sum .tp').forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  out.push(r.right <= window.innerWidth && r.right <= w.getBoundingClientRect().right + 0.5 ? 'shown' : 'hidden');
+});
+document.body.setAttribute('data-fit', out.join(' '));
+</script>"""
+
+
+def check_fit(page, label, width=1200):
+    """The summary table in headless Chromium at `width` px: no scrollbar, every throughput inside the window.
+    A copy of the page with a measuring script (the page itself has none); skipped without chromium."""
+    browser = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not browser:
+        skip('%s: no chromium on PATH: the table\'s fit at %d px is not measured' % (label, width))
+        return
+    with tempfile.TemporaryDirectory() as d:
+        probe = os.path.join(d, 'probe.html')
+        with open(page, encoding='utf-8') as f:
+            src = f.read()
+        with open(probe, 'w', encoding='utf-8') as f:
+            f.write(src.replace('</body>', FIT_SCRIPT + '</body>'))
+        r = subprocess.run([browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                            '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                            '--user-data-dir=' + os.path.join(d, 'profile'), '--window-size=%d,1000' % width,
+                            '--dump-dom', 'file://' + probe], capture_output=True, timeout=120)
+    m = re.search(r'data-fit="([^"]*)"', r.stdout.decode('utf-8', 'replace'))
+    words = m.group(1).split() if m else []
+    ok(words[:1] == ['fits'] and len(words) > 1 and all(w == 'shown' for w in words[1:]),
+       '%s at %d px in Chromium: the summary table fits, its %d throughputs inside the window (%s)' %
+       (label, width, len(words) - 1, ' '.join(words) or r.stderr.decode('utf-8', 'replace').strip()[-200:]))
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == '--file':
         print('# page ' + sys.argv[2])
         check_page(sys.argv[2], sys.argv[3:], os.path.basename(sys.argv[2]))
+        check_fit(sys.argv[2], os.path.basename(sys.argv[2]))
         done()
     fixture = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -132,6 +169,11 @@ def main():
            'fixed: a run\'s memory figures are on the page')
         ok(text is not None and 'between processes: medians 1.45 \u00b5s .. 1.57 \u00b5s across 3 processes (spread 8.00%)' in text,
            'fixed: a pooled run\'s spread between processes is on the page')
+        with open(fixed, encoding='utf-8') as f:
+            raw = f.read()
+        ok('<span class="tp">2.00 GB/s</span></td>' in raw and '<span class="tp">200 M items/s</span></td>' in raw and
+           raw.count('<span class="tp">') == 2, 'fixed: the throughputs (2.00 GB/s, 200 M items/s) in their own span of the summary')
+        check_fit(fixed, 'fixed')
         measured = os.path.join(d, 'measured.html')
         r = subprocess.run([fixture, '--quick', '--samples=25', '--format=html', '--out=' + measured], capture_output=True)
         ok(r.returncode == 0, 'report_fixture --quick --format=html: exit 0 (%s)' % r.stderr.decode(errors='replace').strip()[:200])

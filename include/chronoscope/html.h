@@ -15,7 +15,9 @@
 
    The page:
      - the environment header and its warnings, as in the text report;
-     - a summary table (the markdown report's columns), the comparisons'
+     - a summary table (the markdown report's columns; a comparison's sides
+       labelled a: and b:) that fits a 1200 px window, its throughput after
+       the sparkline, wrapping below it in a narrower one; the comparisons'
        verdicts and the sweeps' fits in words;
      - each run outside a sweep: a strip plot of its accepted samples (ns per
        iteration, jittered vertically) with the median (a black line), the
@@ -624,14 +626,15 @@ CHRONO__PRIVATE void chrono__html_sweep(FILE *out, const chrono_session *s, cons
 
 /* ---- the page's text parts ----------------------------------------------------------- */
 static const char chrono__html_css[] =
-    "body{font:14px/1.45 system-ui,sans-serif;color:#111;background:#fff;max-width:66em;margin:1.5em auto;padding:0 1em}"
+    "body{font:14px/1.45 system-ui,sans-serif;color:#111;background:#fff;max-width:80em;margin:1.5em auto;padding:0 1em}"
     "h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1.05em;margin:1.2em 0 .3em}"
     "dl.env{display:grid;grid-template-columns:max-content auto;gap:.1em 1em}dt{font-weight:bold}dd{margin:0}"
     ".warn{color:#8a3b00;font-weight:bold}.note{color:#555;font-size:.92em;margin:.2em 0}"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.5em 0}"
     "th,td{padding:.2em .45em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap;font-size:.95em}"
     "th:first-child,td:first-child{text-align:left;white-space:normal}"
-    "table.sum td:last-child,table.sum th:last-child{text-align:left;white-space:pre}"
+    "table.sum td:last-child,table.sum th:last-child{text-align:left;white-space:normal}"
+    "table.sum th{white-space:normal}.spark,.tp{white-space:pre}.tp{font-weight:bold}"
     ".wide{overflow-x:auto}"
     "svg{display:block;max-width:100%;height:auto;margin:.4em 0}section{break-inside:avoid}"
     "@media print{body{max-width:none}}";
@@ -661,12 +664,28 @@ CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
     }
 }
 
-/* One row of the summary table (the markdown report's cells). */
-CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const char *cell)
+/* One row of the summary table (the markdown report's cells).  With r (a
+   result's row), the last cell is its sparkline and its throughput, each kept
+   whole: a narrow window wraps between the two instead of hiding the
+   throughput behind a scrollbar. */
+CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const char *cell, const chrono_result *r)
 {
+    char spark[CHRONO__CELL], tp[CHRONO__CELL];
+    const char *t = tp;
     int i;
     fputs("<tr>", out);
-    for (i = 0; i < CHRONO__COLS; i++) chrono__html_el(out, cell, row->cell[i]);
+    for (i = 0; i < CHRONO__COLS - (r != NULL); i++) chrono__html_el(out, cell, row->cell[i]);
+    if (r) {
+        chrono__sparkline(spark, sizeof spark, r->hist, CHRONO_HIST_BINS, " ");
+        tp[0] = '\0';
+        chrono__throughput_append(tp, sizeof tp, r);
+        while (*t == ' ') t++;
+        fputs("<td><span class=\"spark\">", out);
+        chrono__html_esc(out, spark);
+        fputs("</span>", out);
+        if (*t) { fputs(" <span class=\"tp\">", out); chrono__html_esc(out, t); fputs("</span>", out); }
+        fputs("</td>", out);
+    }
     fputs("</tr>\n", out);
 }
 
@@ -677,19 +696,19 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
     size_t i;
     fputs("<h2>Summary</h2>\n<div class=\"wide\"><table class=\"sum\">\n<thead>", out);
     chrono__row_title(&row, s);
-    chrono__html_row(out, &row, "th");
+    chrono__html_row(out, &row, "th", NULL);
     fputs("</thead>\n<tbody>\n", out);
     for (i = 0; i < s->nresults; i++) {
         chrono__row_fill(&row, &s->results[i], CHRONO__PLAIN, s->cfg.confidence);
-        chrono__html_row(out, &row, "td");
+        chrono__html_row(out, &row, "td", &s->results[i]);
     }
     for (i = 0; i < s->ncomparisons; i++) {
         chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN, s->cfg.confidence);
         chrono__row_label(row.cell[0], CHRONO__CELL, "a");
-        chrono__html_row(out, &row, "td");
+        chrono__html_row(out, &row, "td", &s->comparisons[i].a);
         chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN, s->cfg.confidence);
         chrono__row_label(row.cell[0], CHRONO__CELL, "b");
-        chrono__html_row(out, &row, "td");
+        chrono__html_row(out, &row, "td", &s->comparisons[i].b);
     }
     fputs("</tbody>\n</table></div>\n", out);
     for (i = 0; i < s->ncomparisons; i++) {
