@@ -116,7 +116,7 @@ typedef struct chrono_cache {
                                    "see, and the run's figure may read slow (the row is marked)") \
     X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
                                 "read them for correctness only; no cycles are estimated") \
-    X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples (or pairs) for the confidence asked: such an interval is shown " \
+    X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
                                  "with the level it reaches, n/a for a single one, and its row is marked")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the

@@ -929,6 +929,8 @@ CHRONO__PRIVATE void chrono__pool(chrono_session *s, const chrono_result *const 
         chrono__pool_summaries(sn, k, conf, &out->ns);
         out->sample_ns = NULL; out->nsample_ns = 0;
     }
+    out->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
+    if (chrono_stats_level_short(out->ns.ci_level, conf)) out->warnings |= CHRONO_WARN_LOW_LEVEL;
     f = rs[pick]->ns.median > 0 ? rs[pick]->ticks.median / rs[pick]->ns.median : NAN;
     chrono__stats_scaled(&out->ns, f, &out->ticks);
     if (!out->has_cycles) {
@@ -1061,6 +1063,9 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
             }
             for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;   /* the cycles' ratio: the processes' median too */
             cmp.cycles_ratio = chrono__all_finite(rat, k) ? chrono__median_of(rat, k) : NAN;
+            cmp.warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
+            if (chrono_stats_level_short(cmp.ci_level, conf)) cmp.warnings |= CHRONO_WARN_LOW_LEVEL;
+            cmp.warnings |= (cmp.a.warnings | cmp.b.warnings) & CHRONO_WARN_LOW_LEVEL;
         }
         rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
         if (rc == 0) {

@@ -873,6 +873,7 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
     int a_faster = c->ratio < 1, clear = c->ci_high < 1 || c->ci_low > 1;
     int shortfall = chrono_stats_level_short(c->ci_level, want);
+    uint64_t units;
     if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)chrono__bprintf(buf, n, "-"); return 0; }
     chrono__num(r, sizeof r, "%.3f", c->ratio);
     chrono__num(lo, sizeof lo, "%.3f", c->ci_low);
@@ -886,13 +887,15 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     }
     chrono__sanitize(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
     chrono__num(asked, sizeof asked, "%.0f", 100.0 * want);
-    chrono__u64(pairs, (uint64_t)c->rounds);
+    /* the units of the interval: the pairs, or the processes a pooled ratio comes from */
+    units = c->a.processes > 1 ? (uint64_t)c->a.processes : (uint64_t)c->rounds;
+    chrono__u64(pairs, units);
     if (shortfall == 2)
-        (void)chrono__bprintf(buf, n, "%sx [n/a] \xE2\x80\x94 no verdict: %s pair%s no interval%s", r, pairs,
-                              c->rounds == 1 ? " gives" : "s give", cr);
+        (void)chrono__bprintf(buf, n, "%sx [n/a] \xE2\x80\x94 no verdict: %s %s no interval%s", r, pairs,
+                              c->a.processes > 1 ? "processes give" : units == 1 ? "pair gives" : "pairs give", cr);
     else if (shortfall)
-        (void)chrono__bprintf(buf, n, "%sx [%s, %s] %s%% \xE2\x80\x94 no verdict: %s pairs give a %s%% interval, not %s%%%s", r,
-                              lo, hi, level, pairs, level, asked, cr);
+        (void)chrono__bprintf(buf, n, "%sx [%s, %s] %s%% \xE2\x80\x94 no verdict: %s %s give a %s%% interval, not %s%%%s", r,
+                              lo, hi, level, pairs, c->a.processes > 1 ? "processes" : "pairs", level, asked, cr);
     else if (clear)
         (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi, name, f, cr);
     else
