@@ -160,7 +160,25 @@ def check_quickstart(samples):
                what + " html")
 
 
+def check_pooled():
+    """--processes=3: the pooled interval's level is over 3 processes (75%): the rows and the comparison say so."""
+    if not sys.platform.startswith("linux"):
+        return
+    p = run(QUICKSTART, "--processes=3", "--quick", "--format=json")
+    try:
+        doc = json.loads(p.stdout.decode("utf-8"))
+    except ValueError as e:
+        ok(False, "quickstart --processes=3 json parses: %s" % e)
+        return
+    runs = [b for b in doc["benchmarks"] if b.get("processes") == 3]
+    bad = [b["name"] for b in runs if abs(b["ci_level"] - 0.75) > 1e-12 or "LOW_LEVEL" not in b["warnings"]]
+    c = doc["comparisons"][0] if doc["comparisons"] else {}
+    ok(len(runs) == 4 and not bad and abs(c.get("ci_level", 0) - 0.75) < 1e-12 and "LOW_LEVEL" in c.get("warnings", []) and
+       c.get("faster", 1) is None, "quickstart --processes=3: every pooled row and the comparison at 75%%, LOW_LEVEL, no verdict %s" % bad)
+
+
 check_callconv_numbers()
+check_pooled()
 check_quickstart(1)
 check_quickstart(3)
 done()
