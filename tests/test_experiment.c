@@ -197,7 +197,7 @@ static void test_emulated_session(void)
     memset(&s, 0, sizeof s);
     s.has_cycles = 1; s.core_ghz = 3.8;
     chrono__session_emulation(&s);
-    tap_ok(chrono__under_valgrind() || (!(s.warnings & CHRONO_WARN_EMULATED) && s.has_cycles && s.core_ghz == 3.8),
+    tap_ok(chrono__under_valgrind() || (!(s.warnings & CHRONO_WARN_EMULATED) && s.has_cycles && s.core_ghz == (double)3.8),
            "emulated session: 3.8 GHz and no emulator: cycles kept");
 #if defined(__linux__)
     if ((f = fopen("/proc/self/comm", "r")) != NULL) { if (!fgets(comm, sizeof comm, f)) comm[0] = '\0'; fclose(f); }

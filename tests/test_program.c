@@ -157,11 +157,58 @@ static void test_pooled(void)
            r->cycles.median, r->cycles.mad);
     rc = ok ? chrono__pool_entry(&p, &e[1], outs, 3) : CHRONO_ENOMEM;
     cmp = chrono_program_compared(&p, "gamma");
-    tap_ok(rc == 0 && cmp && cmp->ratio == 0.91 && cmp->ci_low <= 0.90 && cmp->ci_high >= 0.95 && cmp->ci_level == 0.75 &&
-           cmp->cycles_ratio == 0.85 && cmp->a.processes == 3 && cmp->b.ns.median == 110,
+    /* (double): i386's x87 compares a literal in long double (FLT_EVAL_METHOD 2) */
+    tap_ok(rc == 0 && cmp && cmp->ratio == (double)0.91 && cmp->ci_low <= (double)0.90 && cmp->ci_high >= (double)0.95 &&
+           cmp->ci_level == 0.75 && cmp->cycles_ratio == (double)0.85 && cmp->a.processes == 3 && cmp->b.ns.median == 110,
            "pooled comparison: ratio 0.91 [%.3f, %.3f] at 0.75, cycles ratio the median 0.85 (%.3f), both sides pooled (rc %d)",
            cmp ? cmp->ci_low : NAN, cmp ? cmp->ci_high : NAN, cmp ? cmp->cycles_ratio : NAN, rc);
+    tap_ok(cmp && cmp->process_min_ratio == (double)0.90 && cmp->process_max_ratio == (double)0.95,
+           "pooled comparison: the lowest and highest process's ratio, 0.90 and 0.95 (%.3f, %.3f)",
+           cmp ? cmp->process_min_ratio : NAN, cmp ? cmp->process_max_ratio : NAN);
     for (k = 0; k < 3; k++) chrono__child_free(&outs[k]);
+    (void)chrono_program_end(&p);
+    fclose(sink);
+}
+
+/* A child of chrono_program_run_processes runs the program's calls again:
+   only the one that started it runs, here (the other calls are skipped);
+   an entry's own warm-up (chrono_with_warmup) replaces the program's. */
+static void test_child_calls(void)
+{
+    static unsigned calls;
+    const char *argv[] = { "test_program", "--quick", NULL };
+    chrono_program p;
+    chrono_entry here[2], pooled[1];
+    const chrono_result *w, *plain;
+    FILE *sink = tmpfile();
+    int rc0, rc1;
+    if (!sink || chrono_program_begin(&p, 2, (char **)argv, NULL, 0) != 1) {
+        tap_skip("no session (child calls)");
+        tap_skip("no session (chrono_with_warmup)");
+        if (sink) fclose(sink);
+        return;
+    }
+    (void)chrono_report_begin(&p.chrono__console, &p.session, sink, CHRONO_FORMAT_TEXT, NULL);
+    tap_ok(chrono_program_child(&p) == 0 && chrono_program_child(NULL) == 0, "not a child: chrono_program_child 0");
+    p.chrono__child = 2;          /* as "--chrono-child=1:FD:1" makes it: child 2, started by call 1 */
+    p.chrono__child_call = 1;
+    here[0] = chrono_bench("call0", adds, &calls);
+    here[1] = chrono_with_warmup(chrono_bench("warm40", adds, &calls), 40);
+    pooled[0] = chrono_bench("call1", adds, &calls);
+    rc0 = chrono_program_run(&p, here, 2);                 /* call 0: skipped */
+    rc1 = chrono_program_run_processes(&p, pooled, 1, 3);  /* call 1: started this child, runs here */
+    tap_ok(rc0 == 0 && rc1 == 0 && chrono_program_child(&p) == 2 && !chrono_program_find(&p, "call0") &&
+           chrono_program_find(&p, "call1") != NULL, "a child runs the call that started it (1), here, and skips call 0");
+    p.chrono__child_call = 0;     /* as if call 0 had started it: call 2 is skipped now */
+    p.chrono__call = 0;
+    rc0 = chrono_program_run(&p, here, 2);
+    rc1 = chrono_program_run_processes(&p, pooled, 1, 3);
+    w = chrono_program_find(&p, "warm40");
+    plain = chrono_program_find(&p, "call0");
+    tap_ok(rc0 == 0 && rc1 == 0 && w && plain && w->warmup_ms >= 39.0 && plain->warmup_ms < w->warmup_ms,
+           "chrono_with_warmup: 40 ms of warm-up for its entry (%.1f ms), the program's for the others (%.1f ms)",
+           w ? w->warmup_ms : NAN, plain ? plain->warmup_ms : NAN);
+    p.chrono__child = 0;          /* no parent to hand results to */
     (void)chrono_program_end(&p);
     fclose(sink);
 }
@@ -172,6 +219,7 @@ int main(void)
     chrono_entry t[3];
     int rc;
     test_pooled();
+    test_child_calls();
 #if !TP_POSIX
     /* the checks read what chrono_main printed, captured with dup/dup2 */
     (void)ca; (void)cb; (void)cg; (void)t; (void)rc;

@@ -54,7 +54,7 @@
      chrono_bench(name, fn, ctx)                   a run
      chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
      chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
-     chrono_with_bytes / _items / _samples / _budget / _unit (entry, value)
+     chrono_with_bytes / _items / _samples / _budget / _warmup / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_with_blocking(entry)                   the body blocks by design
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
@@ -92,6 +92,7 @@ typedef struct chrono_entry {
     const char *unit;            /* sweep: what the parameter counts ("bytes": the report shows GB/s too) */
     int samples;                 /* 0: the program's */
     double max_ms;               /* 0: the program's */
+    double warmup_ms;            /* 0: the program's */
     int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
                                     CHRONO_WARN_EMPTY_BODY */
     chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
@@ -138,6 +139,7 @@ CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes);
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items);
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
+CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms);
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
 /* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
@@ -276,6 +278,7 @@ CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.item
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
 CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
+CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms) { e.warmup_ms = warmup_ms; return e; }
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
@@ -552,6 +555,7 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     int rc = 0;
     if (e->samples > 0) s->cfg.samples = e->samples;
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
+    if (e->warmup_ms > 0) s->cfg.warmup_ms = e->warmup_ms;
     if (e->expect_empty) s->cfg.expect_empty = 1;
     /* A blocking body is timed without core-cycle estimates: the reference
        chains around it bracket a sleep (another process's work, an idle
