@@ -9,10 +9,10 @@
              1, 2 and 3 arguments, and a caller keeping values live, each
              against the plain convention (sysv on x86-64, cdecl on i386);
      Part 1  the replica: read one byte from /dev/zero and write it to
-             /dev/null through each kind of shim, against libc, in 3 fresh
-             processes (2 with --quick, N with --processes=N), pooled: a
-             difference is "resolved" only when every process saw its sign
-             and the pooled interval excludes 0; the 16 MiB copy (--bytes)
+             /dev/null through each kind of shim, against libc, in 6 fresh
+             processes (N with --processes=N), pooled: a difference is
+             "resolved" only when every process saw its sign and the pooled
+             interval, at the confidence asked, excludes 0; the 16 MiB copy (--bytes)
              projected from the MEAN cost per byte, and with --literal
              really copied and timed;
      Part 3  then vs now: the post's eight rows beside today's closest
@@ -334,15 +334,15 @@ static void cc_num(cc_table *tb, size_t col, const char *fmt, double v)
 }
 static void cc_str(cc_table *tb, size_t col, const char *s) { (void)snprintf(cc_cell(tb, col), CC_CELL, "%s", s); }
 
-/* Δ cells (ns, CI low, CI high, verdict) from a comparison. */
-static void cc_delta_cells(cc_table *tb, size_t col, const chrono_comparison *c)
+/* Δ cells (ns, CI low, CI high, verdict) from a comparison, its verdict at the confidence asked. */
+static void cc_delta_cells(cc_table *tb, size_t col, const chrono_comparison *c, double confidence)
 {
     chrono_delta d;
     int ok = chrono_delta_from(c, &d) == 0;
     cc_num(tb, col, "%+.2f", ok ? d.diff_ns : NAN);
     cc_num(tb, col + 1, "%+.2f", ok ? d.ci_low_ns : NAN);
     cc_num(tb, col + 2, "%+.2f", ok ? d.ci_high_ns : NAN);
-    cc_str(tb, col + 3, ok ? chrono_delta_verdict(&d) : "n/a");
+    cc_str(tb, col + 3, ok ? chrono_delta_verdict(&d, confidence) : "n/a");
 }
 
 static const char *const p2_cols[] = { "variant", "against", "ns_variant", "ns_against", "delta_ns", "delta_ci_low",
@@ -409,7 +409,7 @@ int main(int argc, char **argv)
     n2 = n;
     /* Part 1 in fresh processes: one process's difference does not repeat in the next (code and
        data land elsewhere, the host's phase changes), so a verdict must hold across several */
-    nproc = p.cli.processes > 1 ? p.cli.processes : p.cli.quick ? 2 : 3;
+    nproc = p.cli.processes > 1 ? p.cli.processes : 6;   /* 6: the fewest whose lowest to highest is a 95% interval */
     /* under an emulator the timings are its own, and a fresh process may not even start (qemu-user
        cannot re-execute a program the kernel does not run): Part 1 here */
     if (!p.cli.list && chrono_session_emulated(&p.session)) nproc = 1;
@@ -463,7 +463,7 @@ int main(int argc, char **argv)
         cc_str(&p2tab, 1, part2[i].base_name);
         cc_num(&p2tab, 2, "%.2f", c->a.ns.median);
         cc_num(&p2tab, 3, "%.2f", c->b.ns.median);
-        cc_delta_cells(&p2tab, 4, c);
+        cc_delta_cells(&p2tab, 4, c, p.session.cfg.confidence);
         p2tab.t.nrows++;
     }
     (void)chrono_program_table(&p, &p2tab.t);
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
         else {
             chrono_delta d;
             int ok = chrono_delta_from(&p1[i].c, &d) == 0;
-            cc_delta_cells(&p1tab, 6, &p1[i].c);
+            cc_delta_cells(&p1tab, 6, &p1[i].c, p.session.cfg.confidence);
             cc_num(&p1tab, 11, "%+.2f", ok ? d.process_min_ns : NAN);
             cc_num(&p1tab, 12, "%+.2f", ok ? d.process_max_ns : NAN);
         }

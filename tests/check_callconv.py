@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""callconv --quick states only what repeats: Part 1 pooled over fresh
-processes (2 with --quick; each child runs Part 1 only: the entries of the
-call that started it), Part 2 in the program's own process, every Part 1
+"""callconv --quick states only what repeats: Part 1 pooled over 6 fresh
+processes (each child runs Part 1 only: the entries of the call that started
+it), Part 2 in the program's own process, every Part 1
 verdict consistent with its processes and its interval, Part 3's spread from
 the paired deltas of Part 1, durations as a person reads them.  Linux only
 (Part 1 needs /dev/zero and fork).  TAP on stdout."""
@@ -33,21 +33,25 @@ ok(r.returncode == 0, "callconv --quick --format=json exits 0 (%d; %s)" % (r.ret
 bs = {b["name"]: b for b in d["benchmarks"]}
 p1 = [b for name, b in bs.items() if name.startswith("p1/")]
 p2 = [b for name, b in bs.items() if name.startswith("p2/")]
-ok(p1 and all(b["processes"] == 2 for b in p1), "Part 1: every result pooled over 2 processes (%s)" % [b["processes"] for b in p1])
+ok(p1 and all(b["processes"] == 6 for b in p1), "Part 1: every result pooled over 6 processes (%s)" % [b["processes"] for b in p1])
 ok(p2 and all(b["processes"] == 1 for b in p2), "Part 2: every result from this process (%s)" % sorted({b["processes"] for b in p2}))
 procs = d.get("processes", [])
 ncomp = len([c for c in d["comparisons"] if c["a"].startswith("p1/")])
-ok(len(procs) == 2 and all(p["status"] == "ok" and p["results"] == ncomp + 1 for p in procs),
+ok(len(procs) == 6 and all(p["status"] == "ok" and p["results"] == ncomp + 1 for p in procs),
    "each child ran Part 1 only: %d comparisons and the baseline run (%s)" % (ncomp, [p["results"] for p in procs]))
 
 rows = [x for x in d["part1_replica"] if "baseline" not in x["verdict"]]
 good = []
 for x in rows:
     lo, hi, mn, mx = x["delta_ci_low"], x["delta_ci_high"], x["delta_lowest_process"], x["delta_highest_process"]
+    level = [c["ci_level"] for c in d["comparisons"] if c["a"] == x["variant"]]
     if x["verdict"] == "resolved":
-        good.append(x["processes"] == 2 and (lo > 0 or hi < 0) and (mn > 0 or mx < 0) and (mn > 0) == (lo > 0))
+        good.append(x["processes"] == 6 and (lo > 0 or hi < 0) and (mn > 0 or mx < 0) and (mn > 0) == (lo > 0) and
+                    level and level[0] >= 0.95)
     elif x["verdict"].startswith("not repeated"):
         good.append(mn <= 0 <= mx and not lo <= 0 <= hi)
+    elif x["verdict"].startswith("no verdict"):
+        good.append(not lo <= 0 <= hi and not mn <= 0 <= mx and level and level[0] < 0.95)
     else:
         good.append(x["verdict"].startswith("below noise") and lo <= 0 <= hi)
 ok(rows and all(good), "Part 1: resolved only when the interval and every process agree on the sign (%s)" %

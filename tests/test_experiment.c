@@ -43,21 +43,26 @@ static void test_delta_processes(void)
     c.ratio = 1.10; c.ci_low = 1.05; c.ci_high = 1.20; c.ci_level = 0.95;
     c.a.processes = c.b.processes = 1; c.process_min_ratio = c.process_max_ratio = 1.10;
     rc = chrono_delta_from(&c, &d);
-    tap_ok(rc == 0 && d.processes == 1 && d.resolved && !d.split && !strcmp(chrono_delta_verdict(&d), "resolved in one process"),
-           "delta: one process: '%s'", chrono_delta_verdict(&d));
+    tap_ok(rc == 0 && d.processes == 1 && d.resolved && !d.split && !strcmp(chrono_delta_verdict(&d, 0.95), "resolved in one process"),
+           "delta: one process: '%s'", chrono_delta_verdict(&d, 0.95));
     c.a.processes = c.b.processes = 3; c.process_min_ratio = 1.06; c.process_max_ratio = 1.18;
     rc = chrono_delta_from(&c, &d);
     tap_ok(rc == 0 && d.processes == 3 && d.resolved && close_to(d.process_min_ns, 6.0, 1e-9) &&
-           close_to(d.process_max_ns, 18.0, 1e-9) && !strcmp(chrono_delta_verdict(&d), "resolved"),
-           "delta: 3 processes, +6..+18 ns each: resolved (%s, %g..%g)", chrono_delta_verdict(&d), d.process_min_ns, d.process_max_ns);
+           close_to(d.process_max_ns, 18.0, 1e-9) && !strcmp(chrono_delta_verdict(&d, 0.95), "resolved"),
+           "delta: 3 processes, +6..+18 ns each: resolved (%s, %g..%g)", chrono_delta_verdict(&d, 0.95), d.process_min_ns, d.process_max_ns);
+    c.ci_level = 0.75;            /* three processes: their lowest to highest is a 75% interval */
+    rc = chrono_delta_from(&c, &d);
+    tap_ok(rc == 0 && d.resolved && !strcmp(chrono_delta_verdict(&d, 0.95), "no verdict (its interval's level is below the confidence asked)") &&
+           !strcmp(chrono_delta_verdict(&d, 0.75), "resolved"), "delta: a 75%% interval: no verdict at 95%%, resolved at 75%%");
+    c.ci_level = 0.95;
     c.process_min_ratio = 0.97;   /* one process saw a - b < 0: the interval alone would have called it resolved */
     rc = chrono_delta_from(&c, &d);
     tap_ok(rc == 0 && d.split && !d.resolved && !d.below_noise &&
-           !strcmp(chrono_delta_verdict(&d), "not repeated (the processes disagree on the sign)"),
+           !strcmp(chrono_delta_verdict(&d, 0.95), "not repeated (the processes disagree on the sign)"),
            "delta: a process with the other sign: not repeated, though the CI [%+g, %+g] excludes 0", d.ci_low_ns, d.ci_high_ns);
     c.ci_low = 0.99;
     rc = chrono_delta_from(&c, &d);
-    tap_ok(rc == 0 && d.below_noise && !d.resolved && !strcmp(chrono_delta_verdict(&d), "below noise (CI includes 0)"),
+    tap_ok(rc == 0 && d.below_noise && !d.resolved && !strcmp(chrono_delta_verdict(&d, 0.95), "below noise (CI includes 0)"),
            "delta: CI includes 0: below noise first");
     /* between: x - y of two deltas against one baseline */
     memset(&x, 0, sizeof x); memset(&y, 0, sizeof y);
@@ -72,7 +77,7 @@ static void test_delta_processes(void)
     tap_ok(rc == 0 && z.below_noise && !z.resolved, "delta between: intervals that overlap: below noise");
     y.diff_ns = NAN;
     tap_ok(chrono_delta_between(&x, &y, &z) == CHRONO_EINVAL && chrono_delta_between(NULL, &y, &z) == CHRONO_EINVAL &&
-           !strcmp(chrono_delta_verdict(NULL), "n/a"), "delta between: NaN or NULL is EINVAL");
+           !strcmp(chrono_delta_verdict(NULL, 0.95), "n/a"), "delta between: NaN or NULL is EINVAL");
 }
 
 static void test_projection(void)

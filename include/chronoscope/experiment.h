@@ -24,8 +24,9 @@
 
    Functions:
      chrono_delta_from(c, out)              a − b in ns per iteration, with its CI and its processes
-     chrono_delta_verdict(d)                "resolved", "resolved in one process", "below noise ...",
-                                            "not repeated ..." (the processes disagree on the sign)
+     chrono_delta_verdict(d, confidence)    "resolved", "resolved in one process", "below noise ...",
+                                            "not repeated ..." (the processes disagree on the sign),
+                                            "no verdict ..." (its interval's level is below confidence)
      chrono_delta_between(x, y, out)        x − y of two deltas against one baseline (paired, each)
      chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
      chrono_literal_run(s, name, fn, ctx, ops, out)   ops iterations of fn once, timed, beside a
@@ -85,7 +86,8 @@ typedef struct chrono_delta {
     int processes;               /* fresh processes the comparison was pooled over (1: this one) */
     double process_min_ns, process_max_ns;   /* the lowest and highest process's Δ (one: diff_ns) */
     int split;                   /* 1: the processes disagree on its sign (some Δ <= 0, some >= 0) */
-    int resolved;                /* 1: not below_noise and not split: a difference that repeats */
+    int resolved;                /* 1: not below_noise and not split: a difference that repeats (at ci_level:
+                                    chrono_delta_verdict also asks that level to reach the confidence) */
 } chrono_delta;
 
 typedef struct chrono_projection {
@@ -147,8 +149,10 @@ CHRONO__EXTERN_C_BEGIN
    without a finite ratio or median. */
 CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
 
-/* The verdict on a Δ, as a report cell says it. */
-CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d);
+/* The verdict on a Δ, as a report cell says it: below noise, not repeated,
+   no verdict (its interval's level, ci_level, is below confidence: too few
+   processes or samples for it), resolved. */
+CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confidence);
 
 /* x − y of two Δs against one baseline (Definitions: between).  CHRONO_EINVAL
    for NULL or a non-finite Δ or interval. */
@@ -213,11 +217,12 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
     return 0;
 }
 
-CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d)
+CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confidence)
 {
     if (!d) return "n/a";
     if (d->below_noise) return "below noise (CI includes 0)";
     if (d->split) return "not repeated (the processes disagree on the sign)";
+    if (!(d->ci_level >= confidence - 1e-9)) return "no verdict (its interval's level is below the confidence asked)";
     return d->processes > 1 ? "resolved" : "resolved in one process";
 }
 
