@@ -121,6 +121,9 @@ def check_json_fixed():
     c = by.get(FIXED_NAMES[1], {})
     ok(c.get("real_time") == 0.285 and c.get("cycles_per_iteration", 1) is None and c.get("core_ghz", 1) is None,
        "fixed json: unknown cycles are null")
+    ok(q.get("controls") == 25 and q.get("controls_slow") == 3 and q.get("control_reading") == 1.0025 and
+       c.get("controls") == 0 and c.get("controls_slow") == 0 and c.get("control_reading", 1) is None,
+       "fixed json: controls, controls_slow and control_reading (null without controls)")
     ok(c.get("cpu_time") == 0.285 and c.get("cpu_share", 1) is None and by.get("copy/2", {}).get("cpu_time") == 15,
        "fixed json: cpu_time is the CPU time per iteration (0.75 x 20 ns), the real time where it is unknown")
     n = by.get("no_samples", {})
@@ -177,6 +180,9 @@ def check_csv_fixed():
     ok(float(first[col["cpu_time_ns"]]) == 1125 and float(first[col["cpu_share"]]) == 0.75 and
        body[1][col["cpu_time_ns"]] == "" and body[1][col["cpu_share"]] == "" and float(body[5][col["cpu_time_ns"]]) == 15,
        "fixed csv: cpu_time_ns and cpu_share, empty where unknown")
+    ok(first[col["controls"]] == "25" and first[col["controls_slow"]] == "3" and float(first[col["control_reading"]]) == 1.0025 and
+       body[1][col["controls"]] == "0" and body[1][col["control_reading"]] == "",
+       "fixed csv: controls, controls_slow, control_reading (empty without controls)")
     ok(body[1][col["cycles_median"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")
     ok([r[col["side"]] for r in body] == SIDES, "fixed csv: side a / b on a comparison's rows, empty elsewhere")

@@ -79,6 +79,9 @@ static void fixture_result(chrono_result *r, const char *name, double median_ns,
     r->all_ns_stddev = median_ns / 50;
     r->cpu_share = 0.75;                  /* on a CPU three quarters of the sampling */
     r->cpu_ns_per_iter = 0.75 * median_ns;
+    r->controls = 25;                     /* control chains between the samples */
+    r->controls_slow = 3;
+    r->control_reading = 1.0025;
     fixture_stats(&r->ns, r->samples, median_ns, median_ns / 300);
     fixture_stats(&r->ticks, r->samples, median_ns * 3, median_ns / 100);
     r->has_cycles = ghz > 0;
@@ -204,6 +207,8 @@ static void fixture_fill(fixture *f)
     f->results[0].bytes_per_iter = 3000;   /* 2 GB/s at 1500 ns */
     f->results[5].items_per_iter = 4;      /* 200 M items/s at 20 ns */
     f->results[1].cpu_share = f->results[1].cpu_ns_per_iter = NAN;   /* CPU time unknown */
+    f->results[1].controls = f->results[1].controls_slow = 0;         /* no controls (no reference chains) */
+    f->results[1].control_reading = NAN;
     f->results[7].samples = 0;
     f->results[7].all_n = 0;
     f->results[7].has_cycles = 0;

@@ -1177,7 +1177,7 @@ static const char *const chrono__csv_cols[] = {
     "page_faults_minor_per_iteration", "page_faults_major_per_iteration", "max_rss_growth_bytes",
     "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns",
     "mean_every_sample_ns", "bytes_per_second", "items_per_second", "side",
-    "cpu_time_ns", "cpu_share"
+    "cpu_time_ns", "cpu_share", "controls", "controls_slow", "control_reading"
 };
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
@@ -1257,6 +1257,8 @@ CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_resul
     chrono__csv_num(o, chrono__per_second(r, r->items_per_iter));
     fputc(',', o); (void)chrono_csv_field(o, x->side);
     chrono__csv_num(o, r->cpu_ns_per_iter); chrono__csv_num(o, r->cpu_share);
+    chrono__csv_u64(o, (uint64_t)r->controls); chrono__csv_u64(o, (uint64_t)r->controls_slow);
+    chrono__csv_num(o, r->control_reading);
     fputs("\r\n", o);
 }
 
@@ -1510,6 +1512,9 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
     chrono__jbool(&o, "truncated", r->truncated != 0);
     chrono__jint(&o, "cpu", r->cpu);
     chrono__jnum(&o, "cpu_share", r->cpu_share);
+    chrono__jint(&o, "controls", (long long)r->controls);
+    chrono__jint(&o, "controls_slow", (long long)r->controls_slow);
+    chrono__jnum(&o, "control_reading", r->control_reading);
     chrono__jnum(&o, "wall_ms", r->wall_ms);
     chrono__jnum(&o, "warmup_ms", r->warmup_ms);
     chrono__json_warning_list(&o, r->warnings, chrono_env_warning_name);
