@@ -1156,16 +1156,16 @@ static void test_sleep_cpu(chrono_session *s, const chrono_result *nap_r)
     chrono_result busy;
     double real, cpu;
     uint64_t n = 3000;
-    int ok = json_times(s, &real, &cpu), rc;
-    tap_ok(ok && cpu < 0.5 * real && nap_r->cpu_ns_per_iter < 0.5 * nap_r->ns.median &&
+    int ok = json_times(s, &real, &cpu), rc, emu = tap_emulated();   /* an emulator's overhead is CPU time too */
+    tap_ok(ok && (emu || (cpu < 0.5 * real && nap_r->cpu_ns_per_iter < 0.5 * nap_r->ns.median)) &&
                fabs(cpu - nap_r->cpu_ns_per_iter) <= 1e-9 * real,
-           "a body sleeping 50 \xC2\xB5s an iteration: JSON cpu_time %.0f ns < half its real_time %.0f ns (CPU share %.3f)",
-           cpu, real, nap_r->cpu_share);
+           "a body sleeping 50 \xC2\xB5s an iteration: JSON cpu_time %.0f ns < half its real_time %.0f ns (CPU share %.3f)%s",
+           cpu, real, nap_r->cpu_share, emu ? "; emulated: the ratio not checked" : "");
     rc = chrono_run(s, "busy", adds, &n, &busy);
-    tap_ok(rc == 0 && busy.cpu_share > 2 * nap_r->cpu_share &&
+    tap_ok(rc == 0 && (emu || busy.cpu_share > 2 * nap_r->cpu_share) &&
                busy.cpu_share <= 1 && fabs(busy.cpu_ns_per_iter - busy.cpu_share * busy.ns.median) <= 1e-9 * busy.ns.median,
            "a body that computes, in the same session: CPU share %.3f, more than twice the sleeper's %.3f, at most 1; "
-           "cpu_ns_per_iter = share x median", busy.cpu_share, nap_r->cpu_share);
+           "cpu_ns_per_iter = share x median%s", busy.cpu_share, nap_r->cpu_share, emu ? "; emulated: the ratio not checked" : "");
 }
 
 static void test_blocking(void)
