@@ -1162,10 +1162,12 @@ static void test_sleep_cpu(chrono_session *s, const chrono_result *nap_r)
            "a body sleeping 50 \xC2\xB5s an iteration: JSON cpu_time %.0f ns < half its real_time %.0f ns (CPU share %.3f)%s",
            cpu, real, nap_r->cpu_share, emu ? "; emulated: the ratio not checked" : "");
     rc = chrono_run(s, "busy", adds, &n, &busy);
-    tap_ok(rc == 0 && (emu || busy.cpu_share > 2 * nap_r->cpu_share) &&
-               busy.cpu_share <= 1 && fabs(busy.cpu_ns_per_iter - busy.cpu_share * busy.ns.median) <= 1e-9 * busy.ns.median,
-           "a body that computes, in the same session: CPU share %.3f, more than twice the sleeper's %.3f, at most 1; "
-           "cpu_ns_per_iter = share x median%s", busy.cpu_share, nap_r->cpu_share, emu ? "; emulated: the ratio not checked" : "");
+    /* CPU time does not accrue while the thread is switched out: a busy body's is its median, loaded machine or not */
+    tap_ok(rc == 0 && (emu || busy.cpu_ns_per_iter > 0.8 * busy.ns.median) && busy.cpu_ns_per_iter <= busy.ns.median &&
+               busy.cpu_share <= 1 && busy.cpu_share > 0,
+           "a body that computes, in the same session: CPU time %.0f ns an iteration of its median %.0f ns (more than 0.8x, "
+           "at most 1x); CPU share %.3f (the sleeper's %.3f)%s", busy.cpu_ns_per_iter, busy.ns.median, busy.cpu_share,
+           nap_r->cpu_share, emu ? "; emulated: the ratio not checked" : "");
 }
 
 static void test_blocking(void)

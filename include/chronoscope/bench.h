@@ -256,13 +256,15 @@ typedef struct chrono_result {
     int truncated;               /* max_ms stopped the run before .samples were taken */
     double wall_ms;              /* time the whole run took (sizing, warmup, samples) */
     double warmup_ms;            /* time spent warming up */
-    /* CPU time, read outside the timed region: the share of the run's
-       sampling (its samples and their probes, from the first to the last)
-       that the thread spent on a CPU (chrono_cpu_thread_ns over elapsed
-       time; a comparison's two sides share one), and the median scaled by
-       it: the thread's CPU time per iteration (JSON cpu_time).  Near 1 and
-       near the median for a body that computes; far below for one that
-       sleeps or waits.  NAN where the OS does not say. */
+    /* CPU time, read outside the timed region, over the run's sampling (its
+       samples and their probes, from the first to the last; controls not):
+       cpu_share, the thread's CPU time (chrono_cpu_thread_ns) over the time
+       elapsed: below 1 when the body sleeps or waits, or when other work
+       took the CPU; cpu_ns_per_iter, the thread's CPU time per iteration
+       taken (probes included), at most the median: about the median for a
+       body that computes, whatever else runs, far below it for one that
+       sleeps (JSON cpu_time).  A comparison's two sides share the pair's
+       figures.  NAN where the OS does not say. */
     double cpu_share, cpu_ns_per_iter;
     unsigned hist[CHRONO_HIST_BINS];  /* distribution of ns per iteration over [hist_lo, hist_hi] */
     double hist_lo, hist_hi;
@@ -1057,7 +1059,7 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->hist_lo = r->ns.min;
     r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
-    r->cpu_ns_per_iter = r->ns.median * r->cpu_share;
+    if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;   /* the probes' CPU time is not the body's */
     if (chrono_stats_level_short(r->ns.ci_level, conf)) r->warnings |= CHRONO_WARN_LOW_LEVEL;
     return 0;
 }
@@ -1225,6 +1227,12 @@ CHRONO__PRIVATE void chrono__cpu_stop(const chrono_session *s, chrono__cpu_span 
 
 /* At most 1: one thread is on a CPU no longer than the time elapses (the OS's
    CPU clock and the session's read a busy run 0.2-0.5% apart here). */
+/* CPU time per iteration over `iters` iterations taken in the span; NAN unknown. */
+CHRONO__PRIVATE double chrono__cpu_per_iter(const chrono__cpu_span *sp, double iters)
+{
+    return iters > 0 && sp->cpu_ns >= 0 ? sp->cpu_ns / iters : NAN;
+}
+
 CHRONO__PRIVATE double chrono__cpu_share(const chrono__cpu_span *sp)
 {
     double f = sp->wall_ns > 0 && sp->cpu_ns >= 0 ? sp->cpu_ns / sp->wall_ns : NAN;
@@ -1509,6 +1517,7 @@ CHRONO__PRIVATE size_t chrono__run_samples(chrono_session *s, chrono_fn body, vo
         chrono__one_sample(s, body, ctx, net, iters, attempts, col, &n, &quiet, &soft, &ctl, r);
     chrono__cpu_stop(s, &cpu);
     r->cpu_share = chrono__cpu_share(&cpu);
+    r->cpu_ns_per_iter = chrono__cpu_per_iter(&cpu, (double)r->samples_taken * (double)iters);
     chrono__mem_since(&mem, &faults);
     chrono__mem_faults(&faults, (double)r->samples_taken * (double)iters, r);
     chrono__controls_judge(s, &ctl, col, attempts, r);
@@ -1606,6 +1615,7 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
         chrono__mem_since(&mem, &faults);   /* the samples' own faults, not between's */
     }
     r.cpu_share = chrono__cpu_share(&cpu);
+    r.cpu_ns_per_iter = chrono__cpu_per_iter(&cpu, (double)r.samples_taken * (double)iters);
     chrono__mem_faults(&faults, (double)r.samples_taken * (double)iters, &r);
     chrono__controls_judge(s, &ctl, &col, cap, &r);
     n = n ? chrono__drop_contended(s, &col, &r, NULL, NULL, n, quiet) : chrono__use_soft(&col, cap, soft, &r);
@@ -1759,6 +1769,8 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     }
     chrono__cpu_stop(s, &cpu);
     cmp.a.cpu_share = cmp.b.cpu_share = chrono__cpu_share(&cpu);
+    cmp.a.cpu_ns_per_iter = cmp.b.cpu_ns_per_iter =
+        chrono__cpu_per_iter(&cpu, (double)(cmp.a.samples_taken + cmp.b.samples_taken) * (double)iters);
     cmp.b.truncated = cmp.a.truncated;
     /* Rejections were counted per side; the statistics use the kept pairs. */
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);

@@ -51,10 +51,11 @@
                              ci_high_ns, mad_ns, cv, cycles_per_iteration,
                              samples, outliers, ...).  real_time is the median
                              ns per iteration; cpu_time the thread's CPU time
-                             per iteration (chrono_result.cpu_ns_per_iter: the
-                             median times the share of the sampling the thread
-                             spent on a CPU; the median where the OS does not
-                             say), also CSV's cpu_time_ns;
+                             per iteration over the sampling, at most the
+                             median (chrono_result.cpu_ns_per_iter; the median
+                             where the OS does not say), also CSV's
+                             cpu_time_ns, and cpu_share the CPU time over the
+                             time elapsed;
                              iterations is iterations per sample x samples.
                              Top-level "comparisons" and "sweeps" arrays
                              follow.  NaN and infinities are written as null.
