@@ -653,6 +653,7 @@ CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_e
         cmp.a = sp.r[1]; cmp.b = sp.r[0];
         cmp.rounds = sp.n;
         cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
+        cmp.process_min_ratio = cmp.process_max_ratio = e->estimate;   /* one process */
         cmp.cycles_ratio = NAN;
         if (sp.s->has_cycles && sp.n &&
             chrono_stats_ratio(sp.col[1].cycles, sp.col[0].cycles, sp.n, 0.5, sp.col[0].scratch, &cr) == 0)
