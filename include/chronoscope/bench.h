@@ -56,7 +56,8 @@
         counted as contended and replaced (for up to max_ms / 8), so a run
         keeps the samples of the quiet machine.  When fewer than a quarter are
         quiet, and fewer than ten, the samples are kept and the session warns
-        (CHRONO_WARN_CONTENDED); ten quiet ones or more are the run's figure.  The best reading is the session's own: a
+        (CHRONO_WARN_CONTENDED); ten quiet ones or more are the run's
+        figure.  The best reading is the session's own: a
         spell that lasts the whole session looks like the machine's speed;
      5. a port probe catches what the front-end probe misses: the ALU ports
         are shared too, and when the sibling runs, dependent adds slow more
@@ -88,11 +89,11 @@
         known: one core cycle an add.  When more than 40% of the controls
         read more than .ref_tolerance slow (for samples k times longer than
         the controls: the means of k controls drawn at random) the run
-        carries CHRONO_WARN_HOST_SLOWED:
-        its median may be a hit sample.  chrono_result.controls,
-        .controls_slow and .control_reading say what they read.  Cost: about
-        a third more sample time, ~8% of a default run (its warm-up
-        dominates);
+        carries CHRONO_WARN_HOST_SLOWED: its median may be a hit sample.
+        chrono_result.controls, .controls_slow and .control_reading say
+        what they read.  Cost: a quarter more sample time; a default run of
+        1000 adds took 1.04-1.07x its wall time without controls (median of
+        100 fresh processes each, side by side; its warm-up dominates);
      7. the clock overhead is subtracted; statistics (stats.h) summarise ns, ticks
         and cycles per iteration.
    chrono_compare() interleaves A and B sample by sample (ABBA), with the same
