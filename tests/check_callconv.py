@@ -7,13 +7,9 @@ the paired deltas of Part 1, durations as a person reads them.  Linux only
 (Part 1 needs /dev/zero and fork).  TAP on stdout."""
 import json, re, subprocess, sys
 
+from tap import done, ok
+
 exe = sys.argv[1]
-n = 0
-def ok(cond, what):
-    global n
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    return cond
 
 if not sys.platform.startswith("linux"):
     print("1..0 # SKIP Part 1 needs Linux")
@@ -79,4 +75,4 @@ if ok(m is not None and m.group(1) in delta and m.group(2) in delta, "Part 3: th
 unit = re.compile(r"^-?[0-9]+(\.[0-9]+)? (ns|\u00b5s|ms|s)$")
 cells = [t["then_per_op"] for t in tn] + [t["now_per_op"] for t in tn if t["now_per_op"] is not None]
 ok(cells and all(isinstance(c, str) and unit.match(c) for c in cells), "Part 3: per-op durations with their unit (%s)" % cells[:4])
-print("1..%d" % n)
+done()

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from tap import done, ok, skip
+from tap import done, ok, pty_output, skip
 
 QS, UT = sys.argv[1], sys.argv[2]
 
@@ -98,21 +98,7 @@ ok(same and all(same), "--baseline: each text figure is the JSON's relative_to_b
 
 # ---- the progress line names the entry (only on a terminal) -----------------------------------------
 try:
-    import pty
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([QS, "--quick", "--filter=sum_in_order"], stdout=subprocess.DEVNULL, stderr=slave)
-    os.close(slave)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    proc.wait()
-    os.close(master)
+    err = pty_output([QS, "--quick", "--filter=sum_in_order"], "stderr")
     ok(b"running sum_in_order ..." in err and b"running  ..." not in err,
        "the progress line on a terminal names the entry (%r)" % err[:120])
 except ImportError:

@@ -7,13 +7,9 @@ five are kept, and the processes table has a row for each of 70 processes.
 Linux only (it finds the children in /proc).  TAP on stdout."""
 import json, os, signal, subprocess, sys, time
 
+from tap import done, ok
+
 exe = sys.argv[1]
-n = 0
-def ok(cond, what):
-    global n
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    return cond
 
 if not sys.platform.startswith("linux"):
     print("1..0 # SKIP needs Linux's /proc to find the children")
@@ -101,4 +97,4 @@ r = subprocess.run([exe, "--processes=3", "--filter=sum_in_order", "--samples=3"
 line = [l for l in r.stdout.splitlines() if l.startswith("between processes sum_in_order")]
 ok(line and "across 3 processes" in line[0] and "level over them 75%" in line[0],
    "text: the between-processes line states the interval's level over three processes (%s)" % line)
-print("1..%d" % n)
+done()

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from tap import done, ok, skip
+from tap import done, ok, pty_output, skip
 
 FIXTURE = sys.argv[1] if len(sys.argv) > 1 else "./report_fixture"
 
@@ -295,22 +295,7 @@ def check_markdown_rendered():
 
 # ---- text and colour -----------------------------------------------------------------------
 def run_pty(args, env):
-    import pty
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([FIXTURE] + args, stdout=slave, stderr=subprocess.DEVNULL, env=env)
-    os.close(slave)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    proc.wait()
-    os.close(master)
-    return out
+    return pty_output([FIXTURE] + args, "stdout", env)
 
 
 def check_text():
