@@ -1028,8 +1028,12 @@ static void test_controls_real(void)
     int rc = chrono_session_open(&s, &cfg);
     if (rc < 0) { tap_ok(0, "session: %s", chrono_strerror(rc)); return; }
     rc = chrono_run(&s, "adds", add_chain, &n1, &r);
-    if (!chrono__fe_on(&s) || tap_emulated()) {
+    if (!chrono__fe_on(&s)) {
         tap_ok(rc != 0 || r.controls == 0, "no reference chains here: no controls");
+    } else if (tap_emulated()) {   /* wine: chains run, but their figures are the emulator's */
+        tap_ok(rc == 0 && r.controls <= r.samples_taken / CHRONO__CONTROL_EVERY && r.controls_slow <= r.controls,
+               "emulated: at most a control after every 4th sample (%zu of %zu samples)", r.controls, r.samples_taken);
+        tap_skip("the controls' reading: emulated");
     } else {
         size_t due = r.samples_taken / CHRONO__CONTROL_EVERY;
         tap_ok(rc == 0 && r.controls + r.preempted + r.ref_rejected + r.migrated + 2 >= due && r.controls <= due &&
