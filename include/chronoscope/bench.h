@@ -1381,6 +1381,7 @@ typedef struct chrono__controls {
     uint64_t adds;          /* one control's adds (0: not sized yet, or no reference chains) */
     double sample_cycles;   /* a sample's length in core cycles, from the first one accepted */
     size_t every;           /* a control after every `every` samples */
+    size_t most;            /* at most this many: twice what .samples samples call for */
     size_t n;               /* readings in the columns' ctl */
     chrono__cpu_span *cpu;  /* the run's CPU-time span, paused over each control (NULL: none) */
 } chrono__controls;
@@ -1394,7 +1395,9 @@ CHRONO__PRIVATE void chrono__control_body(void *ctx, uint64_t adds)
 /* Size the controls from the first accepted sample sm (its timed part: a
    run with a setup per call times only the calls): as long as it, up to
    CHRONO__CONTROL_MAX_US, and rarer when samples are longer than that, so
-   that controls cost at most CHRONO__CONTROL_SHARE. */
+   that controls cost at most CHRONO__CONTROL_SHARE; and no more than twice
+   the .samples call for (a run on a shared core may take many more samples
+   while it waits for quiet ones: its controls would cost it 14% more time). */
 CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono__sample *sm, chrono__controls *c)
 {
     double cycles = (double)sm->ticks * sm->cycles_per_tick, most = CHRONO__CONTROL_MAX_US * 1e3 * sm->ghz, adds;
@@ -1408,6 +1411,7 @@ CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono
         double every = ceil(adds / (CHRONO__CONTROL_SHARE * cycles));
         if (every > (double)c->every) c->every = (size_t)every;
     }
+    c->most = 2 * (size_t)s->cfg.samples / c->every + CHRONO__CONTROL_MIN;
 }
 
 /* One control into col->ctl: its reading, core cycles an add (1.0: as fast
@@ -1416,7 +1420,7 @@ CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono
 CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *c, chrono__columns *col, size_t cap)
 {
     chrono__sample sm;
-    if (!c->adds || c->n >= cap) return;
+    if (!c->adds || c->n >= cap || c->n >= c->most) return;
     if (c->cpu) chrono__cpu_stop(s, c->cpu);   /* a control's busy time is not the body's */
     chrono__take_sample(s, chrono__control_body, NULL, c->adds, &sm);
     if (c->cpu) chrono__cpu_start(s, c->cpu);
