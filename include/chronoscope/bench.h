@@ -1722,17 +1722,42 @@ CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__co
     return 0;
 }
 
+/* The paired rounds of a comparison into ca, cb, their ratio into *ratio
+   (*rc: its error), and more rounds when the ratio changed level (UNSTABLE
+   if it still does); the thread's CPU time over them into both sides.  The
+   pairs kept. */
+CHRONO__PRIVATE size_t chrono__compare_rounds(chrono_session *s, chrono_fn a, void *ctx_a, chrono_fn b, void *ctx_b,
+                                              uint64_t iters, chrono__columns *ca, chrono__columns *cb,
+                                              chrono_comparison *cmp, uint64_t start, chrono_ratio *ratio, int *rc)
+{
+    chrono__cpu_span cpu = { 0, 0, 0, 0 };
+    size_t n, round = 0;
+    int unstable = 0;
+    chrono__cpu_start(s, &cpu);
+    n = chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, ca, cb, cmp, start, 0, &round);
+    *rc = chrono__pair_ratio(s, ca, cb, n, iters, ratio, &unstable);
+    if (*rc == 0 && unstable) {   /* the ratio changed level: more rounds, within the budget */
+        chrono__columns xa = chrono__columns_at(ca, n), xb = chrono__columns_at(cb, n);
+        n += chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, &xa, &xb, cmp, start, n, &round);
+        *rc = chrono__pair_ratio(s, ca, cb, n, iters, ratio, &unstable);
+        if (unstable) cmp->warnings |= CHRONO_WARN_UNSTABLE;
+    }
+    chrono__cpu_stop(s, &cpu);
+    cmp->a.cpu_share = cmp->b.cpu_share = chrono__cpu_share(&cpu);
+    cmp->a.cpu_ns_per_iter = cmp->b.cpu_ns_per_iter =
+        chrono__cpu_per_iter(&cpu, (double)(cmp->a.samples_taken + cmp->b.samples_taken) * (double)iters);
+    return n;
+}
+
 CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
                               const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out)
 {
     chrono_comparison cmp;
-    chrono__cpu_span cpu = { 0, 0, 0, 0 };
     chrono__columns ca, cb;
     chrono_ratio ratio;
     uint64_t start, iters, ib;
     double warm;
-    size_t n, attempts, round = 0;
-    int unstable = 0;
+    size_t n, attempts, round;
     int rc = chrono__check_session(s);
     if (out) {   /* defined even on failure */
         memset(out, 0, sizeof *out);
@@ -1747,7 +1772,6 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     attempts = chrono__attempts(s);
     /* Two runs' columns side by side in one block. */
     if ((rc = chrono__columns_get(s, 2 * attempts, &ca)) < 0) return rc;
-    cb = ca;
     cb = chrono__columns_at(&ca, attempts);
 
     start = chrono__now(s);
@@ -1763,24 +1787,14 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
     chrono__result_init(&cmp.b, name_b, iters);
     cmp.a.warmup_ms = cmp.b.warmup_ms = warm;
 
-    chrono__cpu_start(s, &cpu);
-    n = chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, &ca, &cb, &cmp, start, 0, &round);
-    rc = chrono__pair_ratio(s, &ca, &cb, n, iters, &ratio, &unstable);
-    if (rc == 0 && unstable) {   /* the ratio changed level: more rounds, within the budget */
-        chrono__columns xa = chrono__columns_at(&ca, n), xb = chrono__columns_at(&cb, n);
-        n += chrono__pair_rounds(s, a, ctx_a, b, ctx_b, iters, &xa, &xb, &cmp, start, n, &round);
-        rc = chrono__pair_ratio(s, &ca, &cb, n, iters, &ratio, &unstable);
-        if (unstable) cmp.warnings |= CHRONO_WARN_UNSTABLE;
-    }
-    chrono__cpu_stop(s, &cpu);
-    cmp.a.cpu_share = cmp.b.cpu_share = chrono__cpu_share(&cpu);
-    cmp.a.cpu_ns_per_iter = cmp.b.cpu_ns_per_iter =
-        chrono__cpu_per_iter(&cpu, (double)(cmp.a.samples_taken + cmp.b.samples_taken) * (double)iters);
+    n = chrono__compare_rounds(s, a, ctx_a, b, ctx_b, iters, &ca, &cb, &cmp, start, &ratio, &rc);
     cmp.b.truncated = cmp.a.truncated;
     /* Rejections were counted per side; the statistics use the kept pairs. */
     cmp.a.wall_ms = cmp.b.wall_ms = chrono__elapsed_ms(s, start);
-    if (cmp.a.migrated || cmp.b.migrated) cmp.a.warnings |= CHRONO_WARN_MIGRATED;
-    if (cmp.a.migrated || cmp.b.migrated) cmp.b.warnings |= CHRONO_WARN_MIGRATED;
+    if (cmp.a.migrated || cmp.b.migrated) {
+        cmp.a.warnings |= CHRONO_WARN_MIGRATED;
+        cmp.b.warnings |= CHRONO_WARN_MIGRATED;
+    }
     chrono__keep_samples(s, ca.ns, n, &cmp.a.sample_ns, &cmp.a.nsample_ns);
     chrono__keep_samples(s, cb.ns, n, &cmp.b.sample_ns, &cmp.b.nsample_ns);
     for (round = 0; round < n; round++) ca.scratch[round] = cb.ns[round] > 0 ? ca.ns[round] / cb.ns[round] : NAN;
