@@ -452,8 +452,11 @@ static void test_real_ratios(void)
            r1.all_n, r1.samples_taken, r1.samples, r1.all_ns_mean, r1.ns.mean);
     if (s.has_cycles && !emu) {
         double ratio = r2.cycles.median / r1.cycles.median;
-        tap_ok(ratio > 1.6 && ratio < 2.4, "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f)",
-               r2.cycles.median, r1.cycles.median, ratio);
+        /* two separate runs: a miss is allowed only where a run says its figure may be off */
+        unsigned flagged = (r1.warnings | r2.warnings) & (unsigned)(CHRONO_WARN_SHARED_CORE | CHRONO_WARN_HOST_SLOWED);
+        tap_ok((ratio > 1.6 && ratio < 2.4) || flagged,
+               "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f), or a run was flagged (0x%x)",
+               r2.cycles.median, r1.cycles.median, ratio, r1.warnings | r2.warnings);
     } else {
         tap_skip(s.has_cycles ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");
     }
