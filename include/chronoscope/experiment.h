@@ -74,6 +74,7 @@
 #ifndef CHRONOSCOPE_EXPERIMENT_H
 #define CHRONOSCOPE_EXPERIMENT_H
 
+#include "bench.h"
 #include "report.h"
 
 /* ---- types ----------------------------------------------------------------- */

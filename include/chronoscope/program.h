@@ -69,6 +69,7 @@
 #ifndef CHRONOSCOPE_PROGRAM_H
 #define CHRONOSCOPE_PROGRAM_H
 
+#include "bench.h"
 #include "cli.h"
 
 typedef enum chrono_entry_kind {

@@ -86,7 +86,7 @@
 #ifndef CHRONOSCOPE_REPORT_H
 #define CHRONOSCOPE_REPORT_H
 
-#include "bench.h"
+#include "types.h"
 
 /* ---- types ---------------------------------------------------------------- */
 typedef enum chrono_format {
