@@ -40,6 +40,21 @@ refused(p, "--filter=nomatch", ["--filter", "'nomatch'", "matches no benchmark"]
 ok(p.stdout == b"", "--filter=nomatch: nothing on stdout, not even an empty table")
 p = run(QS, "--list", "--filter=nomatch")
 refused(p, "--list --filter=nomatch", ["--filter", "'nomatch'"])
+# regular expressions (cli.h): what each selects, by --list; a pattern that does not compile exits 2
+if os.name != "nt":
+    for flt, names in ((["--filter=^sum_.*64$"], ["sum_stride_64"]),
+                       (["--filter=-stride"], ["sum_in_order"]),
+                       (["--filter=stride", "--filter=-^in_order"], ["sum_stride_64"]),
+                       (["--filter=-sum", "--filter=-vs"], None)):
+        p = run(QS, "--list", *flt)
+        got = p.stdout.decode().split("\n")[:-1]
+        if names is None:
+            refused(p, "--list %s" % " ".join(flt), ["--filter", "other --filter flags select no benchmark"])
+        else:
+            ok(p.returncode == 0 and got == names, "--list %s: %s, exit 0 (got %s, %d)" % (" ".join(flt), names, got, p.returncode))
+    p = run(QS, "--quick", "--filter=(")
+    refused(p, "--filter='('", ["--filter", "'('", "not a valid extended regular expression"])
+    ok(p.stdout == b"", "--filter='(': nothing on stdout")
 p = run(QS, "--quick", "--filter=in_order", "--baseline=sum_stride_64")
 refused(p, "--baseline outside --filter", ["--baseline", "'sum_stride_64'", "--filter='in_order'"])
 ok(p.stdout == b"", "--baseline outside --filter: nothing ran")

@@ -62,6 +62,8 @@ static void test_good(void)
     rc = parse(&cfg2, &o2, COUNT(a2), a2);
     tap_ok(rc == 0 && same_config(&cfg2, &want) && o2.format == CHRONO_FORMAT_CSV && !strcmp(o2.out_path, "-") &&
            !strcmp(o2.filter, "sum"), "--flag value form gives the same");
+    chrono_cli_close(&o);
+    chrono_cli_close(&o2);
     {
         const char *a3[] = ARGS("--keep-contended", "--samples=7");
         chrono_config keep = chrono_config_default();
@@ -381,11 +383,106 @@ static void test_want(void)
     (void)parse(&cfg, &o, COUNT(a), a);
     tap_ok(chrono_cli_want(&o, "sum_in_order") == 1 && chrono_cli_want(&o, "a_sum") == 1, "--filter=sum: names containing it");
     tap_ok(chrono_cli_want(&o, "stride") == 0 && chrono_cli_want(&o, "SUM") == 0, "--filter=sum: others not (case matters)");
+    chrono_cli_close(&o);
     (void)parse(&cfg, &o, COUNT(l), l);
     /* the listed name is printed on stdout: make it a TAP comment */
     tap_ok(chrono_cli_want(&o, "# listed by chrono_cli_want") == 0, "--list: wanted names printed, nothing runs");
     tap_ok(chrono_cli_want(&o, "not listed") == 0, "--list --filter: other names neither printed nor run");
     tap_ok(chrono_cli_want(NULL, "x") == 0 && chrono_cli_want(&o, NULL) == 0, "NULL: not wanted");
+    chrono_cli_close(&o);
+}
+
+/* Which of NAMES the flags select, as a string of 0/1 (chrono_cli_match), or
+   "EINVAL: <error>" when parsing refuses them. */
+static const char *const filter_names[] = { "sum_in_order/64", "sum_shuffled/64", "sum_in_order/4096", "stride/64",
+                                            "stride/4096", "a+b", "aab", "copy vs move" };
+#define NNAMES (sizeof filter_names / sizeof filter_names[0])
+
+static const char *selected(const char *f1, const char *f2, const char *f3)
+{
+    static char out[300];
+    const char *argv[5];
+    chrono_config cfg;
+    chrono_cli o;
+    int argc = 1;
+    size_t i;
+    argv[0] = "prog";
+    if (f1) argv[argc++] = f1;
+    if (f2) argv[argc++] = f2;
+    if (f3) argv[argc++] = f3;
+    argv[argc] = NULL;
+    if (parse(&cfg, &o, argc, argv) < 0) {
+        (void)snprintf(out, sizeof out, "EINVAL: %s", o.error);
+        return out;
+    }
+    for (i = 0; i < NNAMES; i++) {
+        int m = chrono_cli_match(&o, filter_names[i]);
+        out[i] = m == 1 ? '1' : m == 0 ? '0' : '?';
+        if (m != chrono_cli_want(&o, filter_names[i])) out[i] = 'W';   /* want must agree (no --list) */
+    }
+    out[i] = '\0';
+    chrono_cli_close(&o);
+    chrono_cli_close(&o);   /* twice is fine */
+    return out;
+}
+
+static void check_sel(const char *what, const char *got, const char *want)
+{
+    tap_ok(!strcmp(got, want), "%s: selects %s (got %s; names: sum_in_order/64 sum_shuffled/64 sum_in_order/4096 "
+           "stride/64 stride/4096 a+b aab 'copy vs move')", what, want, got);
+}
+
+/* --filter: POSIX extended regular expressions (substrings only without
+   <regex.h>), '-' excludes, several combine; a bad pattern is refused. */
+static void test_filter(void)
+{
+    const char *got;
+    char many[CHRONO_CLI_FILTERS_MAX + 2][16];
+    const char *argv[CHRONO_CLI_FILTERS_MAX + 3];
+    chrono_config cfg;
+    chrono_cli o;
+    int k;
+    check_sel("no --filter", selected(NULL, NULL, NULL), "11111111");
+    check_sel("--filter=sum (a plain substring)", selected("--filter=sum", NULL, NULL), "11100000");
+    check_sel("--filter=-stride (excludes)", selected("--filter=-stride", NULL, NULL), "11100111");
+    check_sel("--filter=sum --filter=-shuffled (include, then exclude)", selected("--filter=sum", "--filter=-shuffled", NULL), "10100000");
+    check_sel("--filter=-shuffled --filter=sum (order does not matter)", selected("--filter=-shuffled", "--filter", "sum"), "10100000");
+    check_sel("--filter=stride --filter=copy (any positive)", selected("--filter=stride", "--filter=copy", NULL), "00011001");
+    check_sel("--filter=-stride --filter=-sum (every negative)", selected("--filter=-stride", "--filter=-sum", NULL), "00000111");
+    check_sel("--filter=a+b: the literal name (and, as a regex, aab)", selected("--filter=a+b", NULL, NULL),
+              CHRONO__CLI_REGEX ? "00000110" : "00000100");
+    check_sel("--filter=/64 ('/' is not special)", selected("--filter=/64", NULL, NULL), "11010000");
+#if CHRONO__CLI_REGEX
+    check_sel("--filter='^sum_.*64$'", selected("--filter=^sum_.*64$", NULL, NULL), "11000000");
+    check_sel("--filter='^(sum|stride).*4096$'", selected("--filter=^(sum|stride).*4096$", NULL, NULL), "00101000");
+    check_sel("--filter='-/[0-9]+$' (exclude every parameterised name)", selected("--filter=-/[0-9]+$", NULL, NULL), "00000111");
+    check_sel("--filter=SUM (case matters)", selected("--filter=SUM", NULL, NULL), "00000000");
+    got = selected("--filter=(", NULL, NULL);
+    tap_ok(!strncmp(got, "EINVAL: --filter: '(' is not a valid extended regular expression", 64),
+           "--filter='(': refused, the pattern named (%s)", got);
+    got = selected("--filter=sum", "--filter=-a[", NULL);
+    tap_ok(!strncmp(got, "EINVAL: --filter: '-a[' is not a valid", 38), "a bad second pattern: refused, named as given (%s)", got);
+    got = selected("--filter=((a{99}){99}){99}", NULL, NULL);
+    tap_ok(strstr(got, "EINVAL: --filter: '((a{99}){99}){99}'") && strstr(got, "10000"),
+           "--filter='((a{99}){99}){99}': refused before regcomp spends minutes on it (%s)", got);
+    check_sel("--filter='a{2}b' (small bounds compile)", selected("--filter=a{2}b", NULL, NULL), "00000010");
+#else
+    check_sel("--filter='^sum_.*64$' (no regex here: a substring)", selected("--filter=^sum_.*64$", NULL, NULL), "00000000");
+    tap_skip("regular expressions: not on this platform (substring filters)");
+#endif
+    for (k = 0; k < CHRONO_CLI_FILTERS_MAX + 1; k++) {
+        (void)snprintf(many[k], sizeof many[k], "--filter=x%d", k);
+        argv[k + 1] = many[k];
+    }
+    argv[0] = "prog";
+    argv[CHRONO_CLI_FILTERS_MAX + 2] = NULL;
+    tap_ok(parse(&cfg, &o, CHRONO_CLI_FILTERS_MAX + 1, argv) == 0 && o.nfilters == CHRONO_CLI_FILTERS_MAX &&
+           !strcmp(o.filter, "--filter=x0" + 9) && chrono_cli_match(&o, "x15") && !chrono_cli_match(&o, "y"),
+           "%d --filter flags: all kept, .filter the first", CHRONO_CLI_FILTERS_MAX);
+    chrono_cli_close(&o);
+    tap_ok(parse(&cfg, &o, CHRONO_CLI_FILTERS_MAX + 2, argv) == CHRONO_EINVAL && strstr(o.error, "one --filter too many"),
+           "%d --filter flags: refused (%s)", CHRONO_CLI_FILTERS_MAX + 1, o.error);
+    chrono_cli_close(NULL);
 }
 
 static void test_output(void)
@@ -431,6 +528,7 @@ int main(void)
     test_bad();
     test_extra();
     test_want();
+    test_filter();
     test_out_format();
     test_refuse();
     test_output();

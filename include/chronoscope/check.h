@@ -1265,15 +1265,16 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
        (program.h's --processes) is not what its verdicts are made of */
     if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
         return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
-    if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL)) return 0;
-    if (cli.list) {
-        for (i = 0; i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
+    if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
+        for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
+        chrono_cli_close(&cli);
         return 0;
     }
     if (cli.quick) ecfg.budget_ms = 150;
     if (budget > 0) ecfg.budget_ms = budget;
     if (alpha > 0) ecfg.alpha = alpha;
     if ((rc = chrono_session_open_at(&s, &cfg, caller)) < 0) {
+        chrono_cli_close(&cli);
         printf("TAP version 13\n1..0\nBail out! session: %s\n", chrono_strerror(rc));
         return 1;
     }
@@ -1286,6 +1287,7 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
         fprintf(stderr, "%s: %s\n", cli.prog, cli.error);
         status = 1;
     }
+    chrono_cli_close(&cli);
     chrono_checker_close(&ck);
     chrono_session_close(&s);
     return status;

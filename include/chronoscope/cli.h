@@ -33,8 +33,23 @@
      --samples=N                 1..1000000
      --warmup-ms=X               0.001..3600000
      --max-ms=X                  1..86400000
-     --filter=SUBSTRING          chrono_cli_want() is 1 only for names containing it
-                                 (program.h: one that selects no entry exits 2)
+     --filter=REGEX              chrono_cli_want() is 1 only for the names it selects
+                                 (program.h: one that selects no entry exits 2).
+                                 REGEX is a POSIX extended regular expression
+                                 (regcomp, REG_EXTENDED | REG_NOSUB, unanchored:
+                                 '^sum_.*64$'); a name is also selected when REGEX
+                                 occurs in it literally, so a plain substring keeps
+                                 working even with metacharacters ('a+b' selects
+                                 "a+b"; '/' is not special).  A leading '-' excludes:
+                                 '-stride'.  The flag may be given up to
+                                 CHRONO_CLI_FILTERS_MAX times: a name is wanted when
+                                 it is selected by any of the positive patterns (or
+                                 there is none) and by none of the negative ones.
+                                 A pattern that does not compile ('(') is bad input
+                                 (exit 2, named).  Windows (no <regex.h>): substring
+                                 only, with the same '-' and combination rules;
+                                 --help says so.  The compiled patterns live until
+                                 chrono_cli_close (chrono_cli_finish calls it).
      --quick                     samples 11, warmup 5 ms, budget 300 ms, min sample
                                  20 µs; a flag given explicitly wins, in any order
      --list                      chrono_cli_want() prints each wanted name, runs nothing
@@ -69,11 +84,13 @@
      chrono_cli_usage(f, prog)                       the flag list
      chrono_cli_handle_info(cli, prog)               1 when it printed help or version
      chrono_cli_want(cli, name)                      1: run this benchmark
+     chrono_cli_match(cli, name)                     1: --filter selects the name (no printing)
+     chrono_cli_close(cli)                           free the compiled --filter patterns, close --out
      chrono_cli_output(cli)                          the --out stream (or stdout), NULL + .error
      chrono_cli_refuse(cli, flag, why)               a common flag this program does not do:
                                                      out of --help, CHRONO_EINVAL when given
      chrono_cli_reject(cli, flag, value, what)       .error for a value found bad after parsing
-     chrono_cli_finish(cli, s)                       report, close: 0 or CHRONO_EIO
+     chrono_cli_finish(cli, s)                       report, close (chrono_cli_close): 0 or CHRONO_EIO
      chrono_cli_finish_ex(cli, s, tables, n)         the same with the program's own tables */
 #ifndef CHRONOSCOPE_CLI_H
 #define CHRONOSCOPE_CLI_H
@@ -95,11 +112,15 @@ typedef struct chrono_cli_flag {
     const char *help;        /* one line for --help */
 } chrono_cli_flag;
 
+#define CHRONO_CLI_FILTERS_MAX 16   /* --filter flags one command line may give */
+
 typedef struct chrono_cli {
     chrono_format format;    /* --format, default CHRONO_FORMAT_TEXT */
     const char *out_path;    /* --out, NULL: standard output */
     chrono_format out_format;   /* the --out file's: --format when given, else its extension's */
-    const char *filter;      /* --filter, NULL: every name */
+    const char *filter;      /* the first --filter, NULL: every name */
+    const char *filters[CHRONO_CLI_FILTERS_MAX];   /* every --filter in order ('-' first: excludes) */
+    int nfilters;
     const char *baseline;    /* --baseline, NULL: no relative column */
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
@@ -113,6 +134,7 @@ typedef struct chrono_cli {
     unsigned chrono__given;  /* built-in flags given: 1u << their index in CHRONO__CLI_BUILTINS */
     unsigned chrono__refused;   /* built-in flags refused (chrono_cli_refuse): left out of --help */
     const char *chrono__cpu_arg;   /* --cpu's value as typed, for the --no-pin message */
+    void *chrono__re;        /* the compiled --filter patterns (regex_t[nfilters]), NULL: none */
 } chrono_cli;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -136,10 +158,20 @@ CHRONO_API int chrono_cli_fail(const chrono_cli *o, const char *prog);
    Returns 1 when it printed (the program then exits 0), else 0. */
 CHRONO_API int chrono_cli_handle_info(const chrono_cli *o, const char *prog);
 
-/* 1 when the benchmark called `name` should run: its name contains --filter
-   (or there is none).  With --list (and for --help / --version) it runs
+/* 1 when the benchmark called `name` should run: --filter selects it (or
+   there is none).  With --list (and for --help / --version) it runs
    nothing: a wanted name is printed on stdout (--list) and the answer is 0. */
 CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name);
+
+/* 1 when the --filter patterns select `name` (see the flag list above),
+   0 when not or when o or name is NULL.  Prints nothing, allocates nothing. */
+CHRONO_API int chrono_cli_match(const chrono_cli *o, const char *name);
+
+/* Free what parsing holds (the compiled --filter patterns) and close an
+   --out file chrono_cli_output opened.  Safe to call twice, and on options
+   whose parse failed (the parser frees on failure).  Call it before parsing
+   into the same chrono_cli again. */
+CHRONO_API void chrono_cli_close(chrono_cli *o);
 
 /* A common flag that this program does not do (check.h refuses --processes):
    it is left out of --help (chrono_cli_handle_info), and when it was given
@@ -177,6 +209,20 @@ CHRONO__EXTERN_C_END
 #include <errno.h>
 #include <limits.h>
 
+/* --filter: a POSIX extended regular expression where <regex.h> exists. */
+#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
+#  define CHRONO__CLI_REGEX 1
+#  include <regex.h>
+#  define CHRONO__CLI_FILTER_HELP                                                                                     \
+      "run only the benchmarks whose name matches REGEX (POSIX extended, or a plain substring); "                     \
+      "-REGEX excludes; repeatable: any positive, no negative"
+#else
+#  define CHRONO__CLI_REGEX 0
+#  define CHRONO__CLI_FILTER_HELP                                                                                     \
+      "run only the benchmarks whose name contains REGEX (a plain substring here: no regular expressions on "        \
+      "this platform); -TEXT excludes; repeatable: any positive, no negative"
+#endif
+
 CHRONO__EXTERN_C_BEGIN
 
 enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHRONO__SET_CPU = 8, CHRONO__SET_NOPIN = 16 };
@@ -190,7 +236,7 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default 101)", 1)                                \
     X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default 50)", 1)                      \
     X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default 2000)", 1)                         \
-    X(FILTER, "--filter", "TEXT", "run only the benchmarks whose name contains TEXT", 1)                              \
+    X(FILTER, "--filter", "REGEX", CHRONO__CLI_FILTER_HELP, 1)                                                         \
     X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0)   \
     X(LIST, "--list", NULL, "list the benchmarks' names and exit", 0)                                                 \
     X(HELP, "--help", NULL, "show this help and exit", 0)                                                             \
@@ -367,7 +413,15 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         o->out_format = o->format;
         break;
     case CHRONO__F_OUT: o->out_path = v; break;
-    case CHRONO__F_FILTER: o->filter = v; break;
+    case CHRONO__F_FILTER:
+        if (o->nfilters == CHRONO_CLI_FILTERS_MAX) {
+            char what[64];
+            (void)chrono__bprintf(what, sizeof what, "is one --filter too many (at most %d)", CHRONO_CLI_FILTERS_MAX);
+            return chrono__cli_bad(o, "--filter", v, what);
+        }
+        o->filters[o->nfilters++] = v;
+        if (!o->filter) o->filter = v;
+        break;
     case CHRONO__F_BASELINE: o->baseline = v; break;
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_PROCESSES:
@@ -552,6 +606,104 @@ CHRONO__PRIVATE int chrono__cli_out_format(chrono_cli *o)
     return chrono__cli_bad(o, "--out", o->out_path, what);
 }
 
+/* ---- --filter ------------------------------------------------------------------------ */
+/* A pattern's text without its leading '-' (an exclusion). */
+CHRONO__PRIVATE const char *chrono__cli_pattern(const char *f, int *negative)
+{
+    *negative = f[0] == '-';
+    return f + *negative;
+}
+
+#if CHRONO__CLI_REGEX
+/* 1 when the pattern's {m,n} bounds multiply past 10000: "((a{99}){99}){99}"
+   would take regcomp minutes and gigabytes; names never need that. */
+CHRONO__PRIVATE int chrono__cli_repeats_too_much(const char *re)
+{
+    double product = 1;
+    for (; *re; re++) {
+        unsigned long m = 0;
+        if (*re != '{') continue;
+        for (re++; *re == ',' || (*re >= '0' && *re <= '9'); re++)
+            if (*re == ',') { if (m > 1) product *= (double)m; m = 0; }
+            else if (m < 100000) m = m * 10 + (unsigned long)(*re - '0');
+        if (m > 1) product *= (double)m;
+        if (!*re) break;
+    }
+    return product > 10000;
+}
+
+/* Compile every --filter (REG_EXTENDED | REG_NOSUB) into o->chrono__re;
+   one that does not compile is bad input, named with regerror's reason. */
+CHRONO__PRIVATE int chrono__cli_compile(chrono_cli *o)
+{
+    regex_t *re;
+    int k, neg;
+    if (!o->nfilters) return 0;
+    if (!(re = (regex_t *)CHRONO_MALLOC((size_t)o->nfilters * sizeof *re)))
+        return chrono__cli_bad(o, "--filter", NULL, "out of memory compiling the patterns");
+    for (k = 0; k < o->nfilters; k++) {
+        const char *given = o->filters[k], *pat = chrono__cli_pattern(given, &neg);
+        char why[160], msg[96];
+        int rc = chrono__cli_repeats_too_much(pat) ? -1 : regcomp(&re[k], pat, REG_EXTENDED | REG_NOSUB);
+        if (rc == 0) continue;
+        if (rc > 0) (void)regerror(rc, &re[k], msg, sizeof msg);
+        else (void)chrono__bprintf(msg, sizeof msg, "its {m,n} bounds multiply past 10000");
+        while (k-- > 0) regfree(&re[k]);
+        CHRONO_FREE(re);
+        (void)chrono__bprintf(why, sizeof why, "is not a valid extended regular expression: %s", msg);
+        return chrono__cli_bad(o, "--filter", given, why);
+    }
+    o->chrono__re = re;
+    return 0;
+}
+#endif
+
+/* 1 when pattern k (its text `pat`) selects `name`: as a regular expression, or
+   occurring in it literally. */
+CHRONO__PRIVATE int chrono__cli_hit(const chrono_cli *o, int k, const char *pat, const char *name)
+{
+    if (strstr(name, pat)) return 1;
+#if CHRONO__CLI_REGEX
+    if (o->chrono__re && k >= 0) return regexec((const regex_t *)o->chrono__re + k, name, 0, NULL, 0) == 0;
+#else
+    (void)o; (void)k;
+#endif
+    return 0;
+}
+
+CHRONO_API int chrono_cli_match(const chrono_cli *o, const char *name)
+{
+    int k, neg, positives = 0, hit = 0;
+    if (!o || !name) return 0;
+    if (!o->nfilters)   /* options filled by hand: .filter alone, as a pattern */
+        return !o->filter || (o->filter[0] == '-' ? !strstr(name, o->filter + 1) : strstr(name, o->filter) != NULL);
+    for (k = 0; k < o->nfilters && k < CHRONO_CLI_FILTERS_MAX; k++) {
+        const char *pat = chrono__cli_pattern(o->filters[k], &neg);
+        if (neg) {
+            if (chrono__cli_hit(o, k, pat, name)) return 0;
+        } else {
+            positives++;
+            hit = hit || chrono__cli_hit(o, k, pat, name);
+        }
+    }
+    return !positives || hit;
+}
+
+CHRONO_API void chrono_cli_close(chrono_cli *o)
+{
+    if (!o) return;
+#if CHRONO__CLI_REGEX
+    if (o->chrono__re) {
+        int k;
+        for (k = 0; k < o->nfilters; k++) regfree((regex_t *)o->chrono__re + k);
+        CHRONO_FREE(o->chrono__re);
+    }
+#endif
+    o->chrono__re = NULL;
+    if (o->out && o->out != stdout) fclose(o->out);
+    o->out = NULL;
+}
+
 /* --quick fills what no flag set explicitly. */
 CHRONO__PRIVATE void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
 {
@@ -593,6 +745,9 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
         return chrono__cli_bad(opts, "--no-pin", NULL, what);
     }
     if ((rc = chrono__cli_out_format(opts)) < 0) return rc;
+#if CHRONO__CLI_REGEX
+    if ((rc = chrono__cli_compile(opts)) < 0) return rc;
+#endif
     chrono__cli_quick(cfg, opts);
     return 0;
 }
@@ -692,8 +847,7 @@ CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *va
 
 CHRONO_API int chrono_cli_want(const chrono_cli *o, const char *name)
 {
-    if (!o || !name) return 0;
-    if (o->filter && !strstr(name, o->filter)) return 0;
+    if (!o || !name || !chrono_cli_match(o, name)) return 0;
     if (o->help || o->version) return 0;
     if (o->list) { printf("%s\n", name); return 0; }
     return 1;
@@ -726,11 +880,10 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
     int rc;
     if (!o) return CHRONO_EINVAL;
     if (o->list || o->help || o->version) {
-        if (o->out && o->out != stdout) fclose(o->out);
-        o->out = NULL;
+        chrono_cli_close(o);
         return fflush(stdout) == 0 ? 0 : CHRONO_EIO;
     }
-    if (!(f = chrono_cli_output(o))) return CHRONO_EIO;
+    if (!(f = chrono_cli_output(o))) { chrono_cli_close(o); return CHRONO_EIO; }
     memset(&ro, 0, sizeof ro);
     ro.executable = o->prog;
     ro.baseline = o->baseline;
@@ -748,6 +901,7 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
         rc = CHRONO_EIO;
     }
     o->out = NULL;
+    chrono_cli_close(o);   /* the compiled --filter patterns */
     if (rc == CHRONO_EIO) (void)chrono__cli_bad(o, "--out", o->out_path ? o->out_path : "-", "could not be written");
     return rc;
 }

@@ -619,7 +619,7 @@ CHRONO__PRIVATE int chrono__entry_makes(const chrono_entry *e, const char *name)
 CHRONO__PRIVATE int chrono__entry_selected(const chrono_program *p, const chrono_entry *e)
 {
     char name[2 * CHRONO_NAME_MAX + 8];
-    return chrono__entry_ok(e) && (!p->cli.filter || strstr(chrono__entry_name(name, sizeof name, e), p->cli.filter));
+    return chrono__entry_ok(e) && chrono_cli_match(&p->cli, chrono__entry_name(name, sizeof name, e));
 }
 
 /* 1 when the session already holds a result called `name` (a run, a sweep's point, a comparison's side). */
@@ -662,7 +662,9 @@ CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_ent
 CHRONO__PRIVATE int chrono__program_filter_check(chrono_program *p)
 {
     if (!p->cli.filter || p->chrono__wanted || p->status == 2 || p->chrono__child) return 0;
-    (void)chrono_cli_reject(&p->cli, "--filter", p->cli.filter, "matches no benchmark of this program (--list shows them)");
+    (void)chrono_cli_reject(&p->cli, "--filter", p->cli.filter,
+                            p->cli.nfilters > 1 ? "and the other --filter flags select no benchmark of this program (--list shows them)"
+                                                : "matches no benchmark of this program (--list shows them)");
     return chrono__program_fail(p, CHRONO_EINVAL);
 }
 
@@ -1393,6 +1395,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
         if (p->status == 0) p->status = 1;
     }
     if (fflush(stdout) != 0 && p->status == 0) p->status = 1;
+    chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
     CHRONO_FREE(p->chrono__proc_cells);
     CHRONO_FREE(p->chrono__proc_ptrs);
