@@ -104,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(dval >= 0.0 && dval <= 1.0)) fail("DOUBLE flag out of its range (or NaN)", NULL);
         if (bval != 0 && bval != 1) fail("BOOL flag is neither 0 nor 1", NULL);
     }
+    chrono_cli_close(&cli);   /* the compiled --filter patterns */
     free(buf);
     free(copy);
     return 0;
