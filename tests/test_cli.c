@@ -468,6 +468,7 @@ static void test_filter(void)
     check_sel("--filter='a{2}b' (small bounds compile)", selected("--filter=a{2}b", NULL, NULL), "00000010");
 #else
     check_sel("--filter='^sum_.*64$' (no regex here: a substring)", selected("--filter=^sum_.*64$", NULL, NULL), "00000000");
+    (void)got;
     tap_skip("regular expressions: not on this platform (substring filters)");
 #endif
     for (k = 0; k < CHRONO_CLI_FILTERS_MAX + 1; k++) {
@@ -477,7 +478,7 @@ static void test_filter(void)
     argv[0] = "prog";
     argv[CHRONO_CLI_FILTERS_MAX + 2] = NULL;
     tap_ok(parse(&cfg, &o, CHRONO_CLI_FILTERS_MAX + 1, argv) == 0 && o.nfilters == CHRONO_CLI_FILTERS_MAX &&
-           !strcmp(o.filter, "--filter=x0" + 9) && chrono_cli_match(&o, "x15") && !chrono_cli_match(&o, "y"),
+           !strcmp(o.filter, "x0") && chrono_cli_match(&o, "x15") && !chrono_cli_match(&o, "y"),
            "%d --filter flags: all kept, .filter the first", CHRONO_CLI_FILTERS_MAX);
     chrono_cli_close(&o);
     tap_ok(parse(&cfg, &o, CHRONO_CLI_FILTERS_MAX + 2, argv) == CHRONO_EINVAL && strstr(o.error, "one --filter too many"),
