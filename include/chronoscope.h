@@ -74,6 +74,7 @@
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
      chronoscope/types.h   the data: configuration, results, comparisons, sessions
+     chronoscope/engine.h  the sampling engine: probes, reference chains, the one sampling loop
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
@@ -92,6 +93,7 @@
 #include "chronoscope/cpu.h"
 #include "chronoscope/stats.h"
 #include "chronoscope/types.h"
+#include "chronoscope/engine.h"
 #include "chronoscope/bench.h"
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"

@@ -157,6 +157,7 @@
 #ifndef CHRONOSCOPE_CHECK_H
 #define CHRONOSCOPE_CHECK_H
 
+#include "engine.h"
 #include "bench.h"
 #include "cli.h"
 
