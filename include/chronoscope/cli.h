@@ -21,8 +21,9 @@
        }
 
    Flags (both --flag=value and --flag value):
-     --format=text|md|csv|json|html   report format (default text; "markdown" too;
-                                 html: a page with plots, html.h)
+     --format=text|md|csv|json|html|bmf   report format (default text; "markdown" too;
+                                 html: a page with plots, html.h; bmf: Bencher's
+                                 metric format, report.h)
      --out=FILE                  write the report to FILE ("-": standard output), in
                                  --format when given, else the format its extension
                                  names (.txt .md .csv .json .html .htm; none: text);
@@ -229,7 +230,7 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
 
 /* The built-in flags, one line each: X(id, flag, argument or NULL, help, takes a value). */
 #define CHRONO__CLI_BUILTINS(X)                                                                                        \
-    X(FORMAT, "--format", "FMT", "report format: text, md, csv, json or html (default text)", 1)                        \
+    X(FORMAT, "--format", "FMT", "report format: text, md, csv, json, html or bmf (default text)", 1)                  \
     X(OUT, "--out", "FILE", "write the report to FILE (default: standard output)", 1)                                 \
     X(CPU, "--cpu", "N", "pin the benchmark thread to CPU N", 1)                                                      \
     X(NOPIN, "--no-pin", NULL, "do not pin the thread", 0)                                                            \
@@ -409,7 +410,7 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     int rc = 0;
     switch (id) {
     case CHRONO__F_FORMAT:
-        if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json, html");
+        if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json, html, bmf");
         o->out_format = o->format;
         break;
     case CHRONO__F_OUT: o->out_path = v; break;

@@ -59,6 +59,14 @@
                              iterations is iterations per sample x samples.
                              Top-level "comparisons" and "sweeps" arrays
                              follow.  NaN and infinities are written as null.
+     CHRONO_FORMAT_BMF       Bencher's metric format (bencher.dev, "bmf"): one
+                             object, a member per result named as it is, with
+                             "latency" {value: the median ns per iteration,
+                             lower_value / upper_value: its interval} and, for a
+                             comparison's side, "ratio" (this side / the other,
+                             as JSON's ratio fields); a bound is left out when
+                             unknown, a result without a median altogether.
+                             No environment, no tables.
 
    Functions:
      chrono_report(s, out, fmt)          the whole session
@@ -94,7 +102,8 @@ typedef enum chrono_format {
     CHRONO_FORMAT_MARKDOWN,
     CHRONO_FORMAT_CSV,
     CHRONO_FORMAT_JSON,
-    CHRONO_FORMAT_HTML       /* html.h's chrono_report_html; chrono_report refuses it */
+    CHRONO_FORMAT_HTML,      /* html.h's chrono_report_html; chrono_report refuses it */
+    CHRONO_FORMAT_BMF        /* Bencher's metric format (chrono__bmf_row) */
 } chrono_format;
 
 enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
@@ -446,6 +455,7 @@ CHRONO_API const char *chrono_format_name(chrono_format fmt)
     case CHRONO_FORMAT_CSV:      return "csv";
     case CHRONO_FORMAT_JSON:     return "json";
     case CHRONO_FORMAT_HTML:     return "html";
+    case CHRONO_FORMAT_BMF:      return "bmf";
     default:                     return "unknown";
     }
 }
@@ -458,6 +468,7 @@ CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
     else if (!strcmp(name, "csv")) *fmt = CHRONO_FORMAT_CSV;
     else if (!strcmp(name, "json")) *fmt = CHRONO_FORMAT_JSON;
     else if (!strcmp(name, "html")) *fmt = CHRONO_FORMAT_HTML;
+    else if (!strcmp(name, "bmf")) *fmt = CHRONO_FORMAT_BMF;
     else return CHRONO_EINVAL;
     return 0;
 }
@@ -1623,9 +1634,43 @@ CHRONO__PRIVATE void chrono__csv_table(FILE *out, const chrono_table *t)
 }
 
 /* The writer's tables in the text formats (JSON writes them in chrono__json_end). */
+/* ---- BMF: Bencher's metric format --------------------------------------------------------- */
+/* One measure: "key": {"value": v, "lower_value": lo, "upper_value": hi},
+   the bounds left out when unknown; nothing when v is unknown. */
+CHRONO__PRIVATE void chrono__bmf_measure(FILE *o, int *first, const char *key, double v, double lo, double hi)
+{
+    if (!chrono__finite(v)) return;
+    fprintf(o, "%s\n    \"%s\": {\"value\": ", *first ? "" : ",", key);
+    chrono__jnum_value(o, v);
+    if (chrono__finite(lo) && chrono__finite(hi)) {
+        fputs(", \"lower_value\": ", o); chrono__jnum_value(o, lo);
+        fputs(", \"upper_value\": ", o); chrono__jnum_value(o, hi);
+    }
+    fputc('}', o);
+    *first = 0;
+}
+
+/* A result as a BMF benchmark named as it is: "latency" (the median ns per
+   iteration and its interval, Bencher's built-in measure in ns) and, for a
+   comparison's side, "ratio" (this side / the other, with its interval, as
+   JSON's ratio fields).  The document is one object: begin writes "{", end "}". */
+CHRONO__PRIVATE void chrono__bmf_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+{
+    FILE *o = w->out;
+    int first = 1, none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
+    if (!chrono__finite(r->ns.median)) return;
+    fputs(w->written ? ",\n  \"" : "\n  \"", o);
+    (void)chrono_json_escape(o, r->name);
+    fputs("\": {", o);
+    chrono__bmf_measure(o, &first, "latency", r->ns.median, none ? NAN : r->ns.ci_low, none ? NAN : r->ns.ci_high);
+    chrono__bmf_measure(o, &first, "ratio", x->ratio, x->ratio_lo, x->ratio_hi);
+    fputs("\n  }", o);
+}
+
 CHRONO__PRIVATE void chrono__tables_end(chrono_report_writer *w)
 {
     size_t i;
+    if (w->fmt == CHRONO_FORMAT_BMF) return;   /* metrics only */
     for (i = 0; i < w->ntables; i++) {
         if (w->fmt == CHRONO_FORMAT_CSV) chrono__csv_table(w->out, &w->tables[i]);
         else if (w->fmt != CHRONO_FORMAT_JSON) chrono__text_table(w->out, &w->tables[i], w->fmt == CHRONO_FORMAT_MARKDOWN);
@@ -1716,7 +1761,7 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     if (!w) return CHRONO_EINVAL;
     memset(w, 0, sizeof *w);
     if (!s || !s->is_open || !out) return CHRONO_EINVAL;
-    if ((int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_JSON) return CHRONO_EINVAL;
+    if ((int)fmt < CHRONO_FORMAT_TEXT || ((int)fmt > CHRONO_FORMAT_JSON && fmt != CHRONO_FORMAT_BMF)) return CHRONO_EINVAL;
     w->session = s;
     w->out = out;
     w->fmt = fmt;
@@ -1732,6 +1777,7 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     case CHRONO_FORMAT_MARKDOWN: chrono__md_begin(w); break;
     case CHRONO_FORMAT_CSV:      chrono__csv_begin(w); break;
     case CHRONO_FORMAT_JSON:     chrono__json_begin(w); break;
+    case CHRONO_FORMAT_BMF:      fputc('{', out); break;
     default:                     break;   /* HTML: refused above (html.h) */
     }
     return chrono__io(out);
@@ -1800,6 +1846,8 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         break;
     case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
     case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;
+    case CHRONO_FORMAT_BMF:  if (!chrono__finite(r->ns.median)) return chrono__io(w->out);
+                             chrono__bmf_row(w, r, x); break;
     default:                 break;
     }
     w->written++;
@@ -1856,6 +1904,7 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w)
     case CHRONO_FORMAT_MARKDOWN: chrono__md_end(w); break;
     case CHRONO_FORMAT_CSV:      break;
     case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
+    case CHRONO_FORMAT_BMF:      fputs(w->written ? "\n}\n" : "}\n", w->out); break;
     default:                     break;
     }
     chrono__tables_end(w);
