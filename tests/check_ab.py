@@ -1,0 +1,91 @@
+"""check_ab.py TOOL BASE.so HEAD.so DISJOINT.so OLDVERSION.so PLAINLIB.so PROGRAM
+chronoscope-ab (tools/): bad input exits 2 with a message naming the file;
+a real A/B of two builds of tests/ab_module.c, whose "add" does 3x the work in
+HEAD, calls it slower and the identical "same" not; exit status 1; the "ab"
+table's figures checked against the comparisons they came from, in JSON and
+in the text on the console, and BMF's against JSON's rules."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import ok, done  # noqa: E402
+
+tool, base, head, disjoint, old, plainlib, program = sys.argv[1:8]
+
+
+def run(*args):
+    p = subprocess.run([tool] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=240)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---- bad input: exit 2, the file named ---------------------------------------------------
+missing = os.path.join(tempfile.gettempdir(), "no-such-module-%d.so" % os.getpid())
+for what, args, path, words in [
+        ("a missing file", [missing, head], missing, "No such file"),
+        ("a plain program", [base, program], program, "cannot be loaded"),
+        ("a shared library that is no module", [plainlib, head], plainlib, "is not a benchmark module"),
+        ("a module of another header version", [base, old], old, "built with chronoscope 0.1.0"),
+        ("two modules without an entry in common", [base, disjoint], disjoint, "no entry in common")]:
+    rc, out, err = run(*(args + ["--quick", "--processes=1"]))
+    ok(rc == 2 and path in err and words in err and err.count("\n") == 1,
+       "%s: exit 2 (got %d), one line naming '%s' (%r)" % (what, rc, os.path.basename(path), err.strip()[:300]))
+rc, out, err = run(base)
+ok(rc == 2 and "two modules" in err, "one module only: exit 2 (got %d, %r)" % (rc, err.strip()))
+rc, out, err = run(base, head, "--threshold=-1")
+ok(rc == 2 and "--threshold" in err, "--threshold=-1: exit 2 naming the flag (got %d)" % rc)
+rc, out, err = run("--help")
+ok(rc == 0 and "entirely above 1" in out and "1 + threshold" in out and "--threshold" in out,
+   "--help states the rule and the flag")
+
+# ---- a real A/B: "add" 3x slower in HEAD, "same" identical --------------------------------
+with tempfile.TemporaryDirectory() as d:
+    js = os.path.join(d, "ab.json")
+    # --threshold=10: "same" is identical code, and must stay within 10% however busy the machine
+    rc, out, err = run(base, head, "--quick", "--processes=1", "--threshold=10", "--out=" + js)
+    ok(rc == 1, "an entry slower: exit 1 (got %d; stderr %r)" % (rc, err[-300:]))
+    doc = json.load(open(js))
+    rows = {r["entry"]: r for r in doc.get("ab", [])}
+    cmps = {c["a"]: c for c in doc.get("comparisons", [])}
+    add, same = rows.get("add"), rows.get("same")
+    ok(add is not None and add["verdict"] == "slower" and 2.5 < add["head/base"] < 3.6,
+       "add (3x the adds): slower, head/base %s" % (add and add["head/base"]))
+    ok(same is not None and same["verdict"] != "slower" and 0.9 < same["head/base"] < 1.1,
+       "same (identical code): not slower (%s, %s)" % (same and same["verdict"], same and same["head/base"]))
+    for name in ("add", "same"):
+        c, r = cmps.get("base/" + name), rows.get(name)
+        good = c is not None and r is not None and c["b"] == "head/" + name
+        for key, want in (("head/base", 1 / c["ratio"]), ("ci_low", 1 / c["ci_high"]), ("ci_high", 1 / c["ci_low"]),
+                          ("cycles head/base", 1 / c["cycles_ratio"])) if good else ():
+            good = good and abs(r[key] - want) <= 0.00005 + 1e-9
+        ok(good, "%s: the ab row's head/base, interval and cycles are 1 / the comparison's (A = base)" % name)
+    ok(rows.get("only_base", {}).get("verdict") == "only in base" and rows["only_base"]["head/base"] is None and
+       rows.get("only_head", {}).get("verdict") == "only in head",
+       "entries of one module only: listed, not compared")
+    heads = [b for b in doc["benchmarks"] if b.get("side") == "b" and b.get("vs") == "base/add"]
+    ok(len(heads) == 1 and abs(heads[0]["ratio"] - add["head/base"]) <= 0.00005 and
+       any(b.get("side") == "a" and b.get("vs") == "head/add" for b in doc["benchmarks"]),
+       "Google Benchmark JSON holds both sides, the head's ratio being head/base")
+    line = [ln for ln in out.splitlines() if ln.startswith("add ")]
+    ok(len(line) == 1 and ("%.4f" % add["head/base"]) in line[0] and "slower" in line[0],
+       "the console's ab row reads as JSON's: %r" % (line[:1],))
+    ok("2 compared: 1 slower, " in out and "entirely above 1" in out and "above 1.1, --threshold=10%" in out,
+       "the summary counts the verdicts and the title states the rule")
+
+    # BMF: the same entries; head's ratio is head/base, base's its inverse, with the intervals
+    rc, out, err = run(base, head, "--quick", "--processes=1", "--threshold=10", "--format=bmf", "--filter=add")
+    doc = json.loads(out) if rc in (0, 1) else {}
+    h, b = doc.get("head/add", {}), doc.get("base/add", {})
+    good = rc == 1 and set(doc) == {"base/add", "head/add"} and "ratio" in h and "latency" in b
+    if good:
+        r, lat = h["ratio"], h["latency"]
+        good = (2.5 < r["value"] < 3.6 and r["lower_value"] <= r["value"] <= r["upper_value"] and
+                abs(b["ratio"]["value"] * r["value"] - 1) < 1e-9 and
+                abs(b["ratio"]["lower_value"] * r["upper_value"] - 1) < 1e-9 and
+                lat["lower_value"] <= lat["value"] <= lat["upper_value"] and
+                2.5 < lat["value"] / b["latency"]["value"] < 3.6)
+    ok(good, "--format=bmf: latency and ratio per side with their intervals, exit 1 (got %d): %r" % (rc, out[:400]))
+done()
