@@ -912,7 +912,7 @@ static void hostile_comparison(chrono_comparison *c, double ratio)
 
 static void test_report_strings(void)
 {
-    static const chrono_format bad_fmt[] = { (chrono_format)-1, (chrono_format)5, (chrono_format)99, (chrono_format)INT_MIN };
+    static const chrono_format bad_fmt[] = { (chrono_format)-1, (chrono_format)6, (chrono_format)99, (chrono_format)INT_MIN };
     static const char *const bad_names[] = { "", "xml", "TEXT", "text ", " text", "markdown\n", "jso", "jsonx" };
     char buf[64], out[512], longs[300];
     chrono_format fmt = CHRONO_FORMAT_JSON;
@@ -936,7 +936,7 @@ static void test_report_strings(void)
 
     tap_ok(!strcmp(chrono_format_name(bad_fmt[0]), "unknown") && !strcmp(chrono_format_name(bad_fmt[1]), "unknown") &&
            !strcmp(chrono_format_name(bad_fmt[2]), "unknown") && !strcmp(chrono_format_name(bad_fmt[3]), "unknown"),
-           "chrono_format_name(-1, 5, 99, INT_MIN) -> \"unknown\"");
+           "chrono_format_name(-1, 6, 99, INT_MIN) -> \"unknown\"");
     expect(chrono_format_parse(NULL, &fmt), CHRONO_EINVAL, "chrono_format_parse(NULL name)");
     expect(chrono_format_parse("text", NULL), CHRONO_EINVAL, "chrono_format_parse(\"text\", NULL fmt)");
     ok = 1;
@@ -978,7 +978,7 @@ static void test_report_strings(void)
 
 static void test_report(chrono_session *s, int have_session)
 {
-    static const chrono_format bad_fmt[] = { (chrono_format)-1, (chrono_format)5, (chrono_format)99 };
+    static const chrono_format bad_fmt[] = { (chrono_format)-1, (chrono_format)6, (chrono_format)99 };
     static char out[1 << 17];
     chrono_session zs, cs;
     chrono_report_writer w;
