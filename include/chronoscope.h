@@ -76,6 +76,7 @@
      chronoscope/types.h   the data: configuration, results, comparisons, sessions
      chronoscope/engine.h  the sampling engine: probes, reference chains, the one sampling loop
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
+     chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
@@ -95,6 +96,7 @@
 #include "chronoscope/types.h"
 #include "chronoscope/engine.h"
 #include "chronoscope/bench.h"
+#include "chronoscope/table.h"
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"
 #include "chronoscope/cli.h"

@@ -493,6 +493,132 @@ static void test_tables(const chrono_session *s)
     free(c.text); fclose(f);
 }
 
+/* A table written to a fresh stream in fmt, read back whole. */
+static capture table_out(const chrono_table *t, chrono_format fmt)
+{
+    capture c = { NULL, 0 };
+    FILE *f = scratch();
+    if (!f) return c;
+    g_rc = chrono_table_write(f, fmt, t);
+    c = capture_read(f);
+    fclose(f);
+    return c;
+}
+
+/* table.h's builder: each kind of cell, NAN as n/a, the strings copied, the
+   view valid as it grows; each format's exact text. */
+static void test_table_builder(void)
+{
+    static const char *const cols[] = { "variant", "ns_per_op", "time", "note" };
+    chrono_table_builder b;
+    char name[16];
+    capture c;
+    size_t i;
+    int ok = 1;
+    tap_ok(chrono_table_init(&b, "variants", "Variants", cols, 4) == 0 && b.table.ncols == 4 && b.table.nrows == 0 &&
+               !strcmp(b.table.key, "variants") && !strcmp(b.table.title, "Variants") && !strcmp(b.table.cols[3], "note"),
+           "builder: init copies key, title and column names; no rows yet");
+    strcpy(name, "memcpy");
+    chrono_table_text(&b, name);
+    strcpy(name, "clobbered");   /* the builder copied it */
+    chrono_table_number(&b, 1.25, "%.2f", NULL);
+    chrono_table_duration(&b, 1250.0);
+    tap_ok(b.table.nrows == 0, "builder: a row counts only when its last cell is in");
+    chrono_table_text(&b, NULL);
+    chrono_table_text(&b, "loop, \"slow\"");
+    chrono_table_number(&b, NAN, "%.2f", NULL);
+    chrono_table_duration(&b, NAN);
+    chrono_table_textf(&b, "%d%% slower", 12);
+    chrono_table_text(&b, "tab\there");
+    chrono_table_number(&b, 3.14159, NULL, "ns");
+    chrono_table_integer(&b, -42);
+    chrono_table_number(&b, INFINITY, "%+.2f", "ns");
+    tap_ok(b.error == 0 && b.table.nrows == 3, "builder: 3 rows, no error");
+    tap_ok(!strcmp(b.table.cells[0], "memcpy") && !strcmp(b.table.cells[1], "1.25") &&
+               !strcmp(b.table.cells[2], "1.25 \xC2\xB5s") && !strcmp(b.table.cells[3], ""),
+           "builder: text, number by its format, duration in its unit, NULL as \"\"");
+    tap_ok(!strcmp(b.table.cells[5], "n/a") && !strcmp(b.table.cells[6], "n/a") && !strcmp(b.table.cells[11], "n/a"),
+           "builder: NAN and infinity are n/a, as number and as duration, with or without a unit");
+    tap_ok(!strcmp(b.table.cells[7], "12% slower") && !strcmp(b.table.cells[9], "3.14 ns") && !strcmp(b.table.cells[10], "-42"),
+           "builder: printf cell, three significant figures with a unit, a negative integer");
+    c = table_out(&b.table, CHRONO_FORMAT_TEXT);
+    tap_ok(g_rc == 0 && c.text && !strcmp(c.text, "\nVariants\n"
+                                                  "variant       ns_per_op     time        note\n"
+                                                  "memcpy             1.25  1.25 \xC2\xB5s            \n"
+                                                  "loop, \"slow\"        n/a      n/a  12% slower\n"
+                                                  "tab\\there       3.14 ns      -42         n/a\n"),
+           "builder, text: title, first column left, the others right, n/a, control characters shown");
+    capture_free(&c);
+    c = table_out(&b.table, CHRONO_FORMAT_MARKDOWN);
+    tap_ok(g_rc == 0 && c.text && strstr(c.text, "\n### Variants\n\n| variant ") &&
+               strstr(c.text, "|:---|---:|---:|---:|\n| memcpy       |      1.25 | 1.25 \xC2\xB5s |            |\n") &&
+               strstr(c.text, "| loop, \"slow\" |       n/a |     n/a | 12% slower |\n"),
+           "builder, markdown: heading, separator, the n/a row");
+    capture_free(&c);
+    c = table_out(&b.table, CHRONO_FORMAT_CSV);
+    tap_ok(g_rc == 0 && c.text && !strcmp(c.text, "\r\nvariant,ns_per_op,time,note\r\nmemcpy,1.25,1.25 \xC2\xB5s,\r\n"
+                                                  "\"loop, \"\"slow\"\"\",n/a,n/a,12% slower\r\ntab\there,3.14 ns,-42,n/a\r\n"),
+           "builder, csv: header, records, quoting, n/a kept as text");
+    capture_free(&c);
+    c = table_out(&b.table, CHRONO_FORMAT_JSON);
+    tap_ok(g_rc == 0 && c.text && strstr(c.text, "{\n  \"variants\": [\n    {\n      \"variant\": \"memcpy\",\n      \"ns_per_op\": 1.25,\n"
+                                                 "      \"time\": \"1.25 \xC2\xB5s\",\n      \"note\": null\n    },") &&
+               strstr(c.text, "\"variant\": \"loop, \\\"slow\\\"\",\n      \"ns_per_op\": null,\n      \"time\": null,") &&
+               strstr(c.text, "\"variant\": \"tab\\there\",\n      \"ns_per_op\": \"3.14 ns\",\n      \"time\": -42,\n      \"note\": null\n"),
+           "builder, json: a bare number as a number, n/a and \"\" as null, a number with a unit as a string");
+    capture_free(&c);
+    chrono_table_free(&b);
+    tap_ok(b.table.nrows == 0 && b.table.cells == NULL && chrono_table_text(&b, "x") == CHRONO_EINVAL,
+           "builder: free empties it; a cell after free is CHRONO_EINVAL");
+    /* growth: the view follows the storage as it moves */
+    chrono_table_init(&b, "many", NULL, cols, 2);
+    for (i = 0; i < 3000; i++) { chrono_table_integer(&b, (long long)i); chrono_table_textf(&b, "row %u", (unsigned)i); }
+    for (i = 0; i < 3000 && ok; i++) {
+        (void)snprintf(name, sizeof name, "%u", (unsigned)i);
+        ok = !strcmp(b.table.cells[2 * i], name) && !strncmp(b.table.cells[2 * i + 1], "row ", 4);
+    }
+    tap_ok(ok && b.error == 0 && b.table.nrows == 3000 && !strcmp(b.table.title, "many"),
+           "builder: 3000 rows, every cell where it belongs after the storage grew; a NULL title is the key");
+    chrono_table_free(&b);
+    tap_ok(chrono_table_init(&b, "", NULL, cols, 2) == CHRONO_EINVAL && b.error == CHRONO_EINVAL &&
+               chrono_table_init(&b, "k", NULL, NULL, 2) == CHRONO_EINVAL && chrono_table_init(&b, "k", NULL, cols, 0) == CHRONO_EINVAL &&
+               chrono_table_init(NULL, "k", NULL, cols, 1) == CHRONO_EINVAL && chrono_table_text(NULL, "x") == CHRONO_EINVAL,
+           "builder: an empty key, no columns, NULL: CHRONO_EINVAL");
+    chrono_table_free(&b);
+    chrono_table_free(NULL);
+}
+
+/* table.h's one escaper: each syntax's rule on one string. */
+static void test_escape(void)
+{
+    static const char in[] = "a<b>&\"c'|_x_ y\n\x01\xC2\x85\xEF\xBF\xBE\xFF";
+    static const struct { chrono_format fmt; const char *want; } cases[] = {
+        { CHRONO_FORMAT_TEXT, "a<b>&\"c'|_x_ y\\n\\x01\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBD" },
+        { CHRONO_FORMAT_MARKDOWN, "a\\<b\\>\\&\"c'\\|\\_x\\_ y\\n\\x01\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBD" },
+        { CHRONO_FORMAT_CSV, "\"a<b>&\"\"c'|_x_ y\n\x01\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBD\"" },
+        { CHRONO_FORMAT_JSON, "a<b>&\\\"c'|_x_ y\\n\\u0001\xC2\x85\xEF\xBF\xBE\\ufffd" },
+        { CHRONO_FORMAT_HTML, "a&lt;b&gt;&amp;&quot;c&#39;|_x_ y\\n\\x01\\x85\xEF\xBF\xBD\xEF\xBF\xBD" },
+    };
+    char buf[128];
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = scratch();
+        capture c = { NULL, 0 };
+        if (f) { g_rc = chrono_escape(f, in, cases[i].fmt); c = capture_read(f); fclose(f); }
+        tap_ok(g_rc == 0 && c.text && !strcmp(c.text, cases[i].want) &&
+                   !strcmp(chrono_escape_buf(buf, sizeof buf, in, cases[i].fmt), cases[i].want),
+               "escape %s: each rule of the syntax, stream and buffer alike", chrono_format_name(cases[i].fmt));
+        capture_free(&c);
+    }
+    tap_ok(!strcmp(chrono_escape_buf(buf, 6, "ab\ncd", CHRONO_FORMAT_TEXT), "ab\\nc") &&
+               !strcmp(chrono_escape_buf(buf, 5, "ab\ncd", CHRONO_FORMAT_TEXT), "ab\\n") &&
+               !strcmp(chrono_escape_buf(buf, 4, "ab\ncd", CHRONO_FORMAT_TEXT), "ab"),
+           "escape into a buffer: an escape that does not fit is left out whole, always terminated");
+    tap_ok(chrono_escape(stdout, "x", (chrono_format)9) == CHRONO_EINVAL && chrono_escape(NULL, "x", CHRONO_FORMAT_TEXT) == CHRONO_EINVAL,
+           "escape: an unknown format or a NULL stream is CHRONO_EINVAL");
+    tap_ok(chrono_text_width("\xE8\xA8\x88\xE6\x99\x82 a") == 6 && chrono_text_width(NULL) == 0, "text width: wide characters count 2");
+}
+
 /* Intervals below the 95% the header says: result 0 from 3 samples (75%),
    copy/2 from one (no interval), imul1000 vs add1000 from 3 pairs (75%),
    same_a vs same_b from one pair.  Every format shows the real level or
@@ -572,6 +698,8 @@ int main(void)
     test_errors(&fx);
     test_locale(&fx.s);
     test_tables(&fx.s);
+    test_table_builder();
+    test_escape();
     test_low_level(&fx);
     return tap_done();
 }

@@ -80,35 +80,11 @@ CHRONO__EXTERN_C_BEGIN
 #define CHRONO__HTML_W 760       /* width of every plot, px */
 
 /* ---- text ------------------------------------------------------------------------- */
-/* s as HTML/XML text (content or attribute value): see the top comment. */
-CHRONO__PRIVATE void chrono__html_esc(FILE *out, const char *str)
-{
-    const unsigned char *p = (const unsigned char *)(str ? str : "");
-    while (*p) {
-        int valid;
-        size_t len = chrono__utf8_seq(p, &valid);
-        unsigned c1 = len == 2 && p[0] == 0xC2 && p[1] < 0xA0 ? p[1] : 0;   /* C1 control */
-        if (!valid || (len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)) fputs(CHRONO__REPLACEMENT, out);
-        else if (*p == '&') fputs("&amp;", out);
-        else if (*p == '<') fputs("&lt;", out);
-        else if (*p == '>') fputs("&gt;", out);
-        else if (*p == '"') fputs("&quot;", out);
-        else if (*p == '\'') fputs("&#39;", out);
-        else if (*p == '\n') fputs("\\n", out);
-        else if (*p == '\t') fputs("\\t", out);
-        else if (*p == '\r') fputs("\\r", out);
-        else if (*p < 0x20 || *p == 0x7F) fprintf(out, "\\x%02X", (unsigned)*p);
-        else if (c1) fprintf(out, "\\x%02X", c1);
-        else fwrite(p, 1, len, out);
-        p += len;
-    }
-}
-
 /* <tag>escaped text</tag> */
 CHRONO__PRIVATE void chrono__html_el(FILE *out, const char *tag, const char *text)
 {
     fprintf(out, "<%s>", tag);
-    chrono__html_esc(out, text);
+    (void)chrono_escape(out, text, CHRONO_FORMAT_HTML);
     fprintf(out, "</%s>", tag);
 }
 
@@ -248,7 +224,7 @@ CHRONO__PRIVATE void chrono__axis_label(FILE *out, const chrono__axis *a, double
     } else {
         fprintf(out, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">", chrono__px(x, mid), chrono__px(y, a->at + a->dir * off));
     }
-    chrono__html_esc(out, a->label);
+    (void)chrono_escape(out, a->label, CHRONO_FORMAT_HTML);
     fputs("</text>", out);
 }
 
@@ -258,7 +234,7 @@ CHRONO__PRIVATE void chrono__svg_open(FILE *out, double w, double h, const char 
     chrono__px(sw, w); chrono__px(sh, h);
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %s %s\" width=\"%s\" height=\"%s\" "
                  "font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"%s ", sw, sh, sw, sh, what);
-    chrono__html_esc(out, name);
+    (void)chrono_escape(out, name, CHRONO_FORMAT_HTML);
     fputs("\">\n", out);
 }
 
@@ -339,7 +315,7 @@ CHRONO__PRIVATE void chrono__strip_row(FILE *out, const chrono__scale *sc, const
     char a[24], b[24], c[24], d[24];
     if (label) {
         fprintf(out, "<text x=\"8\" y=\"%s\" font-weight=\"bold\">", chrono__px(a, top + h / 2 + 4));
-        chrono__html_esc(out, label);
+        (void)chrono_escape(out, label, CHRONO_FORMAT_HTML);
         fputs("</text>\n", out);
     }
     if (r->samples == 0 || !chrono__finite(st->median)) {
@@ -620,7 +596,7 @@ CHRONO__PRIVATE void chrono__html_sweep(FILE *out, const chrono_session *s, cons
     chrono__sweep_points(out, &v);
     chrono__sweep_words(words, sizeof words, sw);
     fputs("<text x=\"84\" y=\"20\" font-size=\"11\"><tspan fill=\"" CHRONO__C_FIT "\">- - fit</tspan> ", out);
-    chrono__html_esc(out, words);
+    (void)chrono_escape(out, words, CHRONO_FORMAT_HTML);
     fputs("</text>\n</svg>\n", out);
 }
 
@@ -659,7 +635,7 @@ CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
     fputs("</dl>\n", out);
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0) {
         fputs("<p class=\"warn\">warning: ", out);
-        chrono__html_esc(out, chrono_env_warning(bit));
+        (void)chrono_escape(out, chrono_env_warning(bit), CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
     }
 }
@@ -681,9 +657,9 @@ CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const c
         chrono__throughput_append(tp, sizeof tp, r);
         while (*t == ' ') t++;
         fputs("<td><span class=\"spark\">", out);
-        chrono__html_esc(out, spark);
+        (void)chrono_escape(out, spark, CHRONO_FORMAT_HTML);
         fputs("</span>", out);
-        if (*t) { fputs(" <span class=\"tp\">", out); chrono__html_esc(out, t); fputs("</span>", out); }
+        if (*t) { fputs(" <span class=\"tp\">", out); (void)chrono_escape(out, t, CHRONO_FORMAT_HTML); fputs("</span>", out); }
         fputs("</td>", out);
     }
     fputs("</tr>\n", out);
@@ -699,27 +675,27 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
     chrono__html_row(out, &row, "th", NULL);
     fputs("</thead>\n<tbody>\n", out);
     for (i = 0; i < s->nresults; i++) {
-        chrono__row_fill(&row, &s->results[i], CHRONO__PLAIN, s->cfg.confidence);
+        chrono__row_fill(&row, &s->results[i], CHRONO_FORMAT_TEXT, s->cfg.confidence);
         chrono__html_row(out, &row, "td", &s->results[i]);
     }
     for (i = 0; i < s->ncomparisons; i++) {
-        chrono__row_fill(&row, &s->comparisons[i].a, CHRONO__PLAIN, s->cfg.confidence);
+        chrono__row_fill(&row, &s->comparisons[i].a, CHRONO_FORMAT_TEXT, s->cfg.confidence);
         chrono__row_label(row.cell[0], CHRONO__CELL, "a");
         chrono__html_row(out, &row, "td", &s->comparisons[i].a);
-        chrono__row_fill(&row, &s->comparisons[i].b, CHRONO__PLAIN, s->cfg.confidence);
+        chrono__row_fill(&row, &s->comparisons[i].b, CHRONO_FORMAT_TEXT, s->cfg.confidence);
         chrono__row_label(row.cell[0], CHRONO__CELL, "b");
         chrono__html_row(out, &row, "td", &s->comparisons[i].b);
     }
     fputs("</tbody>\n</table></div>\n", out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN, s->cfg.confidence);
+        (void)chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_TEXT, s->cfg.confidence);
         fputs("<p>", out);
         chrono__html_el(out, "b", c->a.name);
         fputs(" vs ", out);
         chrono__html_el(out, "b", c->b.name);
         fputs(": ", out);
-        chrono__html_esc(out, words);
+        (void)chrono_escape(out, words, CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
     }
     for (i = 0; i < s->nsweeps; i++) {
@@ -727,7 +703,7 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
         fputs("<p>sweep ", out);
         chrono__html_el(out, "b", s->sweeps[i].name);
         fputc(' ', out);
-        chrono__html_esc(out, words);
+        (void)chrono_escape(out, words, CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
     }
 }
@@ -745,7 +721,7 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
 #undef CHRONO__REJECTION_VAL
     for (k = 0; k < CHRONO__NREJECTIONS; k++) any += v[k];
     fputs("<p class=\"note\">", out);
-    if (side) { chrono__html_esc(out, side); fputs(": ", out); }
+    if (side) { (void)chrono_escape(out, side, CHRONO_FORMAT_HTML); fputs(": ", out); }
     fprintf(out, "%s samples taken, %s accepted", chrono__u64(num, (uint64_t)r->samples_taken), chrono__u64(num2, (uint64_t)r->samples));
     if (any) {
         fputs("; rejected and replaced, by cause:", out);
@@ -766,9 +742,9 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
     for (k = 0; k < 2; k++) {
         if (!(k == 0 ? chrono__memory_line(line, sizeof line, r) : chrono__processes_line(line, sizeof line, r))) continue;
         fputs("<p class=\"note\">", out);
-        if (side) { chrono__html_esc(out, side); fputs(": ", out); }
+        if (side) { (void)chrono_escape(out, side, CHRONO_FORMAT_HTML); fputs(": ", out); }
         fputs(k == 0 ? "memory: " : "between processes: ", out);
-        chrono__html_esc(out, line);
+        (void)chrono_escape(out, line, CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
     }
 }
@@ -777,20 +753,20 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
 CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, const chrono_result *r)
 {
     chrono__row row;
-    chrono__row_fill(&row, r, CHRONO__PLAIN, s->cfg.confidence);
+    chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, s->cfg.confidence);
     fputs("<section>\n", out);
     chrono__html_el(out, "h3", r->name);
     fputs("<p>median <b>", out);
-    chrono__html_esc(out, row.cell[1]);
+    (void)chrono_escape(out, row.cell[1], CHRONO_FORMAT_HTML);
     fputs("</b>, CI ", out);
-    chrono__html_esc(out, row.cell[2]);
+    (void)chrono_escape(out, row.cell[2], CHRONO_FORMAT_HTML);
     fputs(", MAD ", out);
-    chrono__html_esc(out, row.cell[4]);
-    if (r->has_cycles) { fputs(", ~", out); chrono__html_esc(out, row.cell[5]); fputs(" cycles", out); }
+    (void)chrono_escape(out, row.cell[4], CHRONO_FORMAT_HTML);
+    if (r->has_cycles) { fputs(", ~", out); (void)chrono_escape(out, row.cell[5], CHRONO_FORMAT_HTML); fputs(" cycles", out); }
     fputs(", ", out);
-    chrono__html_esc(out, row.cell[6]);
+    (void)chrono_escape(out, row.cell[6], CHRONO_FORMAT_HTML);
     fputs(" iterations \xC3\x97 samples, outliers ", out);
-    chrono__html_esc(out, row.cell[7]);
+    (void)chrono_escape(out, row.cell[7], CHRONO_FORMAT_HTML);
     fputs("</p>\n", out);
 }
 
@@ -849,10 +825,10 @@ CHRONO__PRIVATE void chrono__html_comparisons(FILE *out, const chrono_session *s
         (void)chrono__bprintf(name, sizeof name, "%s vs %s", c->a.name, c->b.name);
         fputs("<section>\n", out);
         chrono__html_el(out, "h3", name);
-        (void)chrono__verdict(words, sizeof words, c, CHRONO__PLAIN, s->cfg.confidence);
+        (void)chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_TEXT, s->cfg.confidence);
         fputs("<p>a = ", out); chrono__html_el(out, "b", c->a.name);
         fputs(", b = ", out); chrono__html_el(out, "b", c->b.name);
-        fputs("; a/b ", out); chrono__html_esc(out, words);
+        fputs("; a/b ", out); (void)chrono_escape(out, words, CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
         chrono__html_drift(out, c, name);
         if (chrono__strips_share(rows)) {

@@ -95,33 +95,16 @@
 #define CHRONOSCOPE_REPORT_H
 
 #include "types.h"
+#include "table.h"
 
 /* ---- types ---------------------------------------------------------------- */
-typedef enum chrono_format {
-    CHRONO_FORMAT_TEXT = 0,
-    CHRONO_FORMAT_MARKDOWN,
-    CHRONO_FORMAT_CSV,
-    CHRONO_FORMAT_JSON,
-    CHRONO_FORMAT_HTML,      /* html.h's chrono_report_html; chrono_report refuses it */
-    CHRONO_FORMAT_BMF        /* Bencher's metric format (chrono__bmf_row) */
-} chrono_format;
-
 enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
 
-/* A table of the program's own (an experiment's then-vs-now rows, say), written
-   after the benchmarks in every format.  Cells are text, row by row; JSON
-   writes the table as a top-level array `key` of objects keyed by column
-   name, a cell that reads wholly as a number as a number and "" or "n/a" as
-   null (Google Benchmark's readers ignore the extra array).  Text: a title
-   line and aligned columns; markdown: a GitHub table; CSV: a blank line, then
-   the header and rows. */
-typedef struct chrono_table {
-    const char *key;            /* JSON array name, e.g. "then_vs_now" */
-    const char *title;          /* text and markdown heading */
-    size_t ncols, nrows;
-    const char *const *cols;    /* ncols column names */
-    const char *const *cells;   /* nrows * ncols cells, row by row */
-} chrono_table;
+/* The program's own tables (table.h's chrono_table) are written after the
+   benchmarks in every format: text a title line and aligned columns, markdown
+   a GitHub table, CSV a blank line then the header and rows, JSON a top-level
+   array `key` of objects keyed by column name (Google Benchmark's readers
+   ignore the extra array). */
 
 /* Zero-initialised means defaults. */
 typedef struct chrono_report_options {
@@ -153,25 +136,6 @@ typedef struct chrono_report_writer {
 
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
-/* "1.50 µs" for 1500: the unit scales with the value (ns, µs, ms, s), three
-   significant figures ("0.285 ns" below one nanosecond); "-" for NaN. */
-CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns);
-
-/* Write s as the inside of a JSON string (no surrounding quotes): valid UTF-8
-   passes through, '"' '\\' and control characters are escaped, invalid bytes
-   become \ufffd.  0, CHRONO_EINVAL (NULL) or CHRONO_EIO. */
-CHRONO_API int chrono_json_escape(FILE *out, const char *s);
-
-/* Write s as one CSV field (RFC 4180): quoted when it holds ',', '"', CR or
-   LF, quotes doubled; invalid UTF-8 as U+FFFD.  0, CHRONO_EINVAL or CHRONO_EIO. */
-CHRONO_API int chrono_csv_field(FILE *out, const char *s);
-
-/* ---- formats by name ----------------------------------------------------------- */
-CHRONO_API const char *chrono_format_name(chrono_format fmt);
-
-/* "text", "md" (or "markdown"), "csv", "json", "html" into *fmt; CHRONO_EINVAL otherwise. */
-CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt);
-
 /* Start a report: the header (text, markdown), the header row (CSV) or the
    context and the opening of "benchmarks" (JSON).  opt may be NULL. */
 CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out, chrono_format fmt,
@@ -234,244 +198,6 @@ CHRONO__EXTERN_C_BEGIN
 
 /* ---- small helpers ---------------------------------------------------------- */
 #define CHRONO__CELL 640     /* one sanitised name: 127 bytes, each up to 4 on output */
-
-CHRONO__PRIVATE int chrono__io(FILE *out) { return ferror(out) ? CHRONO_EIO : 0; }
-
-/* Length of the UTF-8 sequence at p (at least 1).  *valid is 1 for a
-   well-formed sequence (no overlong forms, surrogates or code points above
-   U+10FFFF); otherwise the length is the maximal subpart to replace by one
-   U+FFFD, as Unicode recommends. */
-CHRONO__PRIVATE size_t chrono__utf8_seq(const unsigned char *p, int *valid)
-{
-    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
-    size_t need, i;
-    *valid = 1;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) { need = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
-    else if (c >= 0xF0 && c <= 0xF4) { need = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
-    else { *valid = 0; return 1; }
-    for (i = 1; i <= need; i++) {
-        if (p[i] < lo || p[i] > hi) { *valid = 0; return i; }
-        lo = 0x80; hi = 0xBF;
-    }
-    return need + 1;
-}
-
-#define CHRONO__REPLACEMENT "\xEF\xBF\xBD"   /* U+FFFD in UTF-8 */
-
-CHRONO__PRIVATE int chrono__is_alnum(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
-}
-
-/* Markdown punctuation that could start markup inside a table cell. */
-CHRONO__PRIVATE int chrono__md_special(const unsigned char *s, size_t i)
-{
-    unsigned char c = s[i];
-    if (c == '_') return !(i > 0 && chrono__is_alnum(s[i - 1]) && chrono__is_alnum(s[i + 1]));
-    return c && strchr("\\|`*<>[]~&", c) != NULL;
-}
-
-enum { CHRONO__PLAIN = 0, CHRONO__MD = 1 };
-
-/* One line of display text from src: valid UTF-8 kept, invalid bytes as
-   U+FFFD, control characters as \n \t \r \xNN, and in markdown mode its
-   punctuation backslash-escaped.  Always terminated; truncated whole. */
-CHRONO__PRIVATE const char *chrono__sanitize(char *dst, size_t n, const char *src, int mode)
-{
-    const unsigned char *s = (const unsigned char *)src;
-    size_t i = 0, w = 0;
-    char tmp[8];
-    if (n == 0) return dst;
-    while (src && s[i]) {
-        int valid;
-        size_t len = chrono__utf8_seq(s + i, &valid);
-        const char *piece = tmp;
-        size_t plen;
-        if (!valid) piece = CHRONO__REPLACEMENT;
-        else if (s[i] < 0x20 || s[i] == 0x7F) {
-            if (s[i] == '\n') piece = "\\n";
-            else if (s[i] == '\t') piece = "\\t";
-            else if (s[i] == '\r') piece = "\\r";
-            else (void)chrono__bprintf(tmp, sizeof tmp, "\\x%02X", (unsigned)s[i]);
-        } else if (mode == CHRONO__MD && chrono__md_special(s, i)) {
-            tmp[0] = '\\'; tmp[1] = (char)s[i]; tmp[2] = '\0';
-        } else {
-            memcpy(tmp, s + i, len);
-            tmp[len] = '\0';
-        }
-        plen = strlen(piece);
-        if (w + plen >= n) break;
-        memcpy(dst + w, piece, plen);
-        w += plen;
-        i += len;
-    }
-    dst[w] = '\0';
-    return dst;
-}
-
-/* Terminal columns of one code point: 2 for East Asian wide and fullwidth
-   forms and emoji, 0 for combining marks, else 1. */
-CHRONO__PRIVATE int chrono__cp_width(uint32_t c)
-{
-    if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
-    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF) ||
-        (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
-        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
-        (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
-        (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
-        return 2;
-    return 1;
-}
-
-/* Terminal columns of UTF-8 text (invalid bytes count one each). */
-CHRONO__PRIVATE size_t chrono__width(const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t n = 0;
-    while (*s) {
-        int valid;
-        size_t len = chrono__utf8_seq(s, &valid), i;
-        uint32_t c = len == 1 ? s[0] : (uint32_t)(s[0] & (0x7F >> len));
-        for (i = 1; i < len; i++) c = (c << 6) | (uint32_t)(s[i] & 0x3F);
-        n += valid ? (size_t)chrono__cp_width(c) : 1;
-        s += len;
-    }
-    return n;
-}
-
-/* s padded with spaces to `width` characters, left or right aligned. */
-CHRONO__PRIVATE void chrono__pad(FILE *out, const char *s, size_t width, int right)
-{
-    size_t w = chrono__width(s);
-    if (right) for (; w < width; w++) fputc(' ', out);
-    fputs(s, out);
-    if (!right) for (; w < width; w++) fputc(' ', out);
-}
-
-/* x in a unit already chosen: 3 significant figures, at most 2 decimals. */
-CHRONO__PRIVATE const char *chrono__fmt3(char *buf, size_t n, double x)
-{
-    double a = fabs(x);
-    const char *fmt = a < 9.995 ? "%.2f" : a < 99.95 ? "%.1f" : "%.0f";
-    return chrono__num(buf, n, fmt, x);
-}
-
-/* A ratio with three significant figures whatever its size ("0.0207",
-   "1.00", "15.2", "123"), as the JSON's number reads when rounded. */
-CHRONO__PRIVATE const char *chrono__sig3(char *buf, size_t n, double x)
-{
-    return chrono__num(buf, n, fabs(x) < 99.95 ? "%#.3g" : "%.0f", x);
-}
-
-/* Unit for a duration of ns nanoseconds: index into ns, µs, ms, s. */
-CHRONO__PRIVATE int chrono__unit(double ns)
-{
-    double a = fabs(ns);
-    if (a < 999.5) return 0;
-    if (a < 999.5e3) return 1;
-    if (a < 999.5e6) return 2;
-    return 3;
-}
-
-CHRONO__PRIVATE double chrono__unit_div(int u) { return u == 0 ? 1.0 : u == 1 ? 1e3 : u == 2 ? 1e6 : 1e9; }
-CHRONO__PRIVATE const char *chrono__unit_name(int u) { return u == 0 ? "ns" : u == 1 ? "\xC2\xB5s" : u == 2 ? "ms" : "s"; }
-
-CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns)
-{
-    char num[32];
-    int u;
-    if (!buf || n == 0) return buf;
-    if (!chrono__finite(ns)) { (void)chrono__bprintf(buf, n, "-"); return buf; }
-    u = chrono__unit(ns);
-    if (u == 0 && fabs(ns) < 0.9995 && ns != 0) chrono__num(num, sizeof num, "%.3g", ns);
-    else chrono__fmt3(num, sizeof num, ns / chrono__unit_div(u));
-    (void)chrono__bprintf(buf, n, "%s %s", num, chrono__unit_name(u));
-    return buf;
-}
-
-/* A plain number for the text table: "-" when NaN. */
-CHRONO__PRIVATE const char *chrono__plain(char *buf, size_t n, double v)
-{
-    if (!chrono__finite(v)) { (void)chrono__bprintf(buf, n, "-"); return buf; }
-    return chrono__fmt3(buf, n, v);
-}
-
-/* ---- strings for JSON and CSV ------------------------------------------------ */
-CHRONO_API int chrono_json_escape(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    if (!out || !s) return CHRONO_EINVAL;
-    while (*p) {
-        int valid;
-        size_t len = chrono__utf8_seq(p, &valid);
-        if (!valid) fputs("\\ufffd", out);
-        else if (*p == '"') fputs("\\\"", out);
-        else if (*p == '\\') fputs("\\\\", out);
-        else if (*p == '\n') fputs("\\n", out);
-        else if (*p == '\t') fputs("\\t", out);
-        else if (*p == '\r') fputs("\\r", out);
-        else if (*p == '\b') fputs("\\b", out);
-        else if (*p == '\f') fputs("\\f", out);
-        else if (*p < 0x20 || *p == 0x7F) fprintf(out, "\\u%04x", (unsigned)*p);
-        else fwrite(p, 1, len, out);
-        p += len;
-    }
-    return chrono__io(out);
-}
-
-CHRONO__PRIVATE void chrono__json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    (void)chrono_json_escape(out, s ? s : "");
-    fputc('"', out);
-}
-
-CHRONO_API int chrono_csv_field(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    int quote;
-    if (!out || !s) return CHRONO_EINVAL;
-    quote = strpbrk(s, ",\"\r\n") != NULL;
-    if (quote) fputc('"', out);
-    while (*p) {
-        int valid;
-        size_t len = chrono__utf8_seq(p, &valid);
-        if (!valid) fputs(CHRONO__REPLACEMENT, out);
-        else if (*p == '"') fputs("\"\"", out);
-        else fwrite(p, 1, len, out);
-        p += len;
-    }
-    if (quote) fputc('"', out);
-    return chrono__io(out);
-}
-
-CHRONO_API const char *chrono_format_name(chrono_format fmt)
-{
-    switch (fmt) {
-    case CHRONO_FORMAT_TEXT:     return "text";
-    case CHRONO_FORMAT_MARKDOWN: return "md";
-    case CHRONO_FORMAT_CSV:      return "csv";
-    case CHRONO_FORMAT_JSON:     return "json";
-    case CHRONO_FORMAT_HTML:     return "html";
-    case CHRONO_FORMAT_BMF:      return "bmf";
-    default:                     return "unknown";
-    }
-}
-
-CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
-{
-    if (!name || !fmt) return CHRONO_EINVAL;
-    if (!strcmp(name, "text")) *fmt = CHRONO_FORMAT_TEXT;
-    else if (!strcmp(name, "md") || !strcmp(name, "markdown")) *fmt = CHRONO_FORMAT_MARKDOWN;
-    else if (!strcmp(name, "csv")) *fmt = CHRONO_FORMAT_CSV;
-    else if (!strcmp(name, "json")) *fmt = CHRONO_FORMAT_JSON;
-    else if (!strcmp(name, "html")) *fmt = CHRONO_FORMAT_HTML;
-    else if (!strcmp(name, "bmf")) *fmt = CHRONO_FORMAT_BMF;
-    else return CHRONO_EINVAL;
-    return 0;
-}
 
 /* ---- facts shared by the formats ------------------------------------------------- */
 /* "2025-06-01T12:00:00+00:00" (UTC) from time(NULL), without localtime's
@@ -686,16 +412,6 @@ CHRONO__PRIVATE const char *chrono__sparkline(char *buf, size_t n, const unsigne
     return buf;
 }
 
-/* x with the decimals of chrono__fmt3 plus `extra`. */
-CHRONO__PRIVATE const char *chrono__fmt_extra(char *buf, size_t n, double x, int extra)
-{
-    double a = fabs(x);
-    int d = (a < 9.995 ? 2 : a < 99.95 ? 1 : 0) + extra;
-    char fmt[16];
-    (void)chrono__bprintf(fmt, sizeof fmt, "%%.%df", d);
-    return chrono__num(buf, n, fmt, x);
-}
-
 /* The CI "[1.497, 1.503] µs" in the unit of the median, with as many more
    decimals (up to 3) as it takes to tell its two ends apart; below the
    confidence asked (`want`) with the level it reaches ("[4.30, 4.42] µs 75%"),
@@ -807,13 +523,13 @@ CHRONO__PRIVATE void chrono__row_label(char *cell, size_t n, const char *side)
     (void)chrono__bprintf(cell, n, "%s", tmp);
 }
 
-CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet, int mode)
+CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet, chrono_format mode)
 {
     char line[CHRONO__CELL];
     unsigned bit = 0;
     while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
         fprintf(w->out, "%s! %s: %s\n", bullet, chrono_env_warning_name(bit),
-                chrono__sanitize(line, sizeof line, chrono_env_warning(bit), mode));
+                chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), mode));
 }
 
 /* "SHARED_CORE|EMPTY_BODY" for CSV; "" for none. */
@@ -830,11 +546,11 @@ CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warning
 }
 
 /* The cells of one result; want: the confidence the CI column's title says. */
-CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, int mode, double want)
+CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, chrono_format mode, double want)
 {
     char a[24], b[24];
     size_t out = r->ns.outliers_low + r->ns.outliers_high;
-    chrono__sanitize(row->cell[0], CHRONO__CELL, r->name, mode);
+    chrono_escape_buf(row->cell[0], CHRONO__CELL, r->name, mode);
     chrono__mark(row->cell[0], CHRONO__CELL, r->warnings);
     chrono__median_cell(row->cell[1], CHRONO__CELL, &r->ns, chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns, want));
     chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
@@ -848,7 +564,7 @@ CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, 
     else
         (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
-    chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO__MD ? "\xE2\x80\x87" : " ");
+    chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
     chrono__throughput_append(row->cell[8], CHRONO__CELL, r);
 }
 
@@ -879,7 +595,7 @@ CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *co
    "0.910x [0.905, 0.915] 75% — no verdict: 3 pairs give a 75% interval, not
    95%", and with one pair "0.910x [n/a] — no verdict: 1 pair gives no
    interval".  Returns 1 when one side is faster with the stated confidence. */
-CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, int mode, double want)
+CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, chrono_format mode, double want)
 {
     char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24], asked[24], pairs[24];
     double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
@@ -897,7 +613,7 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
         char num[48];
         (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
     }
-    chrono__sanitize(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
+    chrono_escape_buf(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
     chrono__num(asked, sizeof asked, "%.0f", 100.0 * want);
     /* the units of the interval: the pairs, or the processes a pooled ratio comes from */
     units = c->a.processes > 1 ? (uint64_t)c->a.processes : (uint64_t)c->rounds;
@@ -1008,18 +724,18 @@ CHRONO__PRIVATE int chrono__processes_line(char *buf, size_t n, const chrono_res
     return 1;
 }
 
-CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet, int mode)
+CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet, chrono_format mode)
 {
     const chrono_session *s = w->session;
     char line[512], name[CHRONO__CELL];
     size_t i;
     for (i = 0; i < s->nresults; i++)
         if (chrono__memory_line(line, sizeof line, &s->results[i]))
-            fprintf(w->out, "%smemory %s: %s\n", bullet, chrono__sanitize(name, sizeof name, s->results[i].name, mode), line);
+            fprintf(w->out, "%smemory %s: %s\n", bullet, chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
     for (i = 0; i < s->nresults; i++)
         if (chrono__processes_line(line, sizeof line, &s->results[i]))
             fprintf(w->out, "%sbetween processes %s: %s\n", bullet,
-                    chrono__sanitize(name, sizeof name, s->results[i].name, mode), line);
+                    chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
 }
 
 /* ---- text ------------------------------------------------------------------------- */
@@ -1054,7 +770,7 @@ CHRONO__PRIVATE void chrono__env_text(const chrono_session *s, FILE *out, const 
     if (color) fputs(CHRONO__RESET, out);
     fprintf(out, "  %s\n", date);
     for (i = 0; i < CHRONO__ENV_LINES; i++)
-        fprintf(out, "%s%-8s %s\n", prefix, lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__PLAIN));
+        fprintf(out, "%s%-8s %s\n", prefix, lines[i].label, chrono_escape_buf(line, sizeof line, lines[i].text, CHRONO_FORMAT_TEXT));
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0) {
         fputs(prefix, out);
         if (color) fputs(CHRONO__YELLOW, out);
@@ -1094,9 +810,9 @@ CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
     if (s->ncomparisons) fputc('\n', w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        int clear = chrono__verdict(words, sizeof words, c, CHRONO__PLAIN, s->cfg.confidence);
-        fprintf(w->out, "%s vs %s: ", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__PLAIN),
-                chrono__sanitize(b, sizeof b, c->b.name, CHRONO__PLAIN));
+        int clear = chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_TEXT, s->cfg.confidence);
+        fprintf(w->out, "%s vs %s: ", chrono_escape_buf(a, sizeof a, c->a.name, CHRONO_FORMAT_TEXT),
+                chrono_escape_buf(b, sizeof b, c->b.name, CHRONO_FORMAT_TEXT));
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
         fputs(words, w->out);
         chrono__color(w, CHRONO__RESET);
@@ -1107,11 +823,11 @@ CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
     if (s->nsweeps) fputc('\n', w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "sweep %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__PLAIN), words);
+        fprintf(w->out, "sweep %s %s\n", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, CHRONO_FORMAT_TEXT), words);
     }
-    chrono__memory_footnotes(w, "", CHRONO__PLAIN);
+    chrono__memory_footnotes(w, "", CHRONO_FORMAT_TEXT);
     if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, "", CHRONO__PLAIN);
+    chrono__mark_footnote(w, "", CHRONO_FORMAT_TEXT);
 }
 
 /* ---- markdown -------------------------------------------------------------------- */
@@ -1139,9 +855,9 @@ CHRONO__PRIVATE void chrono__md_begin(chrono_report_writer *w)
     chrono__env_lines(s, lines);
     fprintf(w->out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, date);
     for (i = 0; i < CHRONO__ENV_LINES; i++)
-        fprintf(w->out, "- **%s**: %s\n", lines[i].label, chrono__sanitize(line, sizeof line, lines[i].text, CHRONO__MD));
+        fprintf(w->out, "- **%s**: %s\n", lines[i].label, chrono_escape_buf(line, sizeof line, lines[i].text, CHRONO_FORMAT_MARKDOWN));
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
-        fprintf(w->out, "- **warning**: %s\n", chrono__sanitize(line, sizeof line, chrono_env_warning(bit), CHRONO__MD));
+        fprintf(w->out, "- **warning**: %s\n", chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), CHRONO_FORMAT_MARKDOWN));
     fputc('\n', w->out);
     chrono__row_title(&title, s);
     chrono__md_row(w, &title);
@@ -1161,19 +877,19 @@ CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
     if (s->ncomparisons) fputs("\n**Comparisons**\n\n", w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        (void)chrono__verdict(words, sizeof words, c, CHRONO__MD, s->cfg.confidence);
-        fprintf(w->out, "- %s vs %s: %s%s\n", chrono__sanitize(a, sizeof a, c->a.name, CHRONO__MD),
-                chrono__sanitize(b, sizeof b, c->b.name, CHRONO__MD), words, c->warnings ? CHRONO__MARK : "");
+        (void)chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_MARKDOWN, s->cfg.confidence);
+        fprintf(w->out, "- %s vs %s: %s%s\n", chrono_escape_buf(a, sizeof a, c->a.name, CHRONO_FORMAT_MARKDOWN),
+                chrono_escape_buf(b, sizeof b, c->b.name, CHRONO_FORMAT_MARKDOWN), words, c->warnings ? CHRONO__MARK : "");
         w->row_warnings |= c->warnings;
     }
     if (s->nsweeps) fputs("\n**Sweeps**\n\n", w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "- %s %s\n", chrono__sanitize(a, sizeof a, s->sweeps[i].name, CHRONO__MD), words);
+        fprintf(w->out, "- %s %s\n", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, CHRONO_FORMAT_MARKDOWN), words);
     }
-    chrono__memory_footnotes(w, "- ", CHRONO__MD);
+    chrono__memory_footnotes(w, "- ", CHRONO_FORMAT_MARKDOWN);
     if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, "- ", CHRONO__MD);
+    chrono__mark_footnote(w, "- ", CHRONO_FORMAT_MARKDOWN);
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */
@@ -1301,28 +1017,6 @@ CHRONO__PRIVATE void chrono__jstr(chrono__jobj *o, const char *key, const char *
 {
     chrono__jkey(o, key);
     chrono__json_str(o->f, v);
-}
-
-/* The shortest %.Ng (N = 15, 16, 17) that reads back as v exactly, with '.'. */
-CHRONO__PRIVATE const char *chrono__num_exact(char *buf, size_t n, double v)
-{
-    const char *dp = localeconv()->decimal_point;
-    char *p;
-    int prec;
-    for (prec = 15; prec <= 17; prec++) {
-        if (chrono__bprintf(buf, n, "%.*g", prec, v) < 0 && n) buf[0] = '\0';
-        if (strtod(buf, NULL) == v) break;
-    }
-    if (dp && dp[0] && dp[0] != '.' && !dp[1])
-        for (p = buf; *p; p++)
-            if (*p == dp[0]) *p = '.';
-    return buf;
-}
-
-CHRONO__PRIVATE void chrono__jnum_value(FILE *f, double v)
-{
-    char buf[48];
-    fputs(chrono__finite(v) ? chrono__num_exact(buf, sizeof buf, v) : "null", f);
 }
 
 CHRONO__PRIVATE void chrono__jnum(chrono__jobj *o, const char *key, double v)
@@ -1545,94 +1239,6 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
 }
 
 /* ---- the program's own tables ----------------------------------------------------- */
-CHRONO__PRIVATE int chrono__table_ok(const chrono_table *t)
-{
-    size_t i;
-    if (!t || !t->key || !t->key[0] || !t->cols || t->ncols == 0 || (t->nrows && !t->cells)) return 0;
-    for (i = 0; i < t->ncols; i++) if (!t->cols[i]) return 0;
-    for (i = 0; i < t->nrows * t->ncols; i++) if (!t->cells[i]) return 0;
-    return 1;
-}
-
-/* A cell as a JSON value: a number when strtod reads all of it (a signed
-   delta "+84.73" too: JSON has no '+', the number is written without it;
-   not C's hexadecimal "0x10"), null for "" and "n/a", else a string. */
-CHRONO__PRIVATE void chrono__json_cell(FILE *out, const char *c)
-{
-    char *end;
-    double v;
-    const char *d = c[0] == '-' || c[0] == '+' ? c + 1 : c;
-    if (!c[0] || strcmp(c, "n/a") == 0) { fputs("null", out); return; }
-    v = strtod(c, &end);
-    if (*end == '\0' && end != c && chrono__finite(v) && !strpbrk(c, "xXpP") && ((d[0] >= '0' && d[0] <= '9') || (d[0] == '.' && d[1] >= '0' && d[1] <= '9')))
-        chrono__jnum_value(out, v);
-    else chrono__json_str(out, c);
-}
-
-/* `"key": [ {...}, ... ]` at the given indent (a member of an object). */
-CHRONO__PRIVATE void chrono__json_table(FILE *out, const chrono_table *t, int indent)
-{
-    size_t r, c;
-    fprintf(out, "%*s", indent, "");
-    chrono__json_str(out, t->key);
-    fputs(": [", out);
-    for (r = 0; r < t->nrows; r++) {
-        fprintf(out, r ? ",\n%*s{\n" : "\n%*s{\n", indent + 2, "");
-        for (c = 0; c < t->ncols; c++) {
-            fprintf(out, c ? ",\n%*s" : "%*s", indent + 4, "");
-            chrono__json_str(out, t->cols[c]);
-            fputs(": ", out);
-            chrono__json_cell(out, t->cells[r * t->ncols + c]);
-        }
-        fprintf(out, "\n%*s}", indent + 2, "");
-    }
-    fprintf(out, t->nrows ? "\n%*s]" : "]", t->nrows ? indent : 0, "");
-}
-
-CHRONO__PRIVATE void chrono__text_table(FILE *out, const chrono_table *t, int md)
-{
-    size_t r, c, w[32], nc = t->ncols < 32 ? t->ncols : 32;
-    char buf[CHRONO__CELL];
-    for (c = 0; c < nc; c++) {
-        w[c] = chrono__width(chrono__sanitize(buf, sizeof buf, t->cols[c], md ? CHRONO__MD : CHRONO__PLAIN));
-        for (r = 0; r < t->nrows; r++) {
-            size_t k = chrono__width(chrono__sanitize(buf, sizeof buf, t->cells[r * t->ncols + c], md ? CHRONO__MD : CHRONO__PLAIN));
-            if (k > w[c]) w[c] = k;
-        }
-    }
-    fprintf(out, md ? "\n### %s\n\n" : "\n%s\n", t->title ? t->title : t->key);
-    for (r = 0; r <= t->nrows; r++) {
-        for (c = 0; c < nc; c++) {
-            const char *cell = r ? t->cells[(r - 1) * t->ncols + c] : t->cols[c];
-            const char *s = chrono__sanitize(buf, sizeof buf, cell, md ? CHRONO__MD : CHRONO__PLAIN);
-            size_t pad = w[c] - chrono__width(s);
-            if (md) fputs("| ", out);
-            else if (c) fputs("  ", out);
-            if (c == 0) { fputs(s, out); fprintf(out, "%*s", (int)pad, ""); }
-            else { fprintf(out, "%*s", (int)pad, ""); fputs(s, out); }
-            if (md) fputs(" ", out);
-        }
-        fputs(md ? "|\n" : "\n", out);
-        if (md && r == 0) {
-            for (c = 0; c < nc; c++) fputs(c ? "|---:" : "|:---", out);
-            fputs("|\n", out);
-        }
-    }
-}
-
-CHRONO__PRIVATE void chrono__csv_table(FILE *out, const chrono_table *t)
-{
-    size_t r, c;
-    fputs("\r\n", out);
-    for (r = 0; r <= t->nrows; r++) {
-        for (c = 0; c < t->ncols; c++) {
-            if (c) fputc(',', out);
-            (void)chrono_csv_field(out, r ? t->cells[(r - 1) * t->ncols + c] : t->cols[c]);
-        }
-        fputs("\r\n", out);
-    }
-}
-
 /* The writer's tables in the text formats (JSON writes them in chrono__json_end). */
 /* ---- BMF: Bencher's metric format --------------------------------------------------------- */
 /* One measure: "key": {"value": v, "lower_value": lo, "upper_value": hi},
@@ -1671,10 +1277,8 @@ CHRONO__PRIVATE void chrono__tables_end(chrono_report_writer *w)
 {
     size_t i;
     if (w->fmt == CHRONO_FORMAT_BMF) return;   /* metrics only */
-    for (i = 0; i < w->ntables; i++) {
-        if (w->fmt == CHRONO_FORMAT_CSV) chrono__csv_table(w->out, &w->tables[i]);
-        else if (w->fmt != CHRONO_FORMAT_JSON) chrono__text_table(w->out, &w->tables[i], w->fmt == CHRONO_FORMAT_MARKDOWN);
-    }
+    for (i = 0; i < w->ntables; i++)
+        if (w->fmt != CHRONO_FORMAT_JSON) (void)chrono__table_body(w->out, w->fmt, &w->tables[i], 0);
 }
 
 CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
@@ -1732,24 +1336,24 @@ CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
     fputs(s->nsweeps ? "\n  ]" : "]", w->out);
     for (i = 0; i < w->ntables; i++) {
         fputs(",\n", w->out);
-        chrono__json_table(w->out, &w->tables[i], 2);
+        (void)chrono__table_body(w->out, CHRONO_FORMAT_JSON, &w->tables[i], 2);
     }
     fputs("\n}\n", w->out);
 }
 
 /* ---- the writer --------------------------------------------------------------------- */
-CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, int mode)
+CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, chrono_format mode)
 {
     char buf[CHRONO__CELL];
     size_t w = 4, i, n;
     size_t mark = sizeof CHRONO__MARK - 1;   /* a marked row's name is longer */
     for (i = 0; i < s->nresults; i++)
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->results[i].name, mode)) +
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->results[i].name, mode)) +
                  (s->results[i].warnings ? mark : 0)) > w) w = n;
     for (i = 0; i < s->ncomparisons; i++) {
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].a.name, mode)) + CHRONO__SIDE_LABEL +
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) + CHRONO__SIDE_LABEL +
                  (s->comparisons[i].a.warnings ? mark : 0)) > w) w = n;
-        if ((n = chrono__width(chrono__sanitize(buf, sizeof buf, s->comparisons[i].b.name, mode)) + CHRONO__SIDE_LABEL +
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) + CHRONO__SIDE_LABEL +
                  (s->comparisons[i].b.warnings ? mark : 0)) > w) w = n;
     }
     return w;
@@ -1770,7 +1374,7 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     w->tables = opt ? opt->tables : NULL;
     w->baseline = opt ? opt->baseline : NULL;
     w->ntables = opt && opt->tables ? opt->ntables : 0;
-    w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO__MD : CHRONO__PLAIN);
+    w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO_FORMAT_MARKDOWN : CHRONO_FORMAT_TEXT);
     if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
     switch (fmt) {
     case CHRONO_FORMAT_TEXT:     chrono__text_begin(w); break;
@@ -1835,12 +1439,12 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     }
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
-        chrono__row_fill(&row, r, CHRONO__PLAIN, w->session->cfg.confidence);
+        chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
         break;
     case CHRONO_FORMAT_MARKDOWN:
-        chrono__row_fill(&row, r, CHRONO__MD, w->session->cfg.confidence);
+        chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__md_row(w, &row);
         break;
@@ -1951,14 +1555,7 @@ CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format f
 
 CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t)
 {
-    if (!out || !chrono__table_ok(t) || (int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_JSON) return CHRONO_EINVAL;
-    switch (fmt) {
-    case CHRONO_FORMAT_CSV:  chrono__csv_table(out, t); break;
-    case CHRONO_FORMAT_JSON: fputs("{\n", out); chrono__json_table(out, t, 2); fputs("\n}\n", out); break;
-    default:                 chrono__text_table(out, t, fmt == CHRONO_FORMAT_MARKDOWN); break;
-    }
-    if (fflush(out) != 0) return CHRONO_EIO;
-    return chrono__io(out);
+    return chrono_table_write(out, fmt, t);
 }
 
 CHRONO__EXTERN_C_END
