@@ -73,6 +73,7 @@
      chronoscope/clock.h   tick sources and their calibration
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
+     chronoscope/counters.h  perf_event counters (instructions, page faults ...) where offered
      chronoscope/types.h   the data: configuration, results, comparisons, sessions
      chronoscope/engine.h  the sampling engine: probes, reference chains, the one sampling loop
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
@@ -93,6 +94,7 @@
 #include "chronoscope/clock.h"
 #include "chronoscope/cpu.h"
 #include "chronoscope/stats.h"
+#include "chronoscope/counters.h"
 #include "chronoscope/types.h"
 #include "chronoscope/engine.h"
 #include "chronoscope/bench.h"
