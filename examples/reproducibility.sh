@@ -38,7 +38,7 @@ FNR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; sub(/\r$/, "", $NF); col[$NF] 
   name = $col["name"]; kind = $col["kind"]
   if (kind == "run") {
     if (!(name in cnt)) order[++k] = name
-    cnt[name]++; ns = $col["median_ns"]; cy = $col["cycles_median"]
+    cnt[name]++; ns = $col["median_ns"]; cy = $col["cycles_per_iteration"]
     s[name] += ns; ss[name] += ns * ns
     if (cy != "") { cs[name] += cy; css[name] += cy * cy; cc[name]++ }
   } else if (kind == "compare" && index($col["group"], name " vs ") == 1) {

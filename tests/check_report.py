@@ -177,13 +177,14 @@ def check_csv_fixed():
        first[col["samples"]] == "101" and first[col["kind"]] == "run" and first[col["rejected_preempted"]] == "1" and
        first[col["rejected_contended"]] == "3" and float(first[col["mean_every_sample_ns"]]) == 1530,
        "fixed csv: values of the first result")
-    ok(float(first[col["cpu_time_ns"]]) == 1125 and float(first[col["cpu_share"]]) == 0.75 and
-       body[1][col["cpu_time_ns"]] == "" and body[1][col["cpu_share"]] == "" and float(body[5][col["cpu_time_ns"]]) == 15,
-       "fixed csv: cpu_time_ns and cpu_share, empty where unknown")
+    ok(float(first[col["cpu_time"]]) == 1125 and float(first[col["cpu_share"]]) == 0.75 and
+       float(body[1][col["cpu_time"]]) == 0.285 and body[1][col["cpu_share"]] == "" and float(body[5][col["cpu_time"]]) == 15 and
+       body[7][col["cpu_time"]] == "",
+       "fixed csv: cpu_time (the median where the OS does not say, empty without a median) and cpu_share (empty where unknown)")
     ok(first[col["controls"]] == "25" and first[col["controls_slow"]] == "3" and float(first[col["control_reading"]]) == 1.0025 and
        body[1][col["controls"]] == "0" and body[1][col["control_reading"]] == "",
        "fixed csv: controls, controls_slow, control_reading (empty without controls)")
-    ok(body[1][col["cycles_median"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
+    ok(body[1][col["cycles_per_iteration"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")
     ok([r[col["side"]] for r in body] == SIDES, "fixed csv: side a / b on a comparison's rows, empty elsewhere")
     ok(float(first[col["bytes_per_second"]]) == 2e9 and float(body[5][col["items_per_second"]]) == 2e8 and
@@ -193,6 +194,45 @@ def check_csv_fixed():
        abs(float(body[9][col["ratio"]]) - 1 / 3.001) < 1e-9 and body[9][col["group"]] == "imul1000 vs add1000",
        "fixed csv: comparison sides with their ratio")
     ok(p.stdout.endswith(b"\r\n") and p.stdout.count(b"\r\n") == len(rows), "fixed csv: CRLF record ends")
+
+
+def csv_as_json(key, cell, entry):
+    """A CSV cell in the JSON member's terms: "" is null, numbers are numbers,
+    warnings "A|B" a list, truncated 0/1 a bool."""
+    if key == "warnings":
+        return cell.split("|") if cell else []
+    if key == "truncated":
+        return cell == "1"
+    if cell == "":
+        return 0 if key == "cpu_time" and entry.get("error_occurred") else None   # Google Benchmark's 0
+    if isinstance(entry.get(key), str):
+        return cell
+    return float(cell)
+
+
+def check_csv_json_same():
+    """One field list: every CSV column that is also a JSON member has the same
+    name, and the same value, row by row (the run it came from)."""
+    rows = parse_csv(run("--fixed", "--format=csv").stdout)
+    doc = load_json(run("--fixed", "--format=json").stdout)
+    head, body, runs = rows[0], rows[1:], doc["benchmarks"]
+    ok(not {"cycles_median", "iters_per_sample", "cpu_time_ns"} & set(head) and
+       {"cycles_per_iteration", "iterations_per_sample", "cpu_time"} <= set(head),
+       "csv and json: one name per field (cycles_per_iteration, iterations_per_sample, cpu_time)")
+    shared = [k for k in head if any(k in b for b in runs)]
+    ok(len(shared) >= len(head) - 1 and "name" in shared and "median_ns" in shared,
+       "csv and json: every CSV column but none is a JSON member too (%d of %d)" % (len(shared), len(head)))
+    bad = []
+    for r, b in zip(body, runs):
+        for k in shared:
+            if k == "name" or k not in b:   # JSON's name of a comparison side is "a vs b/side"; absent: not applicable
+                continue
+            want, got = b[k], csv_as_json(k, r[head.index(k)], b)
+            if isinstance(want, float) and isinstance(got, float) and abs(want - got) <= 1e-9 * max(1.0, abs(want)):
+                continue
+            if want != got:
+                bad.append("%s.%s: csv %r json %r" % (b["name"], k, r[head.index(k)], want))
+    ok(len(body) == len(runs) and not bad, "csv and json: each shared field has the same value in both, row by row %s" % bad[:3])
 
 
 # ---- markdown ---------------------------------------------------------------------------
@@ -365,6 +405,7 @@ def check_measured():
 
 check_json_fixed()
 check_csv_fixed()
+check_csv_json_same()
 check_markdown_fixed()
 check_markdown_rendered()
 check_text()

@@ -802,6 +802,20 @@ CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
     return chrono__json_number(p, NULL);
 }
 
+/* Where a saved entry's member `key` goes: the field list's (report.h's
+   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
+#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
+#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
+    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
+#define CHRONO__SAVED_NONE(field, words, key)
+CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
+{
+    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
+    return NULL;
+}
+#undef CHRONO__SAVED_SLOT
+#undef CHRONO__SAVED_NONE
+
 /* One object of "benchmarks": its name and the figures we read. */
 CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
 {
@@ -820,11 +834,7 @@ CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, s
         p = chrono__json_ws(p);
         if (*p != ':') return NULL;
         v = chrono__json_ws(p + 1);
-        if (!strcmp(key, "median_ns")) num = &sv->median_ns;
-        else if (!strcmp(key, "ci_low_ns")) num = &sv->ci_low_ns;
-        else if (!strcmp(key, "ci_high_ns")) num = &sv->ci_high_ns;
-        else if (!strcmp(key, "ci_level")) num = &sv->ci_level;
-        else if (!strcmp(key, "samples")) num = &sv->samples;
+        num = chrono__saved_slot(sv, key);
         if (!strcmp(key, "name") && *v == '"') p = chrono__json_string(v, name, n);
         else if (num && (*v == '-' || (*v >= '0' && *v <= '9'))) p = chrono__json_number(v, num);
         else p = chrono__json_value(v, 2);

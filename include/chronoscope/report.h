@@ -35,7 +35,8 @@
      CHRONO_FORMAT_CSV       a header row and one row per result (comparison
                              sides and sweep points included), RFC 4180
                              quoting, CRLF line ends; an unknown value is an
-                             empty field.
+                             empty field.  Its columns are JSON's members of
+                             the same names (one field list, CHRONO__FIELDS).
      CHRONO_FORMAT_JSON      Google Benchmark's layout: "context" (date,
                              host_name, executable, num_cpus, mhz_per_cpu,
                              cpu_scaling_enabled, caches, load_avg,
@@ -54,7 +55,7 @@
                              per iteration over the sampling, at most the
                              median (chrono_result.cpu_ns_per_iter; the median
                              where the OS does not say), also CSV's
-                             cpu_time_ns, and cpu_share the CPU time over the
+                             cpu_time, and cpu_share the CPU time over the
                              time elapsed;
                              iterations is iterations per sample x samples.
                              Top-level "comparisons" and "sweeps" arrays
@@ -133,6 +134,85 @@ typedef struct chrono_report_writer {
     size_t ntables;
     const char *baseline;
 } chrono_report_writer;
+
+/* ---- the field list ------------------------------------------------------------
+   One list drives the CSV header, the CSV record, the JSON entry (after
+   Google Benchmark's own members) and check.h's reader of a saved JSON
+   report, so a field has one name everywhere (Google Benchmark's where it has
+   one).  X(key, kind, where, value, json_when, saved):
+     kind       how a value is written: str, num (NaN: empty CSV field, JSON
+                null), count (an unsigned integer), flag (CSV 0/1, JSON
+                true/false), cpu (-1: empty in CSV), warnings (CSV "A|B",
+                JSON an array of names)
+     where      CHRONO__F_CSV, CHRONO__F_JSON or both (CHRONO__F_ALL)
+     value      of `f` (a const chrono__fctx *: .r the result, .x its place
+                in the session, .none 1 when it has no interval, .cyc 1 when
+                it has cycles, .base the baseline's median)
+     json_when  JSON writes the member only when this holds
+     saved      CHRONO__SAVED(member): check.h reads it into chrono_saved
+   Rejection causes come from CHRONO__REJECTIONS between the two halves
+   (CHRONO__FIELDS(X, XR): XR(field, words, key) adapts its rows). */
+#define CHRONO__F_CSV 1
+#define CHRONO__F_JSON 2
+#define CHRONO__F_ALL 3
+#define CHRONO__FIELDS_RUN(X) \
+    X("name",                 str,   CHRONO__F_CSV, f->r->name, 1, 0) \
+    X("kind",                 str,   CHRONO__F_ALL, f->x->kind, 1, 0) \
+    X("group",                str,   CHRONO__F_ALL, f->x->group, f->x->group[0], 0) \
+    X("vs",                   str,   CHRONO__F_ALL, f->x->vs, f->x->vs[0], 0) \
+    X("ratio",                num,   CHRONO__F_ALL, f->x->ratio, f->x->vs[0], 0) \
+    X("ratio_ci_low",         num,   CHRONO__F_ALL, f->x->ratio_lo, f->x->vs[0], 0) \
+    X("ratio_ci_high",        num,   CHRONO__F_ALL, f->x->ratio_hi, f->x->vs[0], 0) \
+    X("median_ns",            num,   CHRONO__F_ALL, f->r->ns.median, 1, CHRONO__SAVED(median_ns)) \
+    X("ci_low_ns",            num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_low, 1, CHRONO__SAVED(ci_low_ns)) \
+    X("ci_high_ns",           num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_high, 1, CHRONO__SAVED(ci_high_ns)) \
+    X("ci_level",             num,   CHRONO__F_ALL, f->r->ns.ci_level, 1, CHRONO__SAVED(ci_level)) \
+    X("mean_ns",              num,   CHRONO__F_ALL, f->r->ns.mean, 1, 0) \
+    X("min_ns",               num,   CHRONO__F_ALL, f->r->ns.min, 1, 0) \
+    X("max_ns",               num,   CHRONO__F_ALL, f->r->ns.max, 1, 0) \
+    X("stddev_ns",            num,   CHRONO__F_ALL, f->r->ns.stddev, 1, 0) \
+    X("mad_ns",               num,   CHRONO__F_ALL, f->r->ns.mad, 1, 0) \
+    X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, 0) \
+    X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, 0) \
+    X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, 0) \
+    X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, 0) \
+    X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, 0) \
+    X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, 0) \
+    X("cycles_min",           num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.min : NAN, 1, 0) \
+    X("core_ghz",             num,   CHRONO__F_ALL, f->r->core_ghz, 1, 0) \
+    X("iterations_per_sample", count, CHRONO__F_ALL, f->r->iters_per_sample, 1, 0) \
+    X("samples",              count, CHRONO__F_ALL, f->r->samples, 1, CHRONO__SAVED(samples)) \
+    X("samples_taken",        count, CHRONO__F_ALL, f->r->samples_taken, 1, 0) \
+    X("outliers",             count, CHRONO__F_JSON, f->r->ns.outliers_low + f->r->ns.outliers_high, 1, 0) \
+    X("outliers_low",         count, CHRONO__F_ALL, f->r->ns.outliers_low, 1, 0) \
+    X("outliers_high",        count, CHRONO__F_ALL, f->r->ns.outliers_high, 1, 0) \
+    X("outliers_severe",      count, CHRONO__F_ALL, f->r->ns.outliers_severe, 1, 0)
+#define CHRONO__FIELDS_MORE(X) \
+    X("truncated",            flag,  CHRONO__F_ALL, f->r->truncated != 0, 1, 0) \
+    X("cpu",                  cpu,   CHRONO__F_ALL, f->r->cpu, 1, 0) \
+    X("wall_ms",              num,   CHRONO__F_ALL, f->r->wall_ms, 1, 0) \
+    X("warmup_ms",            num,   CHRONO__F_ALL, f->r->warmup_ms, 1, 0) \
+    X("warnings",             warnings, CHRONO__F_ALL, f->r->warnings, 1, 0) \
+    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, f->r->faults_minor_per_iter, 1, 0) \
+    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, f->r->faults_major_per_iter, 1, 0) \
+    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, f->r->max_rss_growth_bytes, 1, 0) \
+    X("allocs_per_iteration", num,   CHRONO__F_ALL, f->r->allocs_per_iter, 1, 0) \
+    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, f->r->alloc_bytes_per_iter, 1, 0) \
+    X("processes",            count, CHRONO__F_ALL, f->r->processes > 1 ? f->r->processes : 1, 1, 0) \
+    X("between_processes_min_ns", num, CHRONO__F_ALL, f->r->process_min_ns, f->r->processes > 1, 0) \
+    X("between_processes_max_ns", num, CHRONO__F_ALL, f->r->process_max_ns, f->r->processes > 1, 0) \
+    X("between_processes_spread", num, CHRONO__F_JSON, f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, f->r->processes > 1, 0) \
+    X("mean_every_sample_ns", num,   CHRONO__F_ALL, f->r->all_n ? f->r->all_ns_mean : NAN, 1, 0) \
+    X("bytes_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->bytes_per_iter), chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), 0) \
+    X("items_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->items_per_iter), chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), 0) \
+    X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], 0) \
+    X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, 0) \
+    X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, 0) \
+    X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, 0) \
+    X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
+    X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
+    X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
+#define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X)
 
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
@@ -893,45 +973,6 @@ CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */
-static const char *const chrono__csv_cols[] = {
-    "name", "kind", "group", "vs", "ratio", "ratio_ci_low", "ratio_ci_high",
-    "median_ns", "ci_low_ns", "ci_high_ns", "ci_level", "mean_ns", "min_ns", "max_ns", "stddev_ns", "mad_ns", "cv",
-    "q1_ns", "q3_ns", "cycles_median", "cycles_ci_low", "cycles_ci_high", "cycles_min", "core_ghz",
-    "iters_per_sample", "samples", "samples_taken", "outliers_low", "outliers_high", "outliers_severe",
-#define CHRONO__REJECTION_KEY(field, words, key) key,
-    CHRONO__REJECTIONS(CHRONO__REJECTION_KEY)
-#undef CHRONO__REJECTION_KEY
-    "truncated", "cpu", "wall_ms", "warmup_ms", "warnings",
-    "page_faults_minor_per_iteration", "page_faults_major_per_iteration", "max_rss_growth_bytes",
-    "allocs_per_iteration", "alloc_bytes_per_iteration", "processes", "between_processes_min_ns", "between_processes_max_ns",
-    "mean_every_sample_ns", "bytes_per_second", "items_per_second", "side",
-    "cpu_time_ns", "cpu_share", "controls", "controls_slow", "control_reading"
-};
-
-CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
-{
-    char buf[48];
-    fputc(',', out);
-    if (chrono__finite(v)) fputs(chrono__num(buf, sizeof buf, "%.10g", v), out);
-}
-
-CHRONO__PRIVATE void chrono__csv_u64(FILE *out, uint64_t v)
-{
-    char buf[24];
-    fputc(',', out);
-    fputs(chrono__u64(buf, v), out);
-}
-
-CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
-{
-    size_t i;
-    for (i = 0; i < sizeof chrono__csv_cols / sizeof chrono__csv_cols[0]; i++) {
-        if (i) fputc(',', w->out);
-        fputs(chrono__csv_cols[i], w->out);
-    }
-    fputs("\r\n", w->out);
-}
-
 /* How a row relates to the rest of the session. */
 typedef struct chrono__row_ctx {
     const char *kind;        /* "run", "sweep", "compare" */
@@ -942,51 +983,71 @@ typedef struct chrono__row_ctx {
     size_t family, instance; /* JSON family_index, per_family_instance_index */
 } chrono__row_ctx;
 
+/* What the field list's values are read from (CHRONO__FIELDS). */
+typedef struct chrono__fctx {
+    const chrono_result *r;
+    const chrono__row_ctx *x;
+    int none;                /* no interval: one sample */
+    int cyc;                 /* cycles known */
+    double base;             /* the baseline's median, NAN without one */
+} chrono__fctx;
+
+/* Google Benchmark's cpu_time: the thread's CPU time per iteration, the
+   median where the OS does not say; NAN without a median. */
+CHRONO__PRIVATE double chrono__cpu_time(const chrono_result *r)
+{
+    if (!chrono__finite(r->ns.median)) return NAN;
+    return chrono__finite(r->cpu_ns_per_iter) ? r->cpu_ns_per_iter : r->ns.median;
+}
+
+CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v) { (void)chrono_escape(out, v, CHRONO_FORMAT_CSV); }
+
+CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
+{
+    char buf[48];
+    if (chrono__finite(v)) fputs(chrono__num(buf, sizeof buf, "%.10g", v), out);
+}
+
+CHRONO__PRIVATE void chrono__csv_count(FILE *out, uint64_t v)
+{
+    char buf[24];
+    fputs(chrono__u64(buf, v), out);
+}
+
+CHRONO__PRIVATE void chrono__csv_flag(FILE *out, int v) { fputc(v ? '1' : '0', out); }
+CHRONO__PRIVATE void chrono__csv_cpu(FILE *out, int cpu) { if (cpu >= 0) fprintf(out, "%d", cpu); }
+
+CHRONO__PRIVATE void chrono__csv_warnings(FILE *out, unsigned warnings)
+{
+    char names[512];
+    chrono__warning_names(names, sizeof names, warnings);
+    chrono__csv_str(out, names);
+}
+
+#define CHRONO__CSV_KEY(key, kind, where, value, when, saved) \
+    if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); fputs(key, o); }
+#define CHRONO__CSV_REJECTION_KEY(field, words, key) CHRONO__CSV_KEY(key, count, CHRONO__F_ALL, 0, 1, 0)
+CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
+{
+    FILE *o = w->out;
+    int n = 0;
+    CHRONO__FIELDS(CHRONO__CSV_KEY, CHRONO__CSV_REJECTION_KEY)
+    fputs("\r\n", o);
+}
+
+/* The field list's context of one row. */
+CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x);
+
+#define CHRONO__CSV_VALUE(key, kind, where, value, when, saved) \
+    if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); chrono__csv_##kind(o, value); }
+#define CHRONO__CSV_REJECTION(field, words, key) CHRONO__CSV_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
 CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
 {
     FILE *o = w->out;
-    const chrono_stats *st = &r->ns, *cy = &r->cycles;
-    int cyc = r->has_cycles, none = chrono_stats_level_short(st->ci_level, w->session->cfg.confidence) == 2;
-    (void)chrono_csv_field(o, r->name);
-    fputc(',', o); (void)chrono_csv_field(o, x->kind);
-    fputc(',', o); (void)chrono_csv_field(o, x->group);
-    fputc(',', o); (void)chrono_csv_field(o, x->vs);
-    chrono__csv_num(o, x->ratio); chrono__csv_num(o, x->ratio_lo); chrono__csv_num(o, x->ratio_hi);
-    chrono__csv_num(o, st->median);
-    chrono__csv_num(o, none ? NAN : st->ci_low); chrono__csv_num(o, none ? NAN : st->ci_high);   /* none: one sample */
-    chrono__csv_num(o, st->ci_level); chrono__csv_num(o, st->mean); chrono__csv_num(o, st->min);
-    chrono__csv_num(o, st->max); chrono__csv_num(o, st->stddev); chrono__csv_num(o, st->mad);
-    chrono__csv_num(o, st->cv); chrono__csv_num(o, st->q1); chrono__csv_num(o, st->q3);
-    chrono__csv_num(o, cyc ? cy->median : NAN); chrono__csv_num(o, cyc ? cy->ci_low : NAN);
-    chrono__csv_num(o, cyc ? cy->ci_high : NAN); chrono__csv_num(o, cyc ? cy->min : NAN);
-    chrono__csv_num(o, r->core_ghz);
-    chrono__csv_u64(o, r->iters_per_sample); chrono__csv_u64(o, (uint64_t)r->samples);
-    chrono__csv_u64(o, (uint64_t)r->samples_taken); chrono__csv_u64(o, (uint64_t)st->outliers_low);
-    chrono__csv_u64(o, (uint64_t)st->outliers_high); chrono__csv_u64(o, (uint64_t)st->outliers_severe);
-#define CHRONO__REJECTION_CSV(field, words, key) chrono__csv_u64(o, (uint64_t)r->field);
-    CHRONO__REJECTIONS(CHRONO__REJECTION_CSV)
-#undef CHRONO__REJECTION_CSV
-    chrono__csv_u64(o, (uint64_t)(r->truncated != 0));
-    fputc(',', o);
-    if (r->cpu >= 0) fprintf(o, "%d", r->cpu);
-    chrono__csv_num(o, r->wall_ms); chrono__csv_num(o, r->warmup_ms);
-    {
-        char names[512];
-        chrono__warning_names(names, sizeof names, r->warnings);
-        fputc(',', o); (void)chrono_csv_field(o, names);
-    }
-    chrono__csv_num(o, r->faults_minor_per_iter); chrono__csv_num(o, r->faults_major_per_iter);
-    chrono__csv_num(o, r->max_rss_growth_bytes);
-    chrono__csv_num(o, r->allocs_per_iter); chrono__csv_num(o, r->alloc_bytes_per_iter);
-    chrono__csv_u64(o, (uint64_t)(r->processes > 1 ? r->processes : 1));
-    chrono__csv_num(o, r->process_min_ns); chrono__csv_num(o, r->process_max_ns);
-    chrono__csv_num(o, r->all_n ? r->all_ns_mean : NAN);
-    chrono__csv_num(o, chrono__per_second(r, r->bytes_per_iter));
-    chrono__csv_num(o, chrono__per_second(r, r->items_per_iter));
-    fputc(',', o); (void)chrono_csv_field(o, x->side);
-    chrono__csv_num(o, r->cpu_ns_per_iter); chrono__csv_num(o, r->cpu_share);
-    chrono__csv_u64(o, (uint64_t)r->controls); chrono__csv_u64(o, (uint64_t)r->controls_slow);
-    chrono__csv_num(o, r->control_reading);
+    chrono__fctx fc = chrono__fctx_of(w, r, x);
+    const chrono__fctx *f = &fc;
+    int n = 0;
+    CHRONO__FIELDS(CHRONO__CSV_VALUE, CHRONO__CSV_REJECTION)
     fputs("\r\n", o);
 }
 
@@ -1144,97 +1205,65 @@ CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
 
 CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w);
 
-/* Google Benchmark's run members, then our statistics. */
+CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const char *v) { chrono__jstr(o, key, v); }
+CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v) { chrono__jnum(o, key, v); }
+CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v) { chrono__jbool(o, key, v); }
+CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v) { chrono__jint(o, key, v); }
+
+CHRONO__PRIVATE void chrono__jfield_count(chrono__jobj *o, const char *key, uint64_t v)
+{
+    char buf[24];
+    chrono__jkey(o, key);
+    fputs(chrono__u64(buf, v), o->f);
+}
+
+CHRONO__PRIVATE void chrono__jfield_warnings(chrono__jobj *o, const char *key, unsigned v)
+{
+    (void)key;   /* "warnings" */
+    chrono__json_warning_list(o, v, chrono_env_warning_name);
+}
+
+/* Google Benchmark's run members: name (a comparison side's "a vs b/a",
+   unique, so tools do not take the sides for repetitions), indices, the
+   error where there is no median, iterations, real_time and cpu_time. */
+CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r, const chrono__row_ctx *x)
+{
+    char unique[3 * CHRONO_NAME_MAX + 16], buf[24];
+    int ok = chrono__finite(r->ns.median);
+    if (!strcmp(x->kind, "compare")) (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
+    else chrono__str_copy(unique, sizeof unique, r->name);
+    chrono__jstr(o, "name", unique);
+    chrono__jint(o, "family_index", (long long)x->family);
+    chrono__jint(o, "per_family_instance_index", (long long)x->instance);
+    chrono__jstr(o, "run_name", unique);
+    chrono__jstr(o, "run_type", "iteration");
+    chrono__jint(o, "repetitions", 1);
+    chrono__jint(o, "repetition_index", 0);
+    chrono__jint(o, "threads", 1);
+    if (!ok) {
+        chrono__jbool(o, "error_occurred", 1);
+        chrono__jstr(o, "error_message", "no accepted samples");
+    }
+    chrono__jkey(o, "iterations");
+    fputs(chrono__u64(buf, r->iters_per_sample * (uint64_t)r->samples), o->f);
+    chrono__jnum(o, "real_time", ok ? r->ns.median : 0.0);
+    chrono__jnum(o, "cpu_time", ok ? chrono__cpu_time(r) : 0.0);
+    chrono__jstr(o, "time_unit", "ns");
+}
+
+/* One entry of "benchmarks": Google Benchmark's members, then the field list. */
+#define CHRONO__JSON_VALUE(key, kind, where, value, when, saved) \
+    if (((where) & CHRONO__F_JSON) && (when)) chrono__jfield_##kind(&o, key, value);
+#define CHRONO__JSON_REJECTION(field, words, key) CHRONO__JSON_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
 CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
 {
     chrono__jobj o;
-    const chrono_stats *st = &r->ns, *cy = &r->cycles;
-    int ok = chrono__finite(st->median), cyc = r->has_cycles;
-    int none = chrono_stats_level_short(st->ci_level, w->session->cfg.confidence) == 2;
+    chrono__fctx fc = chrono__fctx_of(w, r, x);
+    const chrono__fctx *f = &fc;
     fputs(w->written ? ",\n    " : "\n    ", w->out);
     o = chrono__jopen(w->out, 6);
-    if (!strcmp(x->kind, "compare")) {   /* "a vs b/a": unique, so tools do not take the sides for repetitions */
-        char unique[3 * CHRONO_NAME_MAX + 16];
-        (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
-        chrono__jstr(&o, "name", unique);
-        chrono__jint(&o, "family_index", (long long)x->family);
-        chrono__jint(&o, "per_family_instance_index", (long long)x->instance);
-        chrono__jstr(&o, "run_name", unique);
-    } else {
-        chrono__jstr(&o, "name", r->name);
-        chrono__jint(&o, "family_index", (long long)x->family);
-        chrono__jint(&o, "per_family_instance_index", (long long)x->instance);
-        chrono__jstr(&o, "run_name", r->name);
-    }
-    chrono__jstr(&o, "run_type", "iteration");
-    chrono__jint(&o, "repetitions", 1);
-    chrono__jint(&o, "repetition_index", 0);
-    chrono__jint(&o, "threads", 1);
-    if (!ok) {
-        chrono__jbool(&o, "error_occurred", 1);
-        chrono__jstr(&o, "error_message", "no accepted samples");
-    }
-    chrono__jkey(&o, "iterations");
-    { char buf[24]; fputs(chrono__u64(buf, r->iters_per_sample * (uint64_t)r->samples), w->out); }
-    chrono__jnum(&o, "real_time", ok ? st->median : 0.0);
-    chrono__jnum(&o, "cpu_time", !ok ? 0.0 : chrono__finite(r->cpu_ns_per_iter) ? r->cpu_ns_per_iter : st->median);
-    chrono__jstr(&o, "time_unit", "ns");
-    if (chrono__finite(chrono__per_second(r, r->bytes_per_iter))) chrono__jnum(&o, "bytes_per_second", chrono__per_second(r, r->bytes_per_iter));
-    if (chrono__finite(chrono__per_second(r, r->items_per_iter))) chrono__jnum(&o, "items_per_second", chrono__per_second(r, r->items_per_iter));
-    if (w->baseline && ok && chrono__baseline_ns(w) > 0) chrono__jnum(&o, "relative_to_baseline", st->median / chrono__baseline_ns(w));
-    chrono__jstr(&o, "kind", x->kind);
-    if (x->group[0]) chrono__jstr(&o, "group", x->group);
-    if (x->side[0]) chrono__jstr(&o, "side", x->side);
-    if (x->vs[0]) { chrono__jstr(&o, "vs", x->vs); chrono__jnum(&o, "ratio", x->ratio);
-                    chrono__jnum(&o, "ratio_ci_low", x->ratio_lo); chrono__jnum(&o, "ratio_ci_high", x->ratio_hi); }
-    chrono__jnum(&o, "median_ns", st->median);
-    chrono__jnum(&o, "ci_low_ns", none ? NAN : st->ci_low);   /* none: one sample, no interval */
-    chrono__jnum(&o, "ci_high_ns", none ? NAN : st->ci_high);
-    chrono__jnum(&o, "ci_level", st->ci_level);
-    chrono__jnum(&o, "mean_ns", st->mean);
-    chrono__jnum(&o, "min_ns", st->min);
-    chrono__jnum(&o, "max_ns", st->max);
-    chrono__jnum(&o, "stddev_ns", st->stddev);
-    chrono__jnum(&o, "mad_ns", st->mad);
-    chrono__jnum(&o, "cv", st->cv);
-    chrono__jnum(&o, "q1_ns", st->q1);
-    chrono__jnum(&o, "q3_ns", st->q3);
-    chrono__jnum(&o, "mean_every_sample_ns", r->all_n ? r->all_ns_mean : NAN);   /* interrupted ones too */
-    chrono__jnum(&o, "cycles_per_iteration", cyc ? cy->median : NAN);
-    chrono__jnum(&o, "cycles_ci_low", cyc ? cy->ci_low : NAN);
-    chrono__jnum(&o, "cycles_ci_high", cyc ? cy->ci_high : NAN);
-    chrono__jnum(&o, "cycles_min", cyc ? cy->min : NAN);
-    chrono__jnum(&o, "core_ghz", r->core_ghz);
-    chrono__jint(&o, "iterations_per_sample", (long long)r->iters_per_sample);
-    chrono__jint(&o, "samples", (long long)r->samples);
-    chrono__jint(&o, "samples_taken", (long long)r->samples_taken);
-    chrono__jint(&o, "outliers", (long long)(st->outliers_low + st->outliers_high));
-    chrono__jint(&o, "outliers_low", (long long)st->outliers_low);
-    chrono__jint(&o, "outliers_high", (long long)st->outliers_high);
-    chrono__jint(&o, "outliers_severe", (long long)st->outliers_severe);
-#define CHRONO__REJECTION_JSON(field, words, key) chrono__jint(&o, key, (long long)r->field);
-    CHRONO__REJECTIONS(CHRONO__REJECTION_JSON)
-#undef CHRONO__REJECTION_JSON
-    chrono__jbool(&o, "truncated", r->truncated != 0);
-    chrono__jint(&o, "cpu", r->cpu);
-    chrono__jnum(&o, "cpu_share", r->cpu_share);
-    chrono__jint(&o, "controls", (long long)r->controls);
-    chrono__jint(&o, "controls_slow", (long long)r->controls_slow);
-    chrono__jnum(&o, "control_reading", r->control_reading);
-    chrono__jnum(&o, "wall_ms", r->wall_ms);
-    chrono__jnum(&o, "warmup_ms", r->warmup_ms);
-    chrono__json_warning_list(&o, r->warnings, chrono_env_warning_name);
-    chrono__jnum(&o, "page_faults_minor_per_iteration", r->faults_minor_per_iter);
-    chrono__jnum(&o, "page_faults_major_per_iteration", r->faults_major_per_iter);
-    chrono__jnum(&o, "max_rss_growth_bytes", r->max_rss_growth_bytes);
-    chrono__jnum(&o, "allocs_per_iteration", r->allocs_per_iter);
-    chrono__jnum(&o, "alloc_bytes_per_iteration", r->alloc_bytes_per_iter);
-    chrono__jint(&o, "processes", r->processes > 1 ? r->processes : 1);
-    if (r->processes > 1) {
-        chrono__jnum(&o, "between_processes_min_ns", r->process_min_ns);
-        chrono__jnum(&o, "between_processes_max_ns", r->process_max_ns);
-        chrono__jnum(&o, "between_processes_spread", st->median > 0 ? (r->process_max_ns - r->process_min_ns) / st->median : NAN);
-    }
+    chrono__json_gbench(&o, r, x);
+    CHRONO__FIELDS(CHRONO__JSON_VALUE, CHRONO__JSON_REJECTION)
     chrono__jclose(&o);
 }
 
@@ -1405,6 +1434,17 @@ CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w)
         if (!strcmp(s->comparisons[i].b.name, w->baseline)) return s->comparisons[i].b.ns.median;
     }
     return NAN;
+}
+
+CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+{
+    chrono__fctx f;
+    f.r = r;
+    f.x = x;
+    f.none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
+    f.cyc = r->has_cycles;
+    f.base = chrono__baseline_ns(w);
+    return f;
 }
 
 /* What a row adds to the cells: "a: " / "b: " before a comparison side's
