@@ -82,6 +82,7 @@
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
+     chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
 
@@ -102,6 +103,7 @@
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"
 #include "chronoscope/cli.h"
+#include "chronoscope/processes.h"
 #include "chronoscope/experiment.h"
 #include "chronoscope/program.h"
 #include "chronoscope/check.h"

@@ -78,7 +78,7 @@ CHRONO__UNUSED static int run_main(const char *const *args, const chrono_entry *
    i < 21, with ticks at 2 a ns and cycles at 3 a ns. */
 static void fake_result(chrono_result *r, const char *name, double base)
 {
-    double *v = (double *)malloc(21 * sizeof *v);   /* freed by chrono__child_free */
+    double *v = (double *)malloc(21 * sizeof *v);   /* freed by chrono_processes_free */
     size_t i;
     memset(r, 0, sizeof *r);
     (void)snprintf(r->name, sizeof r->name, "%s", name);
@@ -105,7 +105,8 @@ static void test_pooled(void)
     static unsigned calls;
     const char *argv[] = { "test_program", "--quick", NULL };
     double all[63], ratio[3] = { 0.90, 0.91, 0.95 }, cyc[3] = { 0.80, 0.85, 0.95 };
-    chrono__child_out outs[3];
+    chrono_process outs[3];
+    chrono_processes ps;
     chrono_program p;
     chrono_entry e[2];
     chrono_stats c;
@@ -122,29 +123,33 @@ static void test_pooled(void)
     (void)chrono_report_begin(&p.chrono__console, &p.session, sink, CHRONO_FORMAT_TEXT, NULL);
     memset(outs, 0, sizeof outs);
     for (k = 0; k < 3; k++) {
-        outs[k].r = (chrono_result *)malloc(sizeof *outs[k].r);
-        outs[k].c = (chrono_comparison *)malloc(sizeof *outs[k].c);
-        if (!outs[k].r || !outs[k].c) { ok = 0; break; }
-        outs[k].nr = outs[k].nc = 1;
-        fake_result(&outs[k].r[0], "alpha", 100 + 10 * k);
-        memset(outs[k].c, 0, sizeof *outs[k].c);
-        fake_result(&outs[k].c[0].a, "gamma", 90 + 10 * k);
-        fake_result(&outs[k].c[0].b, "delta", 100 + 10 * k);
-        outs[k].c[0].ratio = ratio[k];
-        outs[k].c[0].ci_low = ratio[k] - 0.001; outs[k].c[0].ci_high = ratio[k] + 0.001; outs[k].c[0].ci_level = 0.95;
-        outs[k].c[0].cycles_ratio = cyc[k];
-        outs[k].c[0].rounds = 21;
-        for (i = 0; i < 21; i++) all[21 * k + i] = outs[k].r[0].sample_ns[i];
+        chrono_comparison *c;
+        outs[k].results = (chrono_result *)malloc(sizeof *outs[k].results);
+        outs[k].comparisons = c = (chrono_comparison *)malloc(sizeof *outs[k].comparisons);
+        if (!outs[k].results || !c) { ok = 0; break; }
+        outs[k].nresults = outs[k].ncomparisons = 1;
+        fake_result(&outs[k].results[0], "alpha", 100 + 10 * k);
+        memset(c, 0, sizeof *c);
+        fake_result(&c->a, "gamma", 90 + 10 * k);
+        fake_result(&c->b, "delta", 100 + 10 * k);
+        c->ratio = ratio[k];
+        c->ci_low = ratio[k] - 0.001; c->ci_high = ratio[k] + 0.001; c->ci_level = 0.95;
+        c->cycles_ratio = cyc[k];
+        c->rounds = 21;
+        for (i = 0; i < 21; i++) all[21 * k + i] = outs[k].results[0].sample_ns[i];
         outs[k].complete = 1;
     }
+    ps.procs = (chrono_process *)malloc(sizeof outs);
+    ps.n = 3; ps.failed = 0;
+    if (ps.procs) memcpy(ps.procs, outs, sizeof outs); else ok = 0;
     e[0] = chrono_bench("alpha", adds, &calls);
     e[1] = chrono_versus("gamma", adds, &calls, "delta", adds, &calls);
-    rc = ok ? chrono__pool_entry(&p, &e[0], outs, 3) : CHRONO_ENOMEM;
+    rc = ok ? chrono__pool_entry(&p, &e[0], &ps) : CHRONO_ENOMEM;
     r = chrono_program_find(&p, "alpha");
     (void)chrono_stats_compute(all, 63, 0.95, NULL, &c);
     tap_ok(rc == 0 && r && r->processes == 3 && r->samples == 63 && r->nsample_ns == 63 && r->ns.n == 63,
            "pooled run: 3 processes, 63 samples, all kept (rc %d)", rc);
-    if (!r) r = &outs[0].r[0];
+    if (!r) r = &outs[0].results[0];
     tap_ok(r->ns.median == 110 && r->ns.ci_low <= 100 && r->ns.ci_high >= 120 && r->ns.ci_low >= r->ns.min &&
            r->ns.ci_high <= r->ns.max, "pooled run: median of medians 110, interval [%.2f, %.2f] covers 100..120 within [%.2f, %.2f]",
            r->ns.ci_low, r->ns.ci_high, r->ns.min, r->ns.max);
@@ -156,7 +161,7 @@ static void test_pooled(void)
            r->cycles.ci_low <= 300 && r->cycles.ci_high >= 360 && fabs(r->cycles.mad - 3 * c.mad) < 1e-9,
            "pooled run: ticks the ns figures at 2 a ns, cycles pooled over the processes (median %.1f, MAD %.3f)",
            r->cycles.median, r->cycles.mad);
-    rc = ok ? chrono__pool_entry(&p, &e[1], outs, 3) : CHRONO_ENOMEM;
+    rc = ok ? chrono__pool_entry(&p, &e[1], &ps) : CHRONO_ENOMEM;
     cmp = chrono_program_compared(&p, "gamma");
     /* (double): i386's x87 compares a literal in long double (FLT_EVAL_METHOD 2) */
     tap_ok(rc == 0 && cmp && cmp->ratio == (double)0.91 && cmp->ci_low <= (double)0.90 && cmp->ci_high >= (double)0.95 &&
@@ -167,7 +172,7 @@ static void test_pooled(void)
     tap_ok(cmp && cmp->process_min_ratio == (double)0.90 && cmp->process_max_ratio == (double)0.95,
            "pooled comparison: the lowest and highest process's ratio, 0.90 and 0.95 (%.3f, %.3f)",
            cmp ? cmp->process_min_ratio : NAN, cmp ? cmp->process_max_ratio : NAN);
-    for (k = 0; k < 3; k++) chrono__child_free(&outs[k]);
+    chrono_processes_free(&ps);
     (void)chrono_program_end(&p);
     fclose(sink);
 }

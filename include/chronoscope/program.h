@@ -42,8 +42,8 @@
    chrono_with_budget): a 25 ns body and a 2 s body sit in one program.  An
    entry whose body is meant to cost nothing (an "empty call" row) says so
    with chrono_with_empty_body, and then shows no CHRONO_WARN_EMPTY_BODY.  An
-   entry whose body blocks by design (a pipe ping-pong with another process,
-   fork and wait for a compiler) says so with chrono_with_blocking: its
+   entry whose body blocks by design (a ping-pong with another process, a
+   compiler started and waited for) says so with chrono_with_blocking: its
    voluntary context switches are its work, and only involuntary ones reject
    a sample (bench.h, chrono_config.blocking); it is timed without core-cycle
    estimates (the reference chains would bracket a sleep).  An
@@ -69,8 +69,7 @@
 #ifndef CHRONOSCOPE_PROGRAM_H
 #define CHRONOSCOPE_PROGRAM_H
 
-#include "bench.h"
-#include "cli.h"
+#include "processes.h"
 
 typedef enum chrono_entry_kind {
     CHRONO_ENTRY_RUN = 1,
@@ -118,14 +117,13 @@ typedef struct chrono_program {
     size_t chrono__ntables;
     double process_timeout_s;    /* --processes: a child still running after this is killed; 0: from the entries */
     int chrono__child;           /* in a child of --processes: its index + 1, else 0 */
-    int chrono__child_fd;        /* its pipe to the parent */
+    int chrono__child_fd;        /* where it hands its results back (processes.h) */
     int chrono__call;            /* calls of chrono_program_run / _run_processes so far */
     int chrono__child_call;      /* in a child: the call whose entries it runs (the others are skipped), -1 all */
     char **chrono__argv;         /* argv with the private flag taken out (children), else NULL */
     char **chrono__parent_argv;  /* the argv children are started with */
     int chrono__parent_argc;
-    char *chrono__proc_cells;    /* the "processes" table's cells, freed at the end */
-    const char **chrono__proc_ptrs;   /* and its cell pointers (5 a process) */
+    void *chrono__proc_cells;    /* the "processes" table's cells, freed at the end */
     size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
     int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
 } chrono_program;
@@ -165,23 +163,14 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
    The table and its strings must live until chrono_program_end. */
 CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t);
 
-/* Run the entries in nproc fresh processes, one after another: the program
-   re-executes itself (Linux /proc/self/exe, elsewhere argv[0]) with a private
-   flag; each child runs the entries in its own shuffled order (seeded from
-   .seed and its index) and hands its results back through a pipe, its
-   samples included.  The results are pooled per benchmark (stats.h's
-   chrono_stats_pool), the processes the units of variation: the median of
-   the processes' medians; the order-statistic interval of that median over
-   the processes (the lowest to the highest median when they are too few for
-   .confidence), never narrower than a typical process's own interval and
-   always within the pooled [min, max], its real level in .ci_level (0.75
-   for three processes, 0.5 for two); min, max, MAD, quartiles, outliers and
-   the histogram over all the processes' samples; the spread between the
-   medians (chrono_result.processes, .process_min_ns, .process_max_ns).  A
-   comparison's ratio pools the processes' ratios the same way.  A child that
-   crashes, exits non-zero or runs past .process_timeout_s is named on stderr
-   and in a "processes" table of the report (a row for every process); the
-   others' results are kept.
+/* Run the entries in nproc fresh processes, one after another (processes.h):
+   the program re-executes itself with a private flag; each child runs the
+   entries in its own shuffled order (seeded from .seed and its index) and
+   hands its results back, its samples included; the results are pooled per
+   benchmark, the processes the units of variation (processes.h says how).
+   A child that crashes, exits non-zero or runs past .process_timeout_s is
+   named on stderr and in a "processes" table of the report (a row for every
+   process); the others' results are kept.
    chrono_program_run does this when --processes=N (N > 1) was given.  0, or
    CHRONO_ENOTSUP (Windows: not yet), CHRONO_EINVAL, CHRONO_ENOMEM.
    A program may mix the two: some entries here (chrono_program_run), others
@@ -348,17 +337,6 @@ CHRONO__EXTERN_C_END
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_PROGRAM_IMPL)
 #define CHRONOSCOPE_PROGRAM_IMPL
 
-#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
-#  include <fcntl.h>
-#  include <poll.h>
-#  include <signal.h>
-#  include <sys/types.h>
-#  include <sys/wait.h>
-#  include <unistd.h>
-#  if defined(__GLIBC__) && !defined(__USE_POSIX)
-int kill(pid_t pid, int sig);   /* glibc declares it only with POSIX features on (strict -std=c99) */
-#  endif
-#endif
 
 CHRONO__EXTERN_C_BEGIN
 
@@ -425,189 +403,25 @@ CHRONO__PRIVATE int chrono__program_fail(chrono_program *p, int rc)
     return rc;
 }
 
-/* ---- runs across processes ------------------------------------------------------------- */
-#define CHRONO__CHILD_FLAG "--chrono-child="
+/* ---- runs across processes (processes.h) ---------------------------------------------- */
 
-/* The seed of child k's order: .seed and its index, mixed. */
-CHRONO__PRIVATE uint64_t chrono__child_seed(uint64_t seed, int k)
-{
-    uint64_t x = seed + 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1);
-    x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27; x *= 0x94D049BB133111EBull; x ^= x >> 31;
-    return x;
-}
-
-/* Children: take "--chrono-child=I:FD:CALL" out of argv (a copy), remember I, FD and CALL. */
+/* A child of --processes: its private flag taken out of argv (a copy, freed
+   at the end); a malformed one is bad input (exit 2), named. */
 CHRONO__PRIVATE int chrono__child_args(chrono_program *p, int *argc, char ***argv)
 {
-    int i, k = 0, found = 0;
-    char **v;
-    if (*argc <= 0 || !*argv) return 0;
-    for (i = 1; i < *argc && (*argv)[i]; i++) found |= !strncmp((*argv)[i], CHRONO__CHILD_FLAG, strlen(CHRONO__CHILD_FLAG));
-    if (!found) return 0;
-    if (!(v = (char **)CHRONO_MALLOC((size_t)(*argc + 1) * sizeof *v))) return CHRONO_ENOMEM;
-    for (i = 0; i < *argc && (*argv)[i]; i++) {
-        const char *a = (*argv)[i];
-        if (i > 0 && !strncmp(a, CHRONO__CHILD_FLAG, strlen(CHRONO__CHILD_FLAG))) {
-            long idx = strtol(a + strlen(CHRONO__CHILD_FLAG), NULL, 10);
-            const char *colon = strchr(a, ':'), *call = colon ? strchr(colon + 1, ':') : NULL;
-            p->chrono__child = (int)idx + 1;
-            p->chrono__child_fd = colon ? (int)strtol(colon + 1, NULL, 10) : -1;
-            p->chrono__child_call = call ? (int)strtol(call + 1, NULL, 10) : -1;
-            continue;
-        }
-        v[k++] = (*argv)[i];
+    chrono_child_flag f;
+    int rc = chrono_processes_child_args(argc, argv, &f, &p->chrono__argv);
+    if (rc == CHRONO_EINVAL) {
+        p->cli.prog = *argc > 0 && *argv ? (*argv)[0] : NULL;
+        (void)chrono_cli_reject(&p->cli, CHRONO_PROCESSES_FLAG, f.text ? f.text + strlen(CHRONO_PROCESSES_FLAG) : "",
+                                "is not K:FD:CALL (the private flag of a child of --processes)");
     }
-    v[k] = NULL;
-    p->chrono__argv = v;
-    *argc = k;
-    *argv = v;
+    if (rc < 0) return rc;
+    p->chrono__child = f.index;
+    p->chrono__child_fd = f.fd;
+    p->chrono__child_call = f.call;
     return 0;
 }
-
-CHRONO__PRIVATE void chrono__hex_put(char *dst, const void *src, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    const unsigned char *b = (const unsigned char *)src;
-    size_t i;
-    for (i = 0; i < n; i++) { dst[2 * i] = digits[b[i] >> 4]; dst[2 * i + 1] = digits[b[i] & 15]; }
-}
-
-CHRONO__PRIVATE int chrono__hex_get(void *dst, const char *src, size_t n)
-{
-    unsigned char *b = (unsigned char *)dst;
-    size_t i;
-    for (i = 0; i < 2 * n; i++) {
-        char c = src[i];
-        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (v < 0) return -1;
-        if (i & 1) b[i / 2] = (unsigned char)(b[i / 2] | v); else b[i / 2] = (unsigned char)(v << 4);
-    }
-    return 0;
-}
-
-/* One record: a type letter, the struct's bytes in hex (the child is the same
-   executable: the same layout), a newline. */
-CHRONO__PRIVATE int chrono__child_put(FILE *f, char type, const void *obj, size_t n)
-{
-    char *line = (char *)CHRONO_MALLOC(2 * n + 3);
-    int rc;
-    if (!line) return CHRONO_ENOMEM;
-    line[0] = type; line[1] = ' ';
-    chrono__hex_put(line + 2, obj, n);
-    line[2 * n + 2] = '\n';
-    rc = fwrite(line, 1, 2 * n + 3, f) == 2 * n + 3 ? 0 : CHRONO_EIO;
-    CHRONO_FREE(line);
-    return rc;
-}
-
-/* A child's report: every result, comparison and sweep of its session, then "E". */
-CHRONO__PRIVATE int chrono__child_report(chrono_program *p)
-{
-#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
-    const chrono_session *s = &p->session;
-    FILE *f = fdopen(p->chrono__child_fd, "wb");
-    size_t i;
-    int rc = 0;
-    if (!f) return CHRONO_EIO;
-    for (i = 0; rc == 0 && i < s->nresults; i++) {
-        chrono_result r = s->results[i];
-        r.sample_ns = NULL; r.nsample_ns = 0;
-        rc = chrono__child_put(f, 'R', &r, sizeof r);
-        if (rc == 0 && s->results[i].nsample_ns)   /* its samples: the parent pools them */
-            rc = chrono__child_put(f, 'N', s->results[i].sample_ns, s->results[i].nsample_ns * sizeof(double));
-    }
-    for (i = 0; rc == 0 && i < s->ncomparisons; i++) {
-        const chrono_comparison *sc = &s->comparisons[i];
-        chrono_comparison c = *sc;
-        c.a.sample_ns = c.b.sample_ns = c.pair_ratios = NULL;
-        c.a.nsample_ns = c.b.nsample_ns = c.npair_ratios = 0;
-        rc = chrono__child_put(f, 'C', &c, sizeof c);
-        if (rc == 0 && sc->a.nsample_ns) rc = chrono__child_put(f, 'A', sc->a.sample_ns, sc->a.nsample_ns * sizeof(double));
-        if (rc == 0 && sc->b.nsample_ns) rc = chrono__child_put(f, 'B', sc->b.sample_ns, sc->b.nsample_ns * sizeof(double));
-    }
-    for (i = 0; rc == 0 && i < s->nsweeps; i++) rc = chrono__child_put(f, 'S', &s->sweeps[i], sizeof s->sweeps[i]);
-    if (rc == 0 && fputs("E\n", f) < 0) rc = CHRONO_EIO;
-    if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;
-    return rc;
-#else
-    (void)p;
-    return CHRONO_ENOTSUP;
-#endif
-}
-
-/* What one child handed back. */
-typedef struct chrono__child_out {
-    chrono_result *r; size_t nr;
-    chrono_comparison *c; size_t nc;
-    chrono_sweep_result *sw; size_t nsw;
-    int complete;            /* its "E" arrived */
-    char last;               /* the last record kept: 'R', 'C' (its samples follow), else 0 */
-    char why[128];           /* "" or how it failed */
-    long pid;
-} chrono__child_out;
-
-CHRONO__PRIVATE void chrono__child_free(chrono__child_out *o)
-{
-    size_t i;   /* the samples hung on the records by chrono__child_samples */
-    for (i = 0; i < o->nr; i++) CHRONO_FREE((void *)o->r[i].sample_ns);
-    for (i = 0; i < o->nc; i++) { CHRONO_FREE((void *)o->c[i].a.sample_ns); CHRONO_FREE((void *)o->c[i].b.sample_ns); }
-    CHRONO_FREE(o->r); CHRONO_FREE(o->c); CHRONO_FREE(o->sw);
-    o->r = NULL; o->c = NULL; o->sw = NULL;
-}
-
-/* One more record of `size` bytes at the end of *arr (*n records), decoded
-   from hex; 0 (nothing) when memory runs out or the hex is malformed. */
-CHRONO__PRIVATE int chrono__append_hex(void **arr, size_t *n, size_t size, const char *hex)
-{
-    char *p = (char *)CHRONO_MALLOC((*n + 1) * size);
-    if (!p) return 0;
-    if (*n) memcpy(p, *arr, *n * size);
-    CHRONO_FREE(*arr);
-    *arr = p;
-    if (chrono__hex_get(p + *n * size, hex, size) != 0) return 0;
-    (*n)++;
-    return 1;
-}
-
-/* A record of samples ('N' after an 'R', 'A' / 'B' after a 'C'): hung on
-   that record's .sample_ns (freed by chrono__child_free). */
-CHRONO__PRIVATE void chrono__child_samples(chrono__child_out *o, char type, const char *hex, size_t count)
-{
-    const double **dst = NULL;
-    size_t *ndst = NULL;
-    double *v;
-    if (type == 'N' && o->last == 'R') { dst = &o->r[o->nr - 1].sample_ns; ndst = &o->r[o->nr - 1].nsample_ns; }
-    if (type == 'A' && o->last == 'C') { dst = &o->c[o->nc - 1].a.sample_ns; ndst = &o->c[o->nc - 1].a.nsample_ns; }
-    if (type == 'B' && o->last == 'C') { dst = &o->c[o->nc - 1].b.sample_ns; ndst = &o->c[o->nc - 1].b.nsample_ns; }
-    if (!dst || *dst || !count || !(v = (double *)CHRONO_MALLOC(count * sizeof *v))) return;
-    if (chrono__hex_get(v, hex, count * sizeof *v) != 0) { CHRONO_FREE(v); return; }
-    *dst = v;
-    *ndst = count;
-}
-
-/* Parse a child's records (lines), keeping what is whole. */
-CHRONO__PRIVATE void chrono__child_parse(chrono__child_out *o, const char *buf, size_t len)
-{
-    size_t i = 0;
-    while (i < len) {
-        const char *line = buf + i, *nl = (const char *)memchr(line, '\n', len - i);
-        size_t n;
-        if (!nl) break;
-        n = (size_t)(nl - line);
-        i += n + 1;
-        if (n == 1 && line[0] == 'E') { o->complete = 1; continue; }
-        if (n < 2) continue;
-        if (line[0] == 'R' && n - 2 == 2 * sizeof(chrono_result))
-            o->last = chrono__append_hex((void **)&o->r, &o->nr, sizeof(chrono_result), line + 2) ? 'R' : 0;
-        else if (line[0] == 'C' && n - 2 == 2 * sizeof(chrono_comparison))
-            o->last = chrono__append_hex((void **)&o->c, &o->nc, sizeof(chrono_comparison), line + 2) ? 'C' : 0;
-        else if (line[0] == 'S' && n - 2 == 2 * sizeof(chrono_sweep_result))
-            (void)chrono__append_hex((void **)&o->sw, &o->nsw, sizeof(chrono_sweep_result), line + 2);
-        else if ((line[0] == 'N' || line[0] == 'A' || line[0] == 'B') && (n - 2) % (2 * sizeof(double)) == 0)
-            chrono__child_samples(o, line[0], line + 2, (n - 2) / (2 * sizeof(double)));
-    }
-}
-
 
 CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv, const chrono_cli_flag *flags,
                                        size_t nflags, unsigned long caller)
@@ -794,7 +608,7 @@ CHRONO__PRIVATE size_t *chrono__run_order(const chrono_program *p, size_t n, siz
     if (!(order = (size_t *)CHRONO_MALLOC(n * sizeof *order))) return NULL;
     for (a = 0; a < n; a++) order[a] = a;
     if (p->chrono__child) {
-        uint64_t x = chrono__child_seed(p->cfg.seed, p->chrono__child - 1);
+        uint64_t x = chrono_processes_seed(p->cfg.seed, p->chrono__child - 1);
         for (a = n - 1; a > 0; a--) {
             size_t b, t;
             x ^= x << 13; x ^= x >> 7; x ^= x << 17;
@@ -809,279 +623,13 @@ CHRONO__PRIVATE size_t *chrono__run_order(const chrono_program *p, size_t n, siz
 }
 
 /* On a terminal, "running NAME ..." on stderr while an entry runs, erased
-   afterwards (name NULL): nothing reaches a pipe or a file. */
+   afterwards (name NULL): nothing reaches a redirected stderr. */
 CHRONO__PRIVATE void chrono__progress(const chrono_program *p, const char *name)
 {
     if (p->cli.list || !CHRONO__ISATTY(stderr)) return;
     if (name) fprintf(stderr, "\r\033[K  running %s ...", name);
     else fputs("\r\033[K", stderr);
     fflush(stderr);
-}
-
-/* Start child k, read its records until it closes the pipe or the timeout,
-   then reap it; o->why says how it failed ("" when it did not). */
-CHRONO__PRIVATE void chrono__child_run(chrono_program *p, int k, double timeout_s, chrono__child_out *o)
-{
-#if CHRONO__OS_LINUX || CHRONO__OS_POSIX
-    int fds[2], status = 0, timed_out = 0, argc = p->chrono__parent_argc, i;
-    char flag[64], **argv;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    pid_t pid;
-    uint64_t t0 = chrono__now(&p->session);
-    o->why[0] = '\0';
-    if (pipe(fds) != 0) { (void)chrono__bprintf(o->why, sizeof o->why, "pipe failed: %s", strerror(errno)); return; }
-    if (!(argv = (char **)CHRONO_MALLOC((size_t)(argc + 2) * sizeof *argv))) {
-        close(fds[0]); close(fds[1]);
-        (void)chrono__bprintf(o->why, sizeof o->why, "out of memory");
-        return;
-    }
-    (void)chrono__bprintf(flag, sizeof flag, CHRONO__CHILD_FLAG "%d:%d:%d", k, fds[1], p->chrono__call - 1);
-    for (i = 0; i < argc; i++) argv[i] = p->chrono__parent_argv[i];
-    argv[argc] = flag;
-    argv[argc + 1] = NULL;
-    fflush(stdout); fflush(stderr);
-    pid = fork();
-    if (pid == 0) {   /* the child: its console goes nowhere, its records through the pipe */
-        int dn = open("/dev/null", O_WRONLY);
-        close(fds[0]);
-        if (dn >= 0) { dup2(dn, 1); close(dn); }
-#  if CHRONO__OS_LINUX
-        execv("/proc/self/exe", argv);
-#  endif
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    CHRONO_FREE(argv);
-    close(fds[1]);
-    if (pid < 0) { close(fds[0]); (void)chrono__bprintf(o->why, sizeof o->why, "fork failed: %s", strerror(errno)); return; }
-    o->pid = (long)pid;
-    for (;;) {
-        struct pollfd pf;
-        double left_ms = timeout_s * 1e3 - chrono__elapsed_ms(&p->session, t0);
-        ssize_t got;
-        if (left_ms <= 0) { timed_out = 1; break; }
-        pf.fd = fds[0]; pf.events = POLLIN; pf.revents = 0;
-        if (poll(&pf, 1, left_ms > 1e9 ? 1000000000 : (int)left_ms + 1) <= 0) {
-            if (errno == EINTR) continue;
-            continue;   /* the timeout is checked at the top */
-        }
-        if (len + 65536 > cap) {
-            char *nb = (char *)CHRONO_MALLOC(cap ? 2 * cap + 65536 : 262144);
-            if (!nb) break;
-            if (len) memcpy(nb, buf, len);
-            CHRONO_FREE(buf);
-            buf = nb;
-            cap = cap ? 2 * cap + 65536 : 262144;
-        }
-        got = read(fds[0], buf + len, cap - len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        len += (size_t)got;
-    }
-    close(fds[0]);
-    if (timed_out) kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    chrono__child_parse(o, buf ? buf : "", len);
-    CHRONO_FREE(buf);
-    if (timed_out)
-        (void)chrono__bprintf(o->why, sizeof o->why, "timed out after %.0f s (killed)", timeout_s);
-    else if (WIFSIGNALED(status))
-        (void)chrono__bprintf(o->why, sizeof o->why, "killed by signal %d%s", WTERMSIG(status),
-                              WTERMSIG(status) == SIGKILL ? " (SIGKILL)" : WTERMSIG(status) == SIGSEGV ? " (SIGSEGV)" :
-                              WTERMSIG(status) == SIGABRT ? " (SIGABRT)" : "");
-    else if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !o->complete)
-        (void)chrono__bprintf(o->why, sizeof o->why, "could not be started (exec failed)");
-    else if (!o->complete)
-        (void)chrono__bprintf(o->why, sizeof o->why, "exited (status %d) without handing back its results",
-                              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        (void)chrono__bprintf(o->why, sizeof o->why, "exit status %d (an entry failed; its results are kept)", WEXITSTATUS(status));
-#else
-    (void)p; (void)k; (void)timeout_s;
-    (void)chrono__bprintf(o->why, sizeof o->why, "not supported on this platform");
-#endif
-}
-
-/* The median of v[0..n) (sorted in place). */
-CHRONO__PRIVATE double chrono__median_of(double *v, size_t n)
-{
-    chrono_stats_sort(v, n);
-    return n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
-}
-
-/* The all_* figures of k processes' results as one: counts added, means
-   weighted by them, the spread within and between processes in the sd. */
-CHRONO__PRIVATE void chrono__pool_all(const chrono_result *const *rs, size_t k, chrono_result *out)
-{
-    double n = 0, sum = 0, ss = 0;
-    size_t i;
-    for (i = 0; i < k; i++)
-        if (rs[i]->all_n) { n += (double)rs[i]->all_n; sum += (double)rs[i]->all_n * rs[i]->all_ns_mean; }
-    out->all_n = (size_t)n;
-    out->all_ns_mean = out->all_ns_stddev = NAN;
-    if (n == 0) return;
-    out->all_ns_mean = sum / n;
-    for (i = 0; i < k; i++) {
-        double d, v;
-        if (!rs[i]->all_n) continue;
-        d = rs[i]->all_ns_mean - out->all_ns_mean;
-        v = rs[i]->all_n > 1 && rs[i]->all_ns_stddev == rs[i]->all_ns_stddev ? rs[i]->all_ns_stddev : 0.0;
-        ss += (double)(rs[i]->all_n - 1) * v * v + (double)rs[i]->all_n * d * d;
-    }
-    if (n > 1) out->all_ns_stddev = sqrt(ss / (n - 1));
-}
-
-/* Statistics of k processes from their summaries alone: counts, extremes,
-   the mean and the standard deviation (within and between processes) exact;
-   the median and its interval over the processes (chrono_stats_pool_median);
-   what needs the samples themselves (MAD, quartiles, outliers) unknown. */
-CHRONO__PRIVATE void chrono__pool_summaries(const chrono_stats *const *st, size_t k, double conf, chrono_stats *out)
-{
-    double med[1000], lo[1000], hi[1000], n = 0, sum = 0, ss = 0, nan = NAN;
-    size_t i;
-    if (k == 1) { *out = *st[0]; return; }   /* one process: its own figures */
-    out->n = 0; out->min = out->max = st[0]->min;
-    for (i = 0; i < k; i++) {
-        med[i] = st[i]->median; lo[i] = st[i]->ci_low; hi[i] = st[i]->ci_high;
-        out->n += st[i]->n;
-        if (st[i]->min < out->min) out->min = st[i]->min;
-        if (st[i]->max > out->max) out->max = st[i]->max;
-        n += (double)st[i]->n; sum += (double)st[i]->n * st[i]->mean;
-    }
-    out->mean = n > 0 ? sum / n : nan;
-    for (i = 0; i < k; i++) {
-        double d = st[i]->mean - out->mean, v = st[i]->n > 1 && st[i]->stddev == st[i]->stddev ? st[i]->stddev : 0.0;
-        ss += (double)(st[i]->n ? st[i]->n - 1 : 0) * v * v + (double)st[i]->n * d * d;
-    }
-    out->stddev = n > 1 ? sqrt(ss / (n - 1)) : nan;
-    out->cv = n > 1 && out->mean != 0 ? out->stddev / out->mean : nan;
-    out->mad = out->q1 = out->q3 = nan;
-    out->outliers_low = out->outliers_high = out->outliers_severe = 0;
-    out->median = out->ci_low = out->ci_high = out->ci_level = nan;
-    if (chrono_stats_pool_median(med, lo, hi, k, conf, NULL, out) < 0) return;
-    if (out->ci_low < out->min) out->ci_low = out->min;
-    if (out->ci_high > out->max) out->ci_high = out->max;
-}
-
-/* src with every figure in another unit (times f); counts and levels as they are. */
-CHRONO__PRIVATE void chrono__stats_scaled(const chrono_stats *src, double f, chrono_stats *dst)
-{
-    *dst = *src;
-    dst->min *= f; dst->max *= f; dst->mean *= f; dst->stddev *= f; dst->median *= f; dst->mad *= f;
-    dst->q1 *= f; dst->q3 *= f; dst->ci_low *= f; dst->ci_high *= f;
-}
-
-/* The median of the k ratios a/b (NAN when one is not finite). */
-CHRONO__PRIVATE double chrono__median_ratio(const chrono_stats *const *a, const chrono_stats *const *b, size_t k)
-{
-    double r[1000];
-    size_t i;
-    for (i = 0; i < k; i++) {
-        r[i] = a[i]->median / b[i]->median;
-        if (!chrono__finite(r[i])) return NAN;
-    }
-    return chrono__median_of(r, k);
-}
-
-/* The pooled ns figures from every process's samples (chrono_stats_pool:
-   the processes are the units of the interval; MAD, quartiles, outliers and
-   the histogram over all the samples, which the session keeps for the plots).
-   0, or a negative code when a process handed back no samples. */
-CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result *const *rs, size_t k, double conf,
-                                         chrono_result *out)
-{
-    const double *xs[1000];
-    size_t ns[1000], i, total = 0, at = 0;
-    double *all, iqr;
-    int rc;
-    for (i = 0; i < k; i++) {
-        xs[i] = rs[i]->sample_ns; ns[i] = rs[i]->nsample_ns;
-        if (!xs[i] || !ns[i]) return CHRONO_ENOSAMPLES;
-        total += ns[i];
-    }
-    if ((rc = chrono_stats_pool(xs, ns, k, conf, &out->ns)) < 0) return rc;
-    if (!(all = (double *)CHRONO_MALLOC(total * sizeof *all))) return 0;   /* figures kept, no plot */
-    for (i = 0; i < k; i++) { memcpy(all + at, xs[i], ns[i] * sizeof *all); at += ns[i]; }
-    iqr = out->ns.q3 - out->ns.q1;   /* the sketch spans min .. q3 + 3 IQR, as one process's (bench.h) */
-    out->hist_lo = out->ns.min;
-    out->hist_hi = out->ns.q3 + 3 * iqr < out->ns.max ? out->ns.q3 + 3 * iqr : out->ns.max;
-    chrono_stats_histogram(all, total, out->hist_lo, out->hist_hi, out->hist, CHRONO_HIST_BINS);
-    chrono__keep_samples(s, all, total, &out->sample_ns, &out->nsample_ns);
-    CHRONO_FREE(all);
-    return 0;
-}
-
-/* Pool k results of one benchmark into *out.  ns: over the processes'
-   samples (chrono__pool_samples), or their summaries when one sent none;
-   ticks: the ns figures in ticks (one clock); cycles: extremes, mean and
-   interval from the processes' own cycle figures, the spread figures (MAD,
-   quartiles) the ns ones at the pooled core clock. */
-CHRONO__PRIVATE void chrono__pool(chrono_session *s, const chrono_result *const *rs, size_t k, double conf, chrono_result *out)
-{
-    const chrono_stats *st[1000], *sn[1000];
-    double med[1000], f;
-    size_t i, pick = 0;
-    if (k > 1000) k = 1000;
-    {   /* the process whose median is the pooled one (or next to it) lends the rest */
-        double md;
-        for (i = 0; i < k; i++) med[i] = rs[i]->ns.median;
-        md = chrono__median_of(med, k);
-        for (i = 1; i < k; i++) if (fabs(rs[i]->ns.median - md) < fabs(rs[pick]->ns.median - md)) pick = i;
-    }
-    *out = *rs[pick];
-    out->sample_ns = NULL; out->nsample_ns = 0;
-    out->samples = out->samples_taken = 0;
-    out->migrated = out->backwards = out->ref_rejected = out->preempted = out->contended = out->port_contended = 0;
-    out->wall_ms = out->warmup_ms = 0;
-    out->warnings = 0;
-    out->truncated = 0;
-    chrono__pool_all(rs, k, out);
-    for (i = 0; i < k; i++) {
-        out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
-        out->migrated += rs[i]->migrated; out->backwards += rs[i]->backwards; out->ref_rejected += rs[i]->ref_rejected;
-        out->preempted += rs[i]->preempted; out->contended += rs[i]->contended; out->port_contended += rs[i]->port_contended;
-        out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
-        out->warnings |= rs[i]->warnings;
-        out->truncated |= rs[i]->truncated;
-        out->has_cycles &= rs[i]->has_cycles;
-        st[i] = &rs[i]->cycles; sn[i] = &rs[i]->ns;
-    }
-    if (chrono__pool_samples(s, rs, k, conf, out) < 0) {
-        chrono__pool_summaries(sn, k, conf, &out->ns);
-        out->sample_ns = NULL; out->nsample_ns = 0;
-    }
-    out->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
-    if (chrono_stats_level_short(out->ns.ci_level, conf)) out->warnings |= CHRONO_WARN_LOW_LEVEL;
-    f = rs[pick]->ns.median > 0 ? rs[pick]->ticks.median / rs[pick]->ns.median : NAN;
-    chrono__stats_scaled(&out->ns, f, &out->ticks);
-    if (!out->has_cycles) {
-        chrono__stats_nan(&out->cycles, out->ns.n);
-    } else if (k > 1) {
-        chrono_stats c;
-        chrono__pool_summaries(st, k, conf, &c);
-        f = chrono__median_ratio(st, sn, k);   /* cycles per ns: the core clock, GHz */
-        c.mad = out->ns.mad * f; c.q1 = out->ns.q1 * f; c.q3 = out->ns.q3 * f;
-        c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
-        c.outliers_severe = out->ns.outliers_severe;
-        out->cycles = c;
-    }
-    for (i = 0; i < k; i++) med[i] = rs[i]->ns.median;
-    chrono_stats_sort(med, k);
-    out->processes = (int)k;
-    out->process_min_ns = med[0];
-    out->process_max_ns = med[k - 1];
-}
-
-/* Each child's result named `name` (the last of its session's), into rs; how many. */
-CHRONO__PRIVATE size_t chrono__gather(const chrono__child_out *outs, int nproc, const char *name, const chrono_result **rs)
-{
-    size_t k = 0, i;
-    int c;
-    for (c = 0; c < nproc; c++)
-        for (i = outs[c].nr; i-- > 0;)
-            if (!strcmp(outs[c].r[i].name, name)) { rs[k++] = &outs[c].r[i]; break; }
-    return k;
 }
 
 /* The default time limit of one child: generous against what its entries may take. */
@@ -1108,87 +656,43 @@ CHRONO__PRIVATE int chrono__keep_pooled(chrono_program *p, const chrono_entry *e
     return rc;
 }
 
-/* Pool one entry from the children's results and report it. */
-CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e, const chrono__child_out *outs, int nproc)
+/* A sweep pooled: each point as a run, then the sweep's own figures. */
+CHRONO__PRIVATE int chrono__pool_sweep(chrono_program *p, const chrono_entry *e, const chrono_processes *ps)
 {
     chrono_session *s = &p->session;
-    const chrono_result *rs[1000];
-    chrono_result pooled;
+    chrono_sweep_result sw;
     char name[CHRONO_NAME_MAX + 32];
-    size_t k, i;
-    int c, rc = 0;
-    double conf = s->cfg.confidence;
+    chrono_result pooled;
+    size_t i, first = s->nresults;
+    int rc = chrono_processes_pool_sweep(ps, e->name, &sw);
+    for (i = 0; rc == 0 && i < e->nparams; i++) {
+        (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
+        rc = chrono_processes_pool(ps, s, name, &pooled);
+        if (rc == 0) rc = chrono__keep_pooled(p, e, &pooled);
+    }
+    sw.first_result = first;
+    if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
+    if (rc == 0) s->sweeps[s->nsweeps++] = sw;
+    return rc;
+}
+
+/* Pool one entry from the processes' results and report it. */
+CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e, const chrono_processes *ps)
+{
+    chrono_session *s = &p->session;
+    chrono_result pooled;
+    chrono_comparison cmp;
+    int rc;
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
-        if (!(k = chrono__gather(outs, nproc, e->name, rs))) return CHRONO_ENOSAMPLES;
-        chrono__pool(s, rs, k, conf, &pooled);
+        if ((rc = chrono_processes_pool(ps, s, e->name, &pooled)) < 0) return rc;
         return chrono__keep_pooled(p, e, &pooled);
-    case CHRONO_ENTRY_SWEEP: {
-        chrono_sweep_result sw;
-        const chrono_sweep_result *first = NULL;
-        double pu[1000], fx[1000];
-        size_t nsw = 0;
-        for (c = 0; c < nproc; c++)
-            for (i = outs[c].nsw; i-- > 0;)
-                if (!strcmp(outs[c].sw[i].name, e->name)) {
-                    if (!first) first = &outs[c].sw[i];
-                    if (nsw < 1000) { pu[nsw] = outs[c].sw[i].per_unit_ns; fx[nsw] = outs[c].sw[i].fixed_ns; nsw++; }
-                    break;
-                }
-        if (!first) return CHRONO_ENOSAMPLES;
-        sw = *first;
-        sw.first_result = s->nresults;
-        sw.per_unit_ns = chrono__median_of(pu, nsw);
-        sw.fixed_ns = chrono__median_of(fx, nsw);
-        for (i = 0; rc == 0 && i < e->nparams; i++) {
-            (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
-            if (!(k = chrono__gather(outs, nproc, name, rs))) return CHRONO_ENOSAMPLES;
-            chrono__pool(s, rs, k, conf, &pooled);
-            rc = chrono__keep_pooled(p, e, &pooled);
-        }
-        if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
-        if (rc == 0) s->sweeps[s->nsweeps++] = sw;
-        return rc;
-    }
-    case CHRONO_ENTRY_COMPARE: {
-        const chrono_comparison *cs[1000];
-        const chrono_result *ra[1000], *rb[1000];
-        double rat[1000], lo[1000], hi[1000];
-        chrono_comparison cmp;
-        k = 0;
-        for (c = 0; c < nproc; c++)
-            for (i = outs[c].nc; i-- > 0;)
-                if (!strcmp(outs[c].c[i].a.name, e->name) && !strcmp(outs[c].c[i].b.name, e->name_b)) {
-                    cs[k] = &outs[c].c[i]; ra[k] = &cs[k]->a; rb[k] = &cs[k]->b;
-                    rat[k] = cs[k]->ratio; lo[k] = cs[k]->ci_low; hi[k] = cs[k]->ci_high;
-                    k++;
-                    break;
-                }
-        if (!k) return CHRONO_ENOSAMPLES;
-        cmp = *cs[0];
-        cmp.pair_ratios = NULL; cmp.npair_ratios = 0;
-        chrono__pool(s, ra, k, conf, &cmp.a);
-        chrono__pool(s, rb, k, conf, &cmp.b);
+    case CHRONO_ENTRY_SWEEP:
+        return chrono__pool_sweep(p, e, ps);
+    case CHRONO_ENTRY_COMPARE:
+        if ((rc = chrono_processes_pool_comparison(ps, s, e->name, e->name_b, &cmp)) < 0) return rc;
         chrono__set_throughput(&cmp.a, e);
         chrono__set_throughput(&cmp.b, e);
-        cmp.rounds = 0; cmp.warnings = 0;
-        for (i = 0; i < k; i++) { cmp.rounds += cs[i]->rounds; cmp.warnings |= cs[i]->warnings; }
-        cmp.process_min_ratio = cmp.process_max_ratio = rat[0];
-        for (i = 1; i < k; i++) {   /* before the pooling (it may sort them) */
-            if (rat[i] < cmp.process_min_ratio) cmp.process_min_ratio = rat[i];
-            if (rat[i] > cmp.process_max_ratio) cmp.process_max_ratio = rat[i];
-        }
-        if (k > 1) {   /* the processes' ratios as the units (one process: its own ratio and interval) */
-            chrono_stats st;
-            if (chrono_stats_pool_median(rat, lo, hi, k, conf, NULL, &st) == 0) {
-                cmp.ratio = st.median; cmp.ci_low = st.ci_low; cmp.ci_high = st.ci_high; cmp.ci_level = st.ci_level;
-            }
-            for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;   /* the cycles' ratio: the processes' median too */
-            cmp.cycles_ratio = chrono__all_finite(rat, k) ? chrono__median_of(rat, k) : NAN;
-            cmp.warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
-            if (chrono_stats_level_short(cmp.ci_level, conf)) cmp.warnings |= CHRONO_WARN_LOW_LEVEL;
-            cmp.warnings |= (cmp.a.warnings | cmp.b.warnings) & CHRONO_WARN_LOW_LEVEL;
-        }
         rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
         if (rc == 0) {
             s->comparisons[s->ncomparisons++] = cmp;
@@ -1196,100 +700,65 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
         }
         return rc;
     }
-    }
     return CHRONO_EINVAL;
 }
 
-CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+/* Pool and print every entry the flags select, the baseline first. */
+CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry *entries, size_t n, size_t first,
+                                          const chrono_processes *ps)
 {
-    chrono__child_out *outs;
     char name[2 * CHRONO_NAME_MAX + 8];
-    double timeout_s;
-    size_t i, first = n, *order;
-    int k, ok = 0, rc = 0, failed = 0;
-    if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
-    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
-#if !(CHRONO__OS_LINUX || CHRONO__OS_POSIX)
-    if (nproc > 0) {   /* Windows: CreateProcess and a pipe handle would do it; not written yet */
-        fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
-                p->cli.prog);
-        p->status = 1;
-        return CHRONO_ENOTSUP;
-    }
-#endif
-    if (!p->chrono__parent_argv) {
-        fprintf(stderr, "%s: --processes: the program's argv is unknown (chrono_program_begin was not given it)\n", p->cli.prog);
-        p->status = 1;
-        return CHRONO_EINVAL;
-    }
-    if (!(outs = (chrono__child_out *)CHRONO_MALLOC((size_t)nproc * sizeof *outs))) return CHRONO_ENOMEM;
-    memset(outs, 0, (size_t)nproc * sizeof *outs);
-    timeout_s = chrono__child_timeout(p, entries, n);
-    for (k = 0; k < nproc; k++) {
-        if (!p->cli.list && CHRONO__ISATTY(stderr)) { fprintf(stderr, "\r\033[K  process %d of %d ...", k + 1, nproc); fflush(stderr); }
-        chrono__child_run(p, k, timeout_s, &outs[k]);
-        if (CHRONO__ISATTY(stderr)) { fputs("\r\033[K", stderr); fflush(stderr); }
-        if (outs[k].why[0] && !outs[k].complete) {
-            fprintf(stderr, "%s: process %d of %d (pid %ld) %s; %s\n", p->cli.prog, k + 1, nproc, outs[k].pid,
-                    outs[k].why, "the other processes' results are kept");
-            failed++;
-        } else {
-            if (outs[k].why[0]) fprintf(stderr, "%s: process %d of %d (pid %ld): %s\n", p->cli.prog, k + 1, nproc, outs[k].pid, outs[k].why);
-            ok++;
-        }
-    }
-    order = chrono__run_order(p, n, first);   /* pooled and printed with the baseline first */
+    size_t i, *order = chrono__run_order(p, n, first);
     for (i = 0; i < n; i++) {
         const chrono_entry *e = &entries[order ? order[i] : i];
-        int rr;
+        int rc;
         if (!chrono__entry_ok(e) || !chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))) continue;
-        rr = chrono__pool_entry(p, e, outs, nproc);
-        if (rr < 0) {
+        if ((rc = chrono__pool_entry(p, e, ps)) < 0) {
             fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono__entry_name(name, sizeof name, e),
-                    rr == CHRONO_ENOSAMPLES ? "no process handed back its result" : chrono_strerror(rr));
+                    rc == CHRONO_ENOSAMPLES ? "no process handed back its result" : chrono_strerror(rc));
             p->failed++;
         }
     }
     CHRONO_FREE(order);
     fflush(stdout);
-    {   /* the "processes" table: one row per child, how it ended */
-        static const char *const cols[5] = { "process", "pid", "results", "status", "order seed" };
-        size_t rows = (size_t)nproc, cell = 160;   /* a row for every process, however many */
-        char *cells = (char *)CHRONO_MALLOC(rows * 5 * cell);
-        const char **ptrs = (const char **)CHRONO_MALLOC(rows * 5 * sizeof *ptrs);
-        if (!cells || !ptrs) {
-            CHRONO_FREE(cells); CHRONO_FREE(ptrs);
-            fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog, nproc);
-        } else {
-            chrono_table t;
-            CHRONO_FREE(p->chrono__proc_cells);
-            CHRONO_FREE(p->chrono__proc_ptrs);
-            p->chrono__proc_cells = cells;
-            p->chrono__proc_ptrs = ptrs;
-            for (i = 0; i < rows; i++) {
-                char *c0 = cells + (5 * i) * cell;
-                (void)chrono__bprintf(c0, cell, "%d", (int)i + 1);
-                (void)chrono__bprintf(c0 + cell, cell, "%ld", outs[i].pid);
-                (void)chrono__u64(c0 + 2 * cell, (uint64_t)(outs[i].nr + outs[i].nc));
-                (void)chrono__bprintf(c0 + 3 * cell, cell, "%s", outs[i].why[0] ? outs[i].why : "ok");
-                {
-                    uint64_t seed = chrono__child_seed(p->cfg.seed, (int)i);
-                    chrono__hex_put(c0 + 4 * cell, &seed, sizeof seed);   /* its bytes, in hex */
-                    c0[4 * cell + 2 * sizeof seed] = '\0';
-                }
-                for (k = 0; k < 5; k++) ptrs[5 * i + (size_t)k] = c0 + (size_t)k * cell;
-            }
-            memset(&t, 0, sizeof t);
-            t.key = "processes";
-            t.title = failed ? "processes (some failed: their results are missing from the pooled figures)" : "processes";
-            t.ncols = 5; t.nrows = rows; t.cols = cols; t.cells = ptrs;
-            (void)chrono_program_table(p, &t);
-        }
+}
+
+/* The "processes" table, kept until the end: one row per child, how it ended. */
+CHRONO__PRIVATE void chrono__processes_table(chrono_program *p, const chrono_processes *ps)
+{
+    chrono_table t;
+    if (chrono_processes_table(ps, p->cfg.seed, &t) < 0) {
+        fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog, ps->n);
+        return;
     }
-    for (k = 0; k < nproc; k++) chrono__child_free(&outs[k]);
-    CHRONO_FREE(outs);
-    if (failed || p->failed) p->status = p->status ? p->status : 1;
-    (void)ok;
+    CHRONO_FREE(p->chrono__proc_cells);
+    p->chrono__proc_cells = (void *)t.cells;
+    (void)chrono_program_table(p, &t);
+}
+
+CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+{
+    chrono_processes ps;
+    size_t first = n;
+    int rc;
+    if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
+    if (!p->chrono__parent_argv) {
+        fprintf(stderr, "%s: --processes: the program's argv is unknown (chrono_program_begin was not given it)\n", p->cli.prog);
+        p->status = 1;
+        return CHRONO_EINVAL;
+    }
+    rc = chrono_processes_run(&ps, &p->session, p->chrono__parent_argc, p->chrono__parent_argv, p->chrono__call - 1, nproc,
+                              chrono__child_timeout(p, entries, n), p->cli.prog);
+    if (rc == CHRONO_ENOTSUP)
+        fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
+                p->cli.prog);
+    if (rc == 0) {
+        chrono__pool_entries(p, entries, n, first, &ps);
+        chrono__processes_table(p, &ps);
+    }
+    if (rc < 0 || ps.failed || p->failed) p->status = p->status ? p->status : 1;
+    chrono_processes_free(&ps);
     return rc;
 }
 
@@ -1467,7 +936,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
         /* the console's tables were printed as they came (text) */
         if (w->fmt != CHRONO_FORMAT_TEXT) { w->tables = p->chrono__tables; w->ntables = p->chrono__ntables; }
         rc = chrono_report_end(w);
-        if (p->chrono__child) rc = chrono__child_report(p);   /* a child of --processes: its results to the parent */
+        if (p->chrono__child) rc = chrono_processes_hand_back(&p->session, p->chrono__child_fd);   /* a child of --processes: its results to the parent */
         else if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) {
             errno = 0;
             rc = chrono__program_report(p);
@@ -1513,8 +982,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
     chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
     CHRONO_FREE(p->chrono__proc_cells);
-    CHRONO_FREE(p->chrono__proc_ptrs);
-    p->chrono__argv = NULL; p->chrono__proc_cells = NULL; p->chrono__proc_ptrs = NULL;
+    p->chrono__argv = NULL; p->chrono__proc_cells = NULL;
     return p->status;
 }
 

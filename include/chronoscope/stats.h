@@ -15,6 +15,9 @@
      chrono_stats_ratio      median of paired ratios a_i/b_i with its confidence interval
      chrono_stats_pool       samples of k groups (processes) pooled, the groups the units of its CI
      chrono_stats_pool_median  the median of k groups' medians and its CI over the groups
+     chrono_stats_pool_moments   n, mean, sd of k groups from their counts, means and sds
+     chrono_stats_pool_summaries the chrono_stats of k groups from their summaries alone
+     chrono_stats_scale      every figure times f (another unit)
      chrono_stats_fit        least squares y = intercept + slope * x, with r2
      chrono_stats_fit2       weighted least squares y = a x1 + b x2 (+ c), standard errors
      chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
@@ -107,6 +110,28 @@ CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t
    doubles, or NULL (allocated). */
 CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi, size_t k,
                                         double confidence, double *scratch, chrono_stats *out);
+
+/* k groups known by their summaries alone (st[g]->n, .mean, .stddev): .n
+   the counts added, .mean weighted by them, .stddev the spread within and
+   between the groups (sum of (n_g - 1) sd_g^2 + n_g (mean_g - mean)^2 over
+   n - 1; NAN for n < 2), .cv; the other fields of *out are left as they
+   are.  A group with n_g == 0 is skipped; an unknown sd_g (NaN, or n_g == 1)
+   counts as 0.  0, or CHRONO_EINVAL (NULL, k == 0). */
+CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k, chrono_stats *out);
+
+/* The whole chrono_stats of k groups from their summaries (when their
+   samples are gone): .n, .min, .max exact, the moments as
+   chrono_stats_pool_moments, the median and its interval over the groups
+   (chrono_stats_pool_median of their medians and intervals, kept within
+   [.min, .max]; NAN when one is unknown); what needs the samples (.mad,
+   .q1, .q3) NAN, no outliers.  One group: its own figures.  0,
+   CHRONO_EINVAL (NULL, k == 0), CHRONO_ENOMEM (4k doubles). */
+CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k, double confidence,
+                                           chrono_stats *out);
+
+/* src with every figure in another unit (times f: ns to ticks); counts and
+   levels as they are.  dst may be src. */
+CHRONO_API void chrono_stats_scale(const chrono_stats *src, double f, chrono_stats *dst);
 
 CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chrono_fit *out);
 /* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
@@ -485,7 +510,7 @@ CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, con
                                         double confidence, double *scratch, chrono_stats *out)
 {
     double *work = scratch, m, wl, wh, level = 0;
-    size_t a = 0, b, i;
+    size_t a = 0, b;
     if (!med || !out || k == 0 || (!lo) != (!hi) || !chrono__confidence_valid(confidence) || !chrono__all_finite(med, k) ||
         (lo && (!chrono__all_finite(lo, k) || !chrono__all_finite(hi, k))))
         return CHRONO_EINVAL;
@@ -510,7 +535,6 @@ CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, con
         if (h > wh) wh = h;
     }
     if (!scratch) CHRONO_FREE(work);
-    (void)i;
     out->median = m;
     out->ci_low = wl < m ? wl : m;
     out->ci_high = wh > m ? wh : m;
@@ -554,6 +578,60 @@ CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t
     if (s.ci_high > s.max) s.ci_high = s.max;
     *out = s;
     return 0;
+}
+
+CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k, chrono_stats *out)
+{
+    double n = 0, sum = 0, ss = 0, nan = NAN;
+    size_t g;
+    if (!st || !out || k == 0) return CHRONO_EINVAL;
+    for (g = 0; g < k; g++)
+        if (st[g]->n) { n += (double)st[g]->n; sum += (double)st[g]->n * st[g]->mean; }
+    out->n = (size_t)n;
+    out->mean = n > 0 ? sum / n : nan;
+    for (g = 0; g < k; g++) {
+        double d = st[g]->mean - out->mean, v = st[g]->n > 1 && st[g]->stddev == st[g]->stddev ? st[g]->stddev : 0.0;
+        if (st[g]->n) ss += (double)(st[g]->n - 1) * v * v + (double)st[g]->n * d * d;
+    }
+    out->stddev = n > 1 ? sqrt(ss / (n - 1)) : nan;
+    out->cv = n > 1 && out->mean != 0 ? out->stddev / out->mean : nan;
+    return 0;
+}
+
+CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k, double confidence,
+                                           chrono_stats *out)
+{
+    double *med, *lo, *hi, nan = NAN;
+    size_t g;
+    if (!st || !out || k == 0) return CHRONO_EINVAL;
+    if (k == 1) { *out = *st[0]; return 0; }   /* one group: its own figures */
+    if (k > (size_t)-1 / 4 / sizeof(double)) return CHRONO_ERANGE;
+    if (!(med = chrono__alloc_doubles(4 * k))) return CHRONO_ENOMEM;
+    lo = med + k; hi = lo + k;
+    out->min = st[0]->min; out->max = st[0]->max;
+    for (g = 0; g < k; g++) {
+        med[g] = st[g]->median; lo[g] = st[g]->ci_low; hi[g] = st[g]->ci_high;
+        if (st[g]->min < out->min) out->min = st[g]->min;
+        if (st[g]->max > out->max) out->max = st[g]->max;
+    }
+    (void)chrono_stats_pool_moments(st, k, out);
+    out->mad = out->q1 = out->q3 = nan;
+    out->outliers_low = out->outliers_high = out->outliers_severe = 0;
+    out->median = out->ci_low = out->ci_high = out->ci_level = nan;
+    if (chrono_stats_pool_median(med, lo, hi, k, confidence, hi + k, out) == 0) {
+        if (out->ci_low < out->min) out->ci_low = out->min;
+        if (out->ci_high > out->max) out->ci_high = out->max;
+    }
+    CHRONO_FREE(med);
+    return 0;
+}
+
+CHRONO_API void chrono_stats_scale(const chrono_stats *src, double f, chrono_stats *dst)
+{
+    if (!src || !dst) return;
+    *dst = *src;
+    dst->min *= f; dst->max *= f; dst->mean *= f; dst->stddev *= f; dst->median *= f; dst->mad *= f;
+    dst->q1 *= f; dst->q3 *= f; dst->ci_low *= f; dst->ci_high *= f;
 }
 
 /* ---- paired ratios ---------------------------------------------------------- */
