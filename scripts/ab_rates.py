@@ -1,0 +1,81 @@
+"""ab_rates.py DIR RUNS GB_RUNS GB_PAIRS HAVE_GB — the tally of ab-error-rates.sh."""
+import glob
+import json
+import os
+import statistics
+import sys
+
+out, runs, gb_runs, gb_pairs, have_gb = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split(), sys.argv[5] == "1"
+PLANTED = ("add_chain/", "mul_chain/", "xorshift/", "fnv1a/", "crc32_bitwise/")
+THRESHOLD = 0.02
+
+
+def planted(name):
+    return name.startswith(PLANTED)
+
+
+times, loads, codes = {}, {}, {}
+for line in open(os.path.join(out, "runs.txt")):
+    pair, r, rc, t0, t1, load = line.split()
+    times.setdefault(pair, []).append(float(t1) - float(t0))
+    loads.setdefault(pair, []).append(float(load))
+    codes.setdefault(pair, []).append(int(rc))
+
+print("\nchronoscope-ab (interleaved in one process, pooled over its default processes):")
+print("%-7s %-9s %14s %8s %13s %7s   %s" % ("pair", "entries", "called slower", "faster", "inconclusive", "errors",
+                                           "wall s (median, max), load (min-max), exit codes"))
+for pair in ("same", "moved", "slow1", "slow3", "slow10"):
+    tally = {True: [0, 0, 0, 0], False: [0, 0, 0, 0]}   # slower, faster, inconclusive, rows
+    errors = 0
+    for r in range(1, runs + 1):
+        try:
+            doc = json.load(open(os.path.join(out, "%s-%d.json" % (pair, r))))
+        except (OSError, ValueError):
+            errors += 1
+            continue
+        for row in doc.get("ab", []):
+            if row["verdict"].startswith("only in"):
+                continue
+            t = tally[pair.startswith("slow") and planted(row["entry"])]
+            t[0] += row["verdict"] == "slower"
+            t[1] += row["verdict"] == "faster"
+            t[2] += row["verdict"] == "inconclusive"
+            t[3] += 1
+    wall = times.get(pair, [float("nan")])
+    load = loads.get(pair, [float("nan")])
+    for key, label in ((True, "planted"), (False, "others" if pair.startswith("slow") else "all")):
+        t = tally[key]
+        if not t[3]:
+            continue
+        print("%-7s %-9s %9d / %-3d %8d %13d %7d   %.1f, %.1f; %.2f-%.2f; %s" % (
+            pair, label, t[0], t[3], t[1], t[2], errors, statistics.median(wall), max(wall), min(load), max(load),
+            ",".join(str(c) for c in codes.get(pair, []))))
+
+if have_gb:
+    print("\nGoogle Benchmark 1.x, compare.py (two separate processes, --benchmark_repetitions=9, U test):")
+    print("%-7s %-9s %14s %16s %22s" % ("pair", "entries", "called slower", "U-test p<0.05", "|median change| > 2%"))
+    for pair in gb_pairs:
+        tally = {True: [0, 0, 0, 0], False: [0, 0, 0, 0]}   # slower, p<0.05, |median| > threshold, n
+        for r in range(1, gb_runs + 1):
+            try:
+                diff = json.load(open(os.path.join(out, "gb-%s-%d.diff.json" % (pair, r))))
+            except (OSError, ValueError):
+                continue
+            med = {d["name"][:-len("_median")]: d["measurements"][0]["time"] for d in diff
+                   if d.get("aggregate_name") == "median" or d["name"].endswith("_median")}
+            for d in diff:
+                if d.get("run_type") == "aggregate" or d["name"].endswith(("_mean", "_median", "_stddev", "_cv")):
+                    continue
+                p = d.get("utest", {}).get("time_pvalue")
+                change = med.get(d["name"])
+                if p is None or change is None:
+                    continue
+                t = tally[pair.startswith("slow") and planted(d["name"])]
+                t[0] += p < 0.05 and change > THRESHOLD
+                t[1] += p < 0.05
+                t[2] += abs(change) > THRESHOLD
+                t[3] += 1
+        for key, label in ((True, "planted"), (False, "others" if pair.startswith("slow") else "all")):
+            t = tally[key]
+            if t[3]:
+                print("%-7s %-9s %9d / %-3d %10d / %-3d %16d / %-3d" % (pair, label, t[0], t[3], t[1], t[3], t[2], t[3]))
