@@ -188,12 +188,90 @@ static void test_cost(void)
     else tap_ok(ms <= 10.0, "the page for a run of 1000 samples is written in at most 10 ms (best of 7: %.3f ms)", ms);
 }
 
+/* What a writer puts on a fresh stream, the dates ("...T12:00:00+00:00") blanked. */
+static page written(int (*write)(const chrono_session *, FILE *, chrono_format, const chrono_report_options *),
+                    const chrono_session *s, chrono_format fmt, const chrono_report_options *opt)
+{
+    page p = { NULL, 0, 0 };
+    FILE *f = scratch();
+    long n;
+    char *d;
+    if (!f) { p.rc = -1000; return p; }
+    p.rc = write(s, f, fmt, opt);
+    n = ftell(f);
+    if (n >= 0 && (p.text = (char *)malloc((size_t)n + 1)) != NULL) {
+        rewind(f);
+        p.len = fread(p.text, 1, (size_t)n, f);
+        p.text[p.len] = '\0';
+        for (d = p.text; (d = strstr(d, "+00:00")) != NULL; d += 6)
+            if (d - p.text >= 19) memset(d - 19, '#', 19);
+    }
+    fclose(f);
+    return p;
+}
+
+static int html_only(const chrono_session *s, FILE *f, chrono_format fmt, const chrono_report_options *opt)
+{
+    (void)fmt;
+    return chrono_report_html(s, f, opt);
+}
+
+/* chrono_report_write: the one entry for every format (cli.h and program.h
+   write through it): HTML as chrono_report_html, the others as chrono_report_ex. */
+static void test_write_any(fixture *fx)
+{
+    static const char *const cols[] = { "a<b", "n" };
+    static const char *const cells[] = { "x & y", "n/a" };
+    chrono_table t = { "tab", "T & co", 2, 1, cols, cells };
+    chrono_report_options opt;
+    chrono_format fmt;
+    page a, b;
+    memset(&opt, 0, sizeof opt);
+    opt.tables = &t;
+    opt.ntables = 1;
+    opt.executable = "test_html";
+    a = written(chrono_report_write, &fx->s, CHRONO_FORMAT_HTML, &opt);
+    b = written(html_only, &fx->s, CHRONO_FORMAT_HTML, &opt);
+    tap_ok(a.rc == 0 && a.text && b.text && a.len > 1000 && !strcmp(a.text, b.text),
+           "chrono_report_write(HTML): the page chrono_report_html writes, byte for byte");
+    tap_ok(has(&a, "<h2>T &amp; co</h2>") && has(&a, "<th>a&lt;b</th>") && has(&a, "<td>x &amp; y</td><td>n/a</td>"),
+           "chrono_report_write(HTML): the program's table, escaped, n/a kept");
+    free(a.text); free(b.text);
+    for (fmt = CHRONO_FORMAT_TEXT; fmt <= CHRONO_FORMAT_JSON; fmt = (chrono_format)(fmt + 1)) {
+        opt.color = CHRONO_COLOR_NEVER;
+        a = written(chrono_report_write, &fx->s, fmt, &opt);
+        b = written(chrono_report_ex, &fx->s, fmt, &opt);
+        tap_ok(a.rc == 0 && a.text && b.text && a.len > 100 && !strcmp(a.text, b.text),
+               "chrono_report_write(%s): what chrono_report_ex writes", chrono_format_name(fmt));
+        free(a.text); free(b.text);
+    }
+    tap_ok(chrono_report_write(&fx->s, stdout, (chrono_format)99, NULL) == CHRONO_EINVAL && chrono_report_write(NULL, stdout, CHRONO_FORMAT_HTML, NULL) == CHRONO_EINVAL,
+           "chrono_report_write: an unknown format or no session is CHRONO_EINVAL");
+    {
+        FILE *f = scratch();
+        page p = { NULL, 0, 0 };
+        long n;
+        if (f) {
+            p.rc = chrono_table_html(f, &t);
+            n = ftell(f);
+            if (n >= 0 && (p.text = (char *)malloc((size_t)n + 1)) != NULL) { rewind(f); p.len = fread(p.text, 1, (size_t)n, f); p.text[p.len] = '\0'; }
+            fclose(f);
+        }
+        tap_ok(p.rc == 0 && p.text && !strcmp(p.text, "<h2>T &amp; co</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>a&lt;b</th><th>n</th></tr></thead>\n"
+                                                     "<tbody>\n<tr><td>x &amp; y</td><td>n/a</td></tr>\n</tbody>\n</table></div>\n") &&
+                   chrono_table_html(stdout, NULL) == CHRONO_EINVAL,
+               "chrono_table_html: heading, header row, cells escaped; NULL is CHRONO_EINVAL");
+        free(p.text);
+    }
+}
+
 int main(void)
 {
     static fixture fx;
     fixture_fill(&fx);
     test_entry_points(&fx);
     test_page(&fx);
+    test_write_any(&fx);
     test_cost();
     return tap_done();
 }

@@ -894,7 +894,7 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
         chrono_format fmt = o->format;
         const char *ext;
         if (f != stdout) (void)chrono__cli_file_format(o, &fmt, &ext);   /* parse refused an unknown extension */
-        rc = fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, f, &ro) : chrono_report_ex(s, f, fmt, &ro);
+        rc = chrono_report_write(s, f, fmt, &ro);
     }
     if (f != stdout) {
         if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;

@@ -49,6 +49,8 @@
    Functions:
      chrono_report_html(s, out, opt)   the whole page; opt may be NULL (its
                                        .tables are drawn as HTML tables)
+     chrono_report_write(s, out, fmt, opt)   any format, HTML included
+     chrono_table_html(out, t)         one chrono_table as HTML
    Returns 0, CHRONO_EINVAL (NULL, a closed session, a malformed table) or
    CHRONO_EIO (the stream reported an error). */
 #ifndef CHRONOSCOPE_HTML_H
@@ -59,6 +61,15 @@
 CHRONO__EXTERN_C_BEGIN
 /* The session as one HTML5 page with inline SVG plots (see above). */
 CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out, const chrono_report_options *opt);
+
+/* The session in any format, HTML included: chrono_report_html for
+   CHRONO_FORMAT_HTML, report.h's chrono_report_ex for the others.  The one
+   entry programs write their report through (cli.h, program.h). */
+CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt);
+
+/* One table alone as HTML: its title as a heading, then a <table> of its
+   cells, each escaped (table.h's chrono_table_write writes the other formats). */
+CHRONO_API int chrono_table_html(FILE *out, const chrono_table *t);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_HTML_H */
@@ -770,9 +781,10 @@ CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, c
     fputs("</p>\n", out);
 }
 
-CHRONO__PRIVATE void chrono__html_table(FILE *out, const chrono_table *t)
+CHRONO_API int chrono_table_html(FILE *out, const chrono_table *t)
 {
     size_t r, c;
+    if (!out || !chrono__table_ok(t)) return CHRONO_EINVAL;
     chrono__html_el(out, "h2", t->title ? t->title : t->key);
     fputs("\n<div class=\"wide\"><table>\n<thead><tr>", out);
     for (c = 0; c < t->ncols; c++) chrono__html_el(out, "th", t->cols[c]);
@@ -783,6 +795,7 @@ CHRONO__PRIVATE void chrono__html_table(FILE *out, const chrono_table *t)
         fputs("</tr>\n", out);
     }
     fputs("</tbody>\n</table></div>\n", out);
+    return chrono__io(out);
 }
 
 /* ---- the page -------------------------------------------------------------------------- */
@@ -861,10 +874,15 @@ CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out, const chro
         chrono__html_sweep(out, s, &s->sweeps[i]);
         fputs("</section>\n", out);
     }
-    for (i = 0; i < ntables; i++) chrono__html_table(out, &opt->tables[i]);
+    for (i = 0; i < ntables; i++) (void)chrono_table_html(out, &opt->tables[i]);
     fputs("<p class=\"note\">Made by chronoscope " CHRONO_VERSION_STRING ": one file, no scripts.</p>\n</body>\n</html>\n", out);
     if (fflush(out) != 0) return CHRONO_EIO;
     return chrono__io(out);
+}
+
+CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt)
+{
+    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, out, opt) : chrono_report_ex(s, out, fmt, opt);
 }
 
 CHRONO__EXTERN_C_END

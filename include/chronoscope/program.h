@@ -920,7 +920,7 @@ CHRONO__PRIVATE int chrono__program_report(chrono_program *p)
     ro.baseline = p->cli.baseline;
     ro.tables = p->chrono__tables;
     ro.ntables = p->chrono__ntables;
-    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(&p->session, f, &ro) : chrono_report_ex(&p->session, f, fmt, &ro);
+    return chrono_report_write(&p->session, f, fmt, &ro);
 }
 
 CHRONO_API int chrono_program_finish(chrono_program *p)

@@ -834,49 +834,40 @@ CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row
     fputc('\n', w->out);
 }
 
-/* The text report's header: version and date, the environment's lines and
-   one line per warning, each after `prefix` (chrono_report_environment). */
-CHRONO__PRIVATE void chrono__env_text(const chrono_session *s, FILE *out, const char *prefix, int color)
+/* One labelled line of the header: text "label    text" after `prefix`
+   (coloured by `code` where not NULL), markdown "- **label**: text". */
+CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix, const char *label, const char *text,
+                                      const char *code)
+{
+    char line[CHRONO__CELL];
+    chrono_escape_buf(line, sizeof line, text, fmt);
+    if (fmt == CHRONO_FORMAT_MARKDOWN) { fprintf(out, "- **%s**: %s\n", label, line); return; }
+    fprintf(out, "%s%s%-8s %s%s\n", prefix, code ? code : "", label, line, code ? CHRONO__RESET : "");
+}
+
+/* The header of the text and markdown reports (and chrono_report_environment):
+   version and date, the environment's lines, one line per warning. */
+CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt, const char *prefix, int color)
 {
     chrono__env_line lines[CHRONO__ENV_LINES];
-    char date[48], line[CHRONO__CELL];
+    char date[48];
     unsigned bit = 0;
     int i;
     chrono__date(date, sizeof date);
     chrono__env_lines(s, lines);
-    fputs(prefix, out);
-    if (color) fputs(CHRONO__BOLD, out);
-    fprintf(out, "chronoscope %s", CHRONO_VERSION_STRING);
-    if (color) fputs(CHRONO__RESET, out);
-    fprintf(out, "  %s\n", date);
-    for (i = 0; i < CHRONO__ENV_LINES; i++)
-        fprintf(out, "%s%-8s %s\n", prefix, lines[i].label, chrono_escape_buf(line, sizeof line, lines[i].text, CHRONO_FORMAT_TEXT));
-    while ((bit = chrono__next_warning(s->warnings, bit)) != 0) {
-        fputs(prefix, out);
-        if (color) fputs(CHRONO__YELLOW, out);
-        fprintf(out, "warning  %s", chrono_env_warning(bit));
-        if (color) fputs(CHRONO__RESET, out);
-        fputc('\n', out);
-    }
+    if (fmt == CHRONO_FORMAT_MARKDOWN) fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, date);
+    else fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "", CHRONO_VERSION_STRING,
+                 color ? CHRONO__RESET : "", date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, lines[i].label, lines[i].text, NULL);
+    while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
+        chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit), color ? CHRONO__YELLOW : NULL);
 }
 
 CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, const char *prefix)
 {
     if (!s || !s->is_open || !out) return CHRONO_EINVAL;
-    chrono__env_text(s, out, prefix ? prefix : "", 0);
+    chrono__env_write(s, out, CHRONO_FORMAT_TEXT, prefix ? prefix : "", 0);
     return chrono__io(out);
-}
-
-CHRONO__PRIVATE void chrono__text_begin(chrono_report_writer *w)
-{
-    const chrono_session *s = w->session;
-    chrono__row title;
-    chrono__env_text(s, w->out, "", w->color);
-    fputc('\n', w->out);
-    chrono__row_title(&title, s);
-    chrono__color(w, CHRONO__BOLD);
-    chrono__text_row(w, &title, 1);
-    chrono__color(w, CHRONO__RESET);
 }
 
 CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
@@ -923,23 +914,21 @@ CHRONO__PRIVATE void chrono__md_row(chrono_report_writer *w, const chrono__row *
     fputc('\n', w->out);
 }
 
-CHRONO__PRIVATE void chrono__md_begin(chrono_report_writer *w)
+/* The text and markdown reports' start: the header, then the table's title
+   row (text: bold; markdown: and its alignment row). */
+CHRONO__PRIVATE void chrono__rows_begin(chrono_report_writer *w)
 {
-    const chrono_session *s = w->session;
-    chrono__env_line lines[CHRONO__ENV_LINES];
     chrono__row title;
-    char date[48], line[CHRONO__CELL];
-    unsigned bit = 0;
     int i;
-    chrono__date(date, sizeof date);
-    chrono__env_lines(s, lines);
-    fprintf(w->out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, date);
-    for (i = 0; i < CHRONO__ENV_LINES; i++)
-        fprintf(w->out, "- **%s**: %s\n", lines[i].label, chrono_escape_buf(line, sizeof line, lines[i].text, CHRONO_FORMAT_MARKDOWN));
-    while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
-        fprintf(w->out, "- **warning**: %s\n", chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), CHRONO_FORMAT_MARKDOWN));
+    chrono__env_write(w->session, w->out, w->fmt, "", w->color);
     fputc('\n', w->out);
-    chrono__row_title(&title, s);
+    chrono__row_title(&title, w->session);
+    if (w->fmt == CHRONO_FORMAT_TEXT) {
+        chrono__color(w, CHRONO__BOLD);
+        chrono__text_row(w, &title, 1);
+        chrono__color(w, CHRONO__RESET);
+        return;
+    }
     chrono__md_row(w, &title);
     fputc('|', w->out);
     for (i = 0; i < CHRONO__COLS; i++)
@@ -1406,8 +1395,8 @@ CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session
     w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO_FORMAT_MARKDOWN : CHRONO_FORMAT_TEXT);
     if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
     switch (fmt) {
-    case CHRONO_FORMAT_TEXT:     chrono__text_begin(w); break;
-    case CHRONO_FORMAT_MARKDOWN: chrono__md_begin(w); break;
+    case CHRONO_FORMAT_TEXT:
+    case CHRONO_FORMAT_MARKDOWN: chrono__rows_begin(w); break;
     case CHRONO_FORMAT_CSV:      chrono__csv_begin(w); break;
     case CHRONO_FORMAT_JSON:     chrono__json_begin(w); break;
     case CHRONO_FORMAT_BMF:      fputc('{', out); break;

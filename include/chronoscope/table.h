@@ -181,8 +181,8 @@ CHRONO_API int chrono_table_integer(chrono_table_builder *b, long long v);
 /* Free what the builder holds; b->table is empty after.  NULL is fine. */
 CHRONO_API void chrono_table_free(chrono_table_builder *b);
 
-/* One table alone in fmt (text, markdown, CSV, JSON; CHRONO_FORMAT_HTML:
-   html.h's chrono_report_table).  CHRONO_EINVAL for a NULL or malformed table
+/* One table alone in fmt (text, markdown, CSV, JSON; HTML: html.h's
+   chrono_table_html).  CHRONO_EINVAL for a NULL or malformed table
    or another format, CHRONO_ENOMEM, CHRONO_EIO. */
 CHRONO_API int chrono_table_write(FILE *out, chrono_format fmt, const chrono_table *t);
 CHRONO__EXTERN_C_END
