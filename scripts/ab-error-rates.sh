@@ -14,7 +14,8 @@
 # separate processes with --benchmark_repetitions=9 and go through compare.py
 # (U test): called slower there = p < 0.05 and the median more than the same
 # threshold slower.  GB_RUNS (default 5) bounds those runs, GB_PAIRS (default
-# "same moved slow3") which pairs; GB_RUNS=0 skips them.  AB_FLAGS adds flags
+# "same moved slow3") which pairs; GB_RUNS=0 skips them.  PAIRS picks the
+# chronoscope-ab pairs (default all five).  AB_FLAGS adds flags
 # to every chronoscope-ab run.  Not a test: it takes the machine for minutes
 # (~30 s a chronoscope-ab run, ~15 s a Google Benchmark pair).
 set -u
@@ -40,7 +41,7 @@ pair_head() {
 
 echo "# chronoscope-ab $("$tool" --version 2>/dev/null | sed 's/.*chronoscope //;s/)//'), $runs runs a pair, flags: ${AB_FLAGS:-(defaults)}"
 echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-for pair in same moved slow1 slow3 slow10; do
+for pair in ${PAIRS:-same moved slow1 slow3 slow10}; do
     head=$(pair_head $pair)
     r=1
     while [ "$r" -le "$runs" ]; do
