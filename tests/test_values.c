@@ -1,0 +1,281 @@
+/* test_values — figures checked against the inputs they came from, through
+   the public API only (so the tests outlive moves between headers): pooled
+   statistics and outlier fences on data whose answers are worked out by hand,
+   Δ between comparisons and projections from filled structs, the saved-run
+   interval and the checker's exit status on a simulated clock, a literal
+   batch's ratio, and the command line's ranges at both ends.  Each point
+   kills a fault in .ci/mutate's table (the row is named beside it). */
+#define _POSIX_C_SOURCE 200809L   /* mkstemp */
+#include <chronoscope.h>
+#include "tap.h"
+
+#if defined(__linux__) || defined(__APPLE__) || defined(__unix__)
+#  include <unistd.h>
+#  define VALUES_HAVE_MKSTEMP 1
+#else
+#  define VALUES_HAVE_MKSTEMP 0
+#endif
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-12; }
+
+/* ---- stats: pooled across groups, outlier fences ------------------------------------------- */
+static void test_pool(void)
+{
+    const double med[3] = { 10, 20, 60 }, lo[3] = { 2, 3, 55 }, hi[3] = { 12, 70, 64 };
+    const double g0[3] = { 1, 2, 3 }, g1[3] = { 10, 11, 12 }, g2[3] = { 20, 21, 22 };
+    const double *groups[3] = { g0, g1, g2 };
+    const size_t n[3] = { 3, 3, 3 };
+    chrono_stats st;
+    int rc;
+    memset(&st, 0, sizeof st);
+    /* the median of the medians 10, 20, 60 is 20 (their mean would be 30); with three groups the
+       interval is the lowest to the highest median, [10, 60], at 1 - 2^(1-3) = 75%, then widened
+       to the median of the groups' own lower bounds (2, 3, 55: 3) and upper bounds (12, 70, 64: 64) */
+    rc = chrono_stats_pool_median(med, lo, hi, 3, 0.95, NULL, &st);
+    tap_ok(rc == 0 && st.median == 20,
+           "pool_median: the median of the groups' medians 10, 20, 60 is 20 (%g)   [pooled median: mean of the group medians]",
+           st.median);
+    tap_ok(st.ci_low == 3 && st.ci_high == 64 && near(st.ci_level, 0.75),
+           "pool_median: [10, 60] over 3 groups widened to the groups' own bounds' medians: [3, 64] at 75%% "
+           "([%g, %g] at %g)   [pooled CI not widened to the groups' own]", st.ci_low, st.ci_high, st.ci_level);
+    rc = chrono_stats_pool_median(med, NULL, NULL, 3, 0.95, NULL, &st);
+    tap_ok(rc == 0 && st.ci_low == 10 && st.ci_high == 60,
+           "pool_median without the groups' intervals: [10, 60] ([%g, %g])", st.ci_low, st.ci_high);
+
+    /* three groups of three: medians 2, 11, 21; every other figure over all nine samples */
+    rc = chrono_stats_pool(groups, n, 3, 0.95, &st);
+    tap_ok(rc == 0 && st.n == 9 && st.min == 1 && st.max == 22 &&
+           near(st.mean, 102.0 / 9) && st.median == 11 && st.ci_low == 2 && st.ci_high == 21 && near(st.ci_level, 0.75),
+           "pool: n 9, min 1, max 22, mean 102/9, median of the medians 11, CI [2, 21] at 75%% "
+           "(n %zu, %g..%g, mean %g, median %g [%g, %g] at %g)", st.n, st.min, st.max, st.mean, st.median, st.ci_low,
+           st.ci_high, st.ci_level);
+}
+
+static void test_outliers(void)
+{
+    /* 1..8 and 17: q1 3, q3 7 (linear interpolation), IQR 4; mild fences -3 and 13, severe -9 and 19:
+       17 is a high outlier, not a severe one */
+    const double x[9] = { 5, 1, 17, 3, 8, 2, 7, 4, 6 };
+    chrono_stats st;
+    int rc = chrono_stats_compute(x, 9, 0.95, NULL, &st);
+    tap_ok(rc == 0 && st.q1 == 3 && st.q3 == 7 && st.median == 5,
+           "stats: q1 3, median 5, q3 7 of 1..8 and 17 (%g, %g, %g)", st.q1, st.median, st.q3);
+    tap_ok(st.outliers_high == 1 && st.outliers_low == 0 && st.outliers_severe == 0,
+           "stats: 17 is beyond q3 + 1.5 IQR (13), not q3 + 3 IQR (19): 1 high, 0 low, 0 severe (%zu, %zu, %zu)"
+           "   [severe outliers fenced at 2 IQR]", (size_t)st.outliers_high, (size_t)st.outliers_low,
+           (size_t)st.outliers_severe);
+}
+
+/* ---- experiment: Δ, its verdict, projections -------------------------------------------------- */
+static void test_deltas(void)
+{
+    chrono_delta x, y, d;
+    chrono_comparison c;
+    int rc;
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.diff_ns = 10; x.ci_low_ns = 5; x.ci_high_ns = 15; x.ci_level = 0.95; x.processes = 1;
+    y.diff_ns = 4; y.ci_low_ns = 2; y.ci_high_ns = 6; y.ci_level = 0.95; y.processes = 1;
+    rc = chrono_delta_between(&x, &y, &d);
+    tap_ok(rc == 0 && d.diff_ns == 6 && d.ci_low_ns == -1 && d.ci_high_ns == 13,
+           "delta_between: 10 [5, 15] - 4 [2, 6] = 6 [5 - 6, 15 - 2] = [-1, 13] (%g [%g, %g])"
+           "   [delta between: CI from same-side bounds]", d.diff_ns, d.ci_low_ns, d.ci_high_ns);
+    tap_ok(near(d.ci_level, 0.90) && d.below_noise && !d.resolved,
+           "delta_between: both intervals must hold: level 0.95 + 0.95 - 1 = 0.90 (%g); [-1, 13] holds 0: below noise"
+           "   [delta between: level the lower, not both]", d.ci_level);
+
+    memset(&c, 0, sizeof c);
+    c.ratio = 1.5; c.ci_low = 1.2; c.ci_high = 1.8; c.ci_level = 0.95;
+    c.b.ns.median = 100; c.a.ns.median = 150;
+    c.process_min_ratio = c.process_max_ratio = NAN;
+    rc = chrono_delta_from(&c, &d);
+    tap_ok(rc == 0 && d.diff_ns == 50 && near(d.ci_low_ns, 20) && near(d.ci_high_ns, 80) &&
+           d.ratio == 1.5 && !d.below_noise && d.resolved,
+           "delta_from: a/b 1.5 [1.2, 1.8] over b's 100 ns: a - b = 50 [20, 80] ns (%g [%g, %g])", d.diff_ns, d.ci_low_ns,
+           d.ci_high_ns);
+    tap_ok(!strncmp(chrono_delta_verdict(&d, 0.95), "resolved", 8), "verdict at 95%%: '%s'", chrono_delta_verdict(&d, 0.95));
+    d.ci_level = 0.75;
+    tap_ok(!strncmp(chrono_delta_verdict(&d, 0.95), "no verdict", 10),
+           "verdict of a resolved 75%% interval at 95%%: '%s'   [delta verdict ignores its level]",
+           chrono_delta_verdict(&d, 0.95));
+}
+
+static void test_projection(void)
+{
+    chrono_result r;
+    chrono_projection p;
+    double z = chrono_stats_z(0.95);
+    int rc;
+    memset(&r, 0, sizeof r);
+    r.ns.n = 50; r.ns.mean = 100; r.ns.stddev = 5; r.ns.median = 99;
+    r.all_n = 100; r.all_ns_mean = 110; r.all_ns_stddev = 10;   /* every sample, the contended ones too */
+    rc = chrono_project(&r, 1000, 0.95, &p);
+    tap_ok(rc == 0 && p.total_ns == 110000 && near(p.ci_low_ns, 1000 * (110 - z)) &&
+           near(p.ci_high_ns, 1000 * (110 + z)) && p.median_total_ns == 99000 && p.per_op_mean_ns == 110,
+           "project: 1000 ops x the mean of every sample, 110 +- z 10/sqrt(100): %g [%g, %g], median total %g"
+           "   [projection from the kept samples only]", p.total_ns, p.ci_low_ns, p.ci_high_ns, p.median_total_ns);
+}
+
+/* ---- a simulated clock: every tick is the test's ----------------------------------------------- */
+typedef struct sim { uint64_t now; } sim;
+typedef struct body { sim *clk; uint64_t per_call, per_iter; } body;
+static uint64_t sim_read(void *ctx) { return ++((sim *)ctx)->now; }
+static void sim_body(void *ctx, uint64_t iters)
+{
+    body *b = (body *)ctx;
+    b->clk->now += b->per_call + b->per_iter * iters;
+}
+
+static int open_sim(chrono_session *s, chrono_clock *clk, sim *c)
+{
+    chrono_config cfg = chrono_config_default();
+    int rc = chrono_clock_open_custom(clk, "sim", sim_read, c, 1e9);
+    if (rc < 0) return rc;
+    cfg.custom_clock = clk;
+    cfg.cycles = CHRONO_CYCLES_OFF;
+    cfg.pin = CHRONO_PIN_OFF;
+    cfg.samples = 21;
+    cfg.warmup_ms = 0.01;
+    cfg.max_ms = 50;
+    return chrono_session_open(s, &cfg);
+}
+
+static void test_literal(void)
+{
+    sim c = { 0 };
+    chrono_clock clk;
+    chrono_session s;
+    chrono_literal lit;
+    body b;
+    int rc;
+    if (open_sim(&s, &clk, &c) < 0) { tap_ok(0, "simulated session opens"); return; }
+    /* 2000 ops in 1000 slices of 2: each slice pays the call's 1000 ticks for 2 ops (~700 ns an op);
+       the samples beside it run long batches (~200 ns an op): the batch is ~3.5x its projection */
+    b.clk = &c; b.per_call = 1000; b.per_iter = 200;
+    rc = chrono_literal_run(&s, "lit", sim_body, &b, 2000, &lit);
+    tap_ok(rc == 0 && near(lit.ratio, lit.ns / lit.beside.total_ns) && lit.ratio > 2 && lit.ratio < 5,
+           "literal: ratio = batch / projection = %g / %g = %g (2 < it < 5)   [literal ratio upside down]", lit.ns,
+           lit.beside.total_ns, lit.ratio);
+    chrono_session_close(&s);
+}
+
+/* ---- check: a saved run's interval, the exit status ------------------------------------------- */
+static void test_saved_interval(void)
+{
+    sim c = { 0 };
+    chrono_clock clk;
+    chrono_session s;
+    chrono_checker ck;
+    chrono_expectation *e;
+    body b;
+    chrono_verdict v;
+    FILE *f;
+    char path[] = "/tmp/chrono_test_values_XXXXXX";
+#if VALUES_HAVE_MKSTEMP
+    int fd = mkstemp(path);
+    if (fd < 0) { tap_skip("no temporary file"); return; }
+    close(fd);
+#else
+    tap_skip("no mkstemp here");
+    return;
+#endif
+    if (open_sim(&s, &clk, &c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) { tap_ok(0, "simulated session opens"); return; }
+    /* saved: 200 ns [100, 400]; now: exactly 200 ns an iteration (a simulated clock has no spread) */
+    f = fopen(path, "wb");
+    if (f) {
+        fputs("{\"context\": {}, \"benchmarks\": [{\"name\": \"kernel\", \"median_ns\": 200, \"ci_low_ns\": 100, "
+              "\"ci_high_ns\": 400, \"ci_level\": 0.95, \"samples\": 101}]}\n", f);
+        fclose(f);
+    }
+    b.clk = &c; b.per_call = 0; b.per_iter = 200;
+    v = chrono_check_saved(&ck, "kernel", sim_body, &b, path, 1.1);
+    e = &ck.items[ck.n - 1];
+    tap_ok(near(e->estimate, 1.0) && near(e->ci_low, 0.5) && near(e->ci_high, 2.0),
+           "saved: now 200 ns / saved 200 [100, 400] ns = 1 [200/400, 200/100] = [0.5, 2] (%g [%g, %g])"
+           "   [saved: now/saved interval not widened]", e->estimate, e->ci_low, e->ci_high);
+    tap_ok(v == CHRONO_INCONCLUSIVE, "saved: the median is within 1.1x but the interval reaches 2x: inconclusive (%s)",
+           chrono_verdict_name(v));
+    tap_ok(chrono_checker_exit_status(&ck) == 0, "exit status 0 with an inconclusive verdict only");
+    v = chrono_check_saved(&ck, "kernel", sim_body, &b, "/nonexistent/chrono_values.json", 1.1);
+    tap_ok(v == CHRONO_VERDICT_ERROR && chrono_checker_exit_status(&ck) == 1,
+           "a saved run that cannot be read is an error (%s): exit status 1   [checker exit 0 on an error verdict]",
+           chrono_verdict_name(v));
+    remove(path);
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+}
+
+/* ---- cli: each range at both ends ------------------------------------------------------------- */
+static int parse(const char *a, const char *b, const chrono_cli_flag *extra, size_t nextra, chrono_cli *o, chrono_config *cfg)
+{
+    char *argv[4];
+    int argc = 1;
+    argv[0] = (char *)"values";
+    if (a) argv[argc++] = (char *)a;
+    if (b) argv[argc++] = (char *)b;
+    argv[argc] = NULL;
+    *cfg = chrono_config_default();
+    return chrono_cli_parse_ex(cfg, o, argc, argv, extra, nextra);
+}
+
+static void range_case(const char *arg, int good, const char *range, const char *row)
+{
+    chrono_cli o;
+    chrono_config cfg;
+    int rc = parse(arg, NULL, NULL, 0, &o, &cfg);
+    if (good) tap_ok(rc == 0, "%s is accepted%s%s", arg, row ? "   " : "", row ? row : "");
+    else tap_ok(rc == CHRONO_EINVAL && strstr(o.error, range) != NULL, "%s is refused: '%s'%s%s", arg, o.error,
+                row ? "   " : "", row ? row : "");
+}
+
+static void test_cli_ranges(void)
+{
+    chrono_cli o;
+    chrono_config cfg;
+    int reps = -1, deep = -1;
+    chrono_cli_flag extra[2];
+    range_case("--processes=1000", 1, NULL, NULL);
+    range_case("--processes=1001", 0, "(1..1000)", "[--processes accepts 1001]");
+    range_case("--processes=0", 0, "(1..1000)", NULL);
+    range_case("--samples=1000000", 1, NULL, NULL);
+    range_case("--samples=1000001", 0, "(1..1000000)", NULL);
+    range_case("--samples=0", 0, "(1..1000000)", NULL);
+    range_case("--warmup-ms=0.001", 1, NULL, NULL);
+    range_case("--warmup-ms=0", 0, "(0.001..3600000)", "[--warmup-ms accepts 0]");
+    range_case("--warmup-ms=3600001", 0, "(0.001..3600000)", NULL);
+    range_case("--max-ms=1", 1, NULL, NULL);
+    range_case("--max-ms=0.5", 0, "(1..86400000)", NULL);
+    range_case("--max-ms=86400001", 0, "(1..86400000)", NULL);
+    tap_ok(parse("--processes=1000", NULL, NULL, 0, &o, &cfg) == 0 && o.processes == 1000 &&
+           parse("--warmup-ms=0.001", "--samples=7", NULL, 0, &o, &cfg) == 0 && cfg.warmup_ms == 0.001 && cfg.samples == 7,
+           "the values accepted are the values set (processes %d, warmup %g ms, samples %d)", o.processes, cfg.warmup_ms,
+           cfg.samples);
+
+    /* a program's INT flag bounded by 0.5..10.5 takes the whole numbers 1..10 */
+    memset(extra, 0, sizeof extra);
+    extra[0].name = "--reps"; extra[0].kind = CHRONO_CLI_INT; extra[0].value = &reps; extra[0].min = 0.5; extra[0].max = 10.5;
+    extra[0].help = "repetitions";
+    extra[1].name = "--deep"; extra[1].kind = CHRONO_CLI_BOOL; extra[1].value = &deep; extra[1].help = "go deep";
+    tap_ok(parse("--reps=1", NULL, extra, 2, &o, &cfg) == 0 && reps == 1 && parse("--reps=10", NULL, extra, 2, &o, &cfg) == 0 &&
+           reps == 10, "an INT flag bounded 0.5..10.5 takes 1 and 10 (%d)", reps);
+    tap_ok(parse("--reps=0", NULL, extra, 2, &o, &cfg) == CHRONO_EINVAL && strstr(o.error, "(1..10)") &&
+           parse("--reps=11", NULL, extra, 2, &o, &cfg) == CHRONO_EINVAL,
+           "... and refuses 0 and 11: '%s'   [int flag bounds truncated, not rounded in]", o.error);
+    tap_ok(parse("--deep", NULL, extra, 2, &o, &cfg) == 0 && deep == 1 && parse("--deep=off", NULL, extra, 2, &o, &cfg) == 0 &&
+           deep == 0 && parse("--deep=maybe", NULL, extra, 2, &o, &cfg) == CHRONO_EINVAL,
+           "a BOOL flag alone is 1, =off is 0, =maybe is refused   [a bool flag alone sets 0]");
+    (void)parse("--samples=x", NULL, NULL, 0, &o, &cfg);
+    tap_ok(chrono_cli_fail(&o, "values") == 2, "chrono_cli_fail (bad input): exit status 2   [bad input exits 1]");
+}
+
+int main(void)
+{
+    test_pool();
+    test_outliers();
+    test_deltas();
+    test_projection();
+    test_literal();
+    test_saved_interval();
+    test_cli_ranges();
+    return tap_done();
+}
