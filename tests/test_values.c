@@ -205,6 +205,39 @@ static void test_saved_interval(void)
     chrono_session_close(&s);
 }
 
+/* ---- check: a scaling claim's looks ------------------------------------------------------------ */
+/* 100 + 10 n ticks, but n = 1000 costs 2x for the first two looks (a spell of
+   other programs over the last point of both): the third look's median is
+   the clean one, and the claim O(n) passes on each point's smallest. */
+typedef struct spell { sim *clk; int looks_slowed; int seen_max; } spell;
+static void spell_sweep(void *ctx, uint64_t n, uint64_t iters)
+{
+    spell *p = (spell *)ctx;
+    if (n == 1000) p->seen_max = 1;
+    if (n == 1 && p->seen_max) { p->looks_slowed++; p->seen_max = 0; }
+    p->clk->now += (100 + 10 * n) * (n == 1000 && p->looks_slowed < 2 ? 2 : 1) * iters;
+}
+
+static void test_scaling_looks(void)
+{
+    sim c = { 0 };
+    spell p;
+    chrono_clock clk;
+    chrono_session s;
+    chrono_checker ck;
+    chrono_verdict v;
+    uint64_t params[] = { 1, 10, 100, 1000 };
+    p.clk = &c;
+    p.looks_slowed = p.seen_max = 0;
+    if (open_sim(&s, &clk, &c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) { tap_ok(0, "simulated session opens"); return; }
+    v = chrono_check_scaling(&ck, "spell", spell_sweep, &p, params, 4, CHRONO_O_N);
+    tap_ok(v == CHRONO_PASS && ck.items[0].rounds == 12 && ck.items[0].best == CHRONO_O_N && s.nsweeps == 3,
+           "scaling: n = 1000 slowed 2x in two looks: a third look (%lu points, %zu sweeps), PASS O(n) (%s)"
+           "   [scaling: two looks only]", (unsigned long)ck.items[0].rounds, s.nsweeps, ck.items[0].reason);
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+}
+
 /* ---- cli: each range at both ends ------------------------------------------------------------- */
 static int parse(const char *a, const char *b, const chrono_cli_flag *extra, size_t nextra, chrono_cli *o, chrono_config *cfg)
 {
@@ -276,6 +309,7 @@ int main(void)
     test_projection();
     test_literal();
     test_saved_interval();
+    test_scaling_looks();
     test_cli_ranges();
     return tap_done();
 }
