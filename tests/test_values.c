@@ -238,6 +238,42 @@ static void test_scaling_looks(void)
     chrono_session_close(&s);
 }
 
+/* ---- table: durations, a table's cells in JSON ----------------------------------------------- */
+static void test_table(void)
+{
+    static const struct { double ns; const char *text; } d[] = {
+        { 0.285, "0.285 ns" }, { 999.4, "999 ns" }, { 999.6, "1.00 \xC2\xB5s" }, { 1500, "1.50 \xC2\xB5s" },
+        { 2.5e6, "2.50 ms" }, { 12e9, "12.0 s" },
+    };
+    static const char *const cols[] = { "variant", "ns_per_op", "time" };
+    chrono_table_builder tb;
+    char buf[64], json[1024];
+    size_t i, n;
+    int good = 1;
+    FILE *f;
+    for (i = 0; i < sizeof d / sizeof d[0]; i++) {
+        chrono_report_duration(buf, sizeof buf, d[i].ns);
+        if (strcmp(buf, d[i].text)) { good = 0; tap_diag("%g ns: '%s', want '%s'", d[i].ns, buf, d[i].text); }
+    }
+    tap_ok(good, "durations: 0.285 ns, 999 ns, then 1.00 us from 999.5 ns, 1.50 us, 2.50 ms, 12.0 s"
+           "   [duration: us from 9999.5 ns]");
+    chrono_table_init(&tb, "variants", NULL, cols, 3);
+    chrono_table_text(&tb, "memcpy"); chrono_table_number(&tb, 1.25, "%.2f", NULL); chrono_table_duration(&tb, 1250);
+    chrono_table_text(&tb, "loop"); chrono_table_number(&tb, NAN, "%.2f", NULL); chrono_table_duration(&tb, NAN);
+    f = tmpfile();
+    n = 0;
+    if (f && chrono_table_write(f, CHRONO_FORMAT_JSON, &tb.table) == 0) {
+        rewind(f);
+        n = fread(json, 1, sizeof json - 1, f);
+    }
+    json[n] = '\0';
+    if (f) fclose(f);
+    tap_ok(tb.table.nrows == 2 && strstr(json, "\"ns_per_op\": 1.25") && strstr(json, "\"time\": \"1.25 \xC2\xB5s\"") &&
+           strstr(json, "\"ns_per_op\": null") && strstr(json, "\"time\": null") && !strstr(json, "n/a"),
+           "a table in JSON: 1.25 a number, '1.25 us' a string, NaN cells (n/a) null   [table JSON: n/a as a string]");
+    chrono_table_free(&tb);
+}
+
 /* ---- cli: each range at both ends ------------------------------------------------------------- */
 static int parse(const char *a, const char *b, const chrono_cli_flag *extra, size_t nextra, chrono_cli *o, chrono_config *cfg)
 {
@@ -310,6 +346,7 @@ int main(void)
     test_literal();
     test_saved_interval();
     test_scaling_looks();
+    test_table();
     test_cli_ranges();
     return tap_done();
 }
