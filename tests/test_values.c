@@ -274,6 +274,34 @@ static void test_table(void)
     chrono_table_free(&tb);
 }
 
+/* ---- counters: a delta of two reads --------------------------------------------------------------- */
+static void test_counter_delta(void)
+{
+    chrono_counters c;
+    chrono_counter_read a, b;
+    double d[CHRONO_COUNTER_COUNT];
+    int rc;
+    memset(&c, 0, sizeof c);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    c.open = CHRONO_COUNTER_BIT(CHRONO_COUNTER_INSTRUCTIONS) | CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES);
+    c.read_cost[CHRONO_COUNTER_INSTRUCTIONS] = 10;
+    c.read_cost[CHRONO_COUNTER_CYCLES] = 2000;   /* more than the interval counted: 0, not negative */
+    a.value[CHRONO_COUNTER_INSTRUCTIONS] = 100; b.value[CHRONO_COUNTER_INSTRUCTIONS] = 1100;
+    a.value[CHRONO_COUNTER_CYCLES] = 50; b.value[CHRONO_COUNTER_CYCLES] = 1050;
+    b.enabled_ns = b.running_ns = 1000;
+    rc = chrono_counters_delta(&c, &a, &b, d);
+    tap_ok(rc == 0 && d[CHRONO_COUNTER_INSTRUCTIONS] == 990 && d[CHRONO_COUNTER_CYCLES] == 0 &&
+           isnan(d[CHRONO_COUNTER_BRANCHES]),
+           "counters: 1100 - 100 less a read's 10 = 990 instructions, cycles below the read's cost 0, a counter not "
+           "open NaN (%g, %g, %g)   [counters: the read's cost not subtracted]", d[0], d[1], d[2]);
+    b.running_ns = 900;   /* multiplexed off the PMU a tenth of the time */
+    rc = chrono_counters_delta(&c, &a, &b, d);
+    tap_ok(rc == CHRONO_EBUSY && isnan(d[CHRONO_COUNTER_INSTRUCTIONS]) && isnan(d[CHRONO_COUNTER_CYCLES]),
+           "counters: running 900 of 1000 ns enabled: CHRONO_EBUSY, every delta NaN   [counters: a multiplexed "
+           "interval read as whole]");
+}
+
 /* ---- cli: each range at both ends ------------------------------------------------------------- */
 static int parse(const char *a, const char *b, const chrono_cli_flag *extra, size_t nextra, chrono_cli *o, chrono_config *cfg)
 {
@@ -347,6 +375,7 @@ int main(void)
     test_saved_interval();
     test_scaling_looks();
     test_table();
+    test_counter_delta();
     test_cli_ranges();
     return tap_done();
 }
