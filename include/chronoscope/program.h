@@ -76,8 +76,15 @@
 typedef enum chrono_entry_kind {
     CHRONO_ENTRY_RUN = 1,
     CHRONO_ENTRY_COMPARE,
-    CHRONO_ENTRY_SWEEP
+    CHRONO_ENTRY_SWEEP,
+    CHRONO_ENTRY_PRODUCT         /* the product of parameter lists (chrono_product_entry) */
 } chrono_entry_kind;
+
+#define CHRONO_ARGS_MAX 4          /* parameter lists of one product entry */
+#define CHRONO_PRODUCT_POINTS_MAX 100000
+
+/* A product's body: args[i] is the value of parameter list i at this point. */
+typedef void (*chrono_args_fn)(void *ctx, const uint64_t *args, uint64_t iters);
 
 typedef struct chrono_entry {
     chrono_entry_kind kind;
@@ -99,6 +106,11 @@ typedef struct chrono_entry {
                                     CHRONO_WARN_EMPTY_BODY */
     chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
     int blocking;                /* 1: the body blocks by design (chrono_config.blocking) */
+    chrono_args_fn args_fn;      /* product: the body */
+    const uint64_t *args[CHRONO_ARGS_MAX];   /* product: its parameter lists (chrono_with_args) */
+    size_t nargs[CHRONO_ARGS_MAX];
+    int nlists;
+    int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -146,6 +158,19 @@ CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
 /* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e);
+/* A product of parameter lists (Google Benchmark's ArgsProduct): give it two
+   or more lists with chrono_with_args; it runs fn at every combination, named
+   NAME/a/b (values in list order, the last list varying fastest), each point
+   a run that --list names and --filter selects. */
+CHRONO_API chrono_entry chrono_product_entry(const char *name, chrono_args_fn fn, void *ctx);
+/* One more parameter list (at most CHRONO_ARGS_MAX; the values must outlive the run). */
+CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values, size_t n);
+/* Fit ns = fixed + per_unit * x along list `list` (0-based, two or more distinct
+   values): that list varies fastest, and each combination of the others is a
+   sweep (chrono_sweep_result) named with '*' at that place ("NAME/ * /8"),
+   fitted when --filter keeps all of its points.  Under --processes the
+   points are pooled, the fits are not. */
+CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -446,6 +471,23 @@ CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn,
 }
 
 CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.bytes = bytes; return e; }
+
+CHRONO_API chrono_entry chrono_product_entry(const char *name, chrono_args_fn fn, void *ctx)
+{
+    chrono_entry e = chrono_bench(name, NULL, ctx);
+    e.kind = CHRONO_ENTRY_PRODUCT;
+    e.args_fn = fn;
+    return e;
+}
+
+CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values, size_t n)
+{
+    if (e.nlists < CHRONO_ARGS_MAX) { e.args[e.nlists] = values; e.nargs[e.nlists] = n; }
+    e.nlists++;   /* one too many makes the entry malformed (chrono__entry_ok) */
+    return e;
+}
+
+CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list) { e.fit = list + 1; return e; }
 CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.items = items; return e; }
 CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
@@ -528,6 +570,56 @@ CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
     return 1;
 }
 
+/* ---- products of parameter lists ------------------------------------------------------ */
+/* The number of points of a well-formed product, else 0: a body, 1..CHRONO_ARGS_MAX
+   non-empty lists, at most CHRONO_PRODUCT_POINTS_MAX points, a fit along a
+   list of two or more distinct values, names that fit CHRONO_NAME_MAX. */
+CHRONO__PRIVATE size_t chrono__product_points(const chrono_entry *e)
+{
+    size_t total = 1;
+    int l;
+    if (!e->args_fn || e->nlists < 1 || e->nlists > CHRONO_ARGS_MAX || e->fit < 0 || e->fit > e->nlists) return 0;
+    if (strlen(e->name) + 21 * (size_t)e->nlists >= CHRONO_NAME_MAX - 22) return 0;
+    for (l = 0; l < e->nlists; l++) {
+        if (!e->args[l] || !e->nargs[l] || e->nargs[l] > CHRONO_PRODUCT_POINTS_MAX / total) return 0;
+        total *= e->nargs[l];
+    }
+    if (e->fit) {
+        const uint64_t *v = e->args[e->fit - 1];
+        size_t i;
+        for (i = 1; i < e->nargs[e->fit - 1] && v[i] == v[0]; i++) {}
+        if (i == e->nargs[e->fit - 1]) return 0;   /* nothing to fit along */
+    }
+    return total;
+}
+
+/* Point j of the product (in run order: the last list, or the fitted one,
+   varies fastest): each list's index into idx[]. */
+CHRONO__PRIVATE void chrono__product_index(const chrono_entry *e, size_t j, size_t *idx)
+{
+    int d;
+    if (e->fit) { idx[e->fit - 1] = j % e->nargs[e->fit - 1]; j /= e->nargs[e->fit - 1]; }
+    for (d = e->nlists - 1; d >= 0; d--) {
+        if (d == e->fit - 1) continue;
+        idx[d] = j % e->nargs[d];
+        j /= e->nargs[d];
+    }
+}
+
+/* The point's name, NAME/a/b...; star >= 0 puts '*' in that list's place (a fit's name). */
+CHRONO__PRIVATE const char *chrono__product_name(char *buf, size_t n, const chrono_entry *e, const size_t *idx, int star)
+{
+    size_t w = 0;
+    int l;
+    (void)chrono__bprintf(buf, n, "%s", e->name);
+    for (l = 0; l < e->nlists; l++) {
+        w = strlen(buf);
+        if (l == star) (void)chrono__bprintf(buf + w, n - w, "/*");
+        else (void)chrono__bprintf(buf + w, n - w, "/%llu", (unsigned long long)e->args[l][idx[l]]);
+    }
+    return buf;
+}
+
 CHRONO__PRIVATE int chrono__entry_ok(const chrono_entry *e)
 {
     if (!e->name || !e->name[0]) return 0;
@@ -535,6 +627,7 @@ CHRONO__PRIVATE int chrono__entry_ok(const chrono_entry *e)
     case CHRONO_ENTRY_RUN:     return e->fn != NULL;
     case CHRONO_ENTRY_COMPARE: return e->fn && e->fn_b && e->name_b && e->name_b[0];
     case CHRONO_ENTRY_SWEEP:   return e->sweep_fn && e->params && e->nparams;
+    case CHRONO_ENTRY_PRODUCT: return chrono__product_points(e) > 0;
     }
     return 0;
 }
@@ -552,6 +645,105 @@ CHRONO__PRIVATE void chrono__set_throughput(chrono_result *r, const chrono_entry
 {
     r->bytes_per_iter = e->bytes;
     r->items_per_iter = e->items;
+}
+
+/* Any point --filter selects; with print (--list), each such name printed (chrono_cli_want). */
+CHRONO__PRIVATE int chrono__product_wanted(const chrono_program *p, const chrono_entry *e, int print)
+{
+    size_t j, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX];
+    char name[CHRONO_NAME_MAX];
+    int any = 0;
+    for (j = 0; j < n; j++) {
+        chrono__product_index(e, j, idx);
+        (void)chrono__product_name(name, sizeof name, e, idx, -1);
+        if (print ? chrono_cli_want(&p->cli, name) : chrono_cli_match(&p->cli, name)) any = 1;
+    }
+    return any;
+}
+
+typedef struct chrono__product_pt { chrono_args_fn fn; void *ctx; int k; uint64_t args[CHRONO_ARGS_MAX]; } chrono__product_pt;
+
+CHRONO__PRIVATE void chrono__product_tramp(void *ctx, uint64_t iters)
+{
+    chrono__product_pt *pt = (chrono__product_pt *)ctx;
+    pt->fn(pt->ctx, pt->args, iters);
+}
+
+CHRONO__PRIVATE void chrono__product_sweep_tramp(void *ctx, uint64_t param, uint64_t iters)
+{
+    chrono__product_pt *pt = (chrono__product_pt *)ctx;
+    pt->args[pt->k] = param;
+    pt->fn(pt->ctx, pt->args, iters);
+}
+
+/* Report the results from `first` on, with the entry's throughput. */
+CHRONO__PRIVATE int chrono__report_from(chrono_program *p, const chrono_entry *e, size_t first)
+{
+    chrono_session *s = &p->session;
+    int rc = 0;
+    for (; rc == 0 && first < s->nresults; first++) {
+        chrono__set_throughput(&s->results[first], e);
+        rc = chrono_report_result(&p->chrono__console, &s->results[first]);
+    }
+    return rc;
+}
+
+/* One slice of a fitted product (its points j0.. along the fitted list) as a
+   sweep named with '*', its points renamed NAME/a/b. */
+CHRONO__PRIVATE int chrono__product_slice(chrono_program *p, const chrono_entry *e, size_t j0, chrono__product_pt *pt)
+{
+    chrono_session *s = &p->session;
+    size_t i, idx[CHRONO_ARGS_MAX], first = s->nresults, nk = e->nargs[e->fit - 1];
+    char name[CHRONO_NAME_MAX];
+    int rc;
+    chrono__product_index(e, j0, idx);
+    pt->k = e->fit - 1;
+    rc = chrono_sweep(s, chrono__product_name(name, sizeof name, e, idx, e->fit - 1), chrono__product_sweep_tramp, pt,
+                      e->args[e->fit - 1], nk, NULL);
+    if (rc == 0 && e->unit) chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
+    for (i = 0; rc == 0 && i < nk && first + i < s->nresults; i++) {
+        chrono__product_index(e, j0 + i, idx);
+        chrono__str_copy(s->results[first + i].name, sizeof s->results[0].name,
+                         chrono__product_name(name, sizeof name, e, idx, -1));
+    }
+    return rc;
+}
+
+/* A product: the points --filter selects, each a run; with a fit, each slice
+   whose points are all selected a sweep. */
+CHRONO__PRIVATE int chrono__run_product(chrono_program *p, const chrono_entry *e)
+{
+    chrono_session *s = &p->session;
+    size_t j, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX], first = s->nresults;
+    size_t nk = e->fit ? e->nargs[e->fit - 1] : 1;
+    char name[CHRONO_NAME_MAX];
+    chrono__product_pt pt;
+    int rc = 0, l;
+    memset(&pt, 0, sizeof pt);
+    pt.fn = e->args_fn; pt.ctx = e->ctx;
+    for (j = 0; rc == 0 && j < n; j++) {
+        if (e->fit && j % nk == 0) {   /* a whole slice selected: fitted */
+            size_t i;
+            for (i = 0; i < nk; i++) {
+                chrono__product_index(e, j + i, idx);
+                if (!chrono_cli_match(&p->cli, chrono__product_name(name, sizeof name, e, idx, -1))) break;
+            }
+            if (i == nk) {
+                rc = chrono__product_slice(p, e, j, &pt);
+                if (rc == 0) rc = chrono__report_from(p, e, first);
+                first = s->nresults;
+                j += nk - 1;
+                continue;
+            }
+        }
+        chrono__product_index(e, j, idx);
+        if (!chrono_cli_match(&p->cli, chrono__product_name(name, sizeof name, e, idx, -1))) continue;
+        for (l = 0; l < e->nlists; l++) pt.args[l] = e->args[l][idx[l]];
+        rc = chrono_run(s, name, chrono__product_tramp, &pt, NULL);
+        if (rc == 0) rc = chrono__report_from(p, e, first);
+        first = s->nresults;
+    }
+    return rc;
 }
 
 CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
@@ -593,6 +785,9 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
             rc = chrono_report_result(&p->chrono__console, &s->results[first]);
         }
         break;
+    case CHRONO_ENTRY_PRODUCT:
+        rc = chrono__run_product(p, e);
+        break;
     }
     s->cfg = saved;
     s->has_cycles = has_cycles;
@@ -609,6 +804,15 @@ CHRONO__PRIVATE int chrono__entry_makes(const chrono_entry *e, const char *name)
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:     return !strcmp(e->name, name);
     case CHRONO_ENTRY_COMPARE: return !strcmp(e->name, name) || !strcmp(e->name_b, name);
+    case CHRONO_ENTRY_PRODUCT: {
+        size_t k, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX];
+        char point[CHRONO_NAME_MAX];
+        for (k = 0; k < n; k++) {
+            chrono__product_index(e, k, idx);
+            if (!strcmp(chrono__product_name(point, sizeof point, e, idx, -1), name)) return 1;
+        }
+        return 0;
+    }
     case CHRONO_ENTRY_SWEEP:
         len = strlen(e->name);
         if (strncmp(name, e->name, len) != 0 || name[len] != '/') return 0;
@@ -626,6 +830,7 @@ CHRONO__PRIVATE int chrono__entry_makes(const chrono_entry *e, const char *name)
 CHRONO__PRIVATE int chrono__entry_selected(const chrono_program *p, const chrono_entry *e)
 {
     char name[2 * CHRONO_NAME_MAX + 8];
+    if (chrono__entry_ok(e) && e->kind == CHRONO_ENTRY_PRODUCT) return chrono__product_wanted(p, e, 0);
     return chrono__entry_ok(e) && chrono_cli_match(&p->cli, chrono__entry_name(name, sizeof name, e));
 }
 
@@ -718,7 +923,8 @@ CHRONO__PRIVATE double chrono__child_timeout(const chrono_program *p, const chro
     if (p->process_timeout_s > 0) return p->process_timeout_s;
     for (i = 0; i < n; i++) {
         double ms = entries[i].max_ms > 0 ? (entries[i].max_ms + 4 * p->cfg.warmup_ms) / 1e3 : per;
-        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP ? (double)entries[i].nparams : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2 : 1);
+        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP ? (double)entries[i].nparams : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2
+                      : entries[i].kind == CHRONO_ENTRY_PRODUCT ? (double)chrono__product_points(&entries[i]) : 1);
     }
     return 30 + 3 * runs;
 }
@@ -762,6 +968,17 @@ CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e,
     chrono_comparison cmp;
     int rc;
     switch (e->kind) {
+    case CHRONO_ENTRY_PRODUCT: {   /* each selected point pooled as a run; the fits are not pooled */
+        size_t j, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX];
+        char name[CHRONO_NAME_MAX];
+        for (rc = 0, j = 0; rc == 0 && j < n; j++) {
+            chrono__product_index(e, j, idx);
+            if (!chrono_cli_match(&p->cli, chrono__product_name(name, sizeof name, e, idx, -1))) continue;
+            if ((rc = chrono_processes_pool(ps, s, name, &pooled)) < 0) return rc;
+            rc = chrono__keep_pooled(p, e, &pooled);
+        }
+        return rc;
+    }
     case CHRONO_ENTRY_RUN:
         if ((rc = chrono_processes_pool(ps, s, e->name, &pooled)) < 0) return rc;
         return chrono__keep_pooled(p, e, &pooled);
@@ -790,7 +1007,9 @@ CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry 
     for (i = 0; i < n; i++) {
         const chrono_entry *e = &entries[order ? order[i] : i];
         int rc;
-        if (!chrono__entry_ok(e) || !chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))) continue;
+        if (!chrono__entry_ok(e) || (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__entry_selected(p, e)
+                                     : !chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))))
+            continue;
         if ((rc = chrono__pool_entry(p, e, ps)) < 0) {
             fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono__entry_name(name, sizeof name, e),
                     rc == CHRONO_ENOSAMPLES ? "no process handed back its result" : chrono_strerror(rc));
@@ -851,6 +1070,20 @@ CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry 
     memset(&ro, 0, sizeof ro);
     for (i = 0; i < n; i++) {
         if (entries[i].name && (int)strlen(entries[i].name) + 8 > width) width = (int)strlen(entries[i].name) + 8;
+        if (entries[i].kind == CHRONO_ENTRY_PRODUCT && chrono__entry_ok(&entries[i])) {   /* its longest point name */
+            int l, w = (int)strlen(entries[i].name);
+            for (l = 0; l < entries[i].nlists; l++) {
+                size_t k;
+                int most = 0;
+                for (k = 0; k < entries[i].nargs[l]; k++) {
+                    char num[24];
+                    int d = chrono__bprintf(num, sizeof num, "%llu", (unsigned long long)entries[i].args[l][k]);
+                    if (d > most) most = d;
+                }
+                w += 1 + most;
+            }
+            if (w + 2 > width) width = w + 2;
+        }
         if (entries[i].name_b && (int)strlen(entries[i].name_b) > width) width = (int)strlen(entries[i].name_b);
     }
     ro.name_width = width;
@@ -906,7 +1139,9 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
             continue;
         }
         name = chrono__entry_name(buf, sizeof buf, e);   /* a run's own name, or "a vs b" in buf */
-        if (!chrono_cli_want(&p->cli, name)) continue;
+        if (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__product_wanted(p, e, 1) || p->cli.list || p->cli.help || p->cli.version
+                                            : !chrono_cli_want(&p->cli, name))
+            continue;   /* a product's points are named (--list) and selected one by one */
         chrono__progress(p, name);
         rc = chrono__run_entry(p, e);
         chrono__progress(p, NULL);
