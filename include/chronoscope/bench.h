@@ -347,6 +347,7 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     chrono__session_emulation(s);
     s->fe_best = INFINITY;
     s->port_expect = chrono__port_expect(s);
+    (void)chrono_counters_open(&s->counters, s->cfg.counters);   /* those refused: said in the environment */
     s->is_open = 1;
     return 0;
 }
@@ -356,6 +357,7 @@ CHRONO_API void chrono_session_close(chrono_session *s)
 {
     if (!s || !s->is_open) return;
     chrono_cpu_unpin(&s->pin);
+    chrono_counters_close(&s->counters);
     CHRONO_FREE(s->results);
     CHRONO_FREE(s->comparisons);
     CHRONO_FREE(s->sweeps);

@@ -245,6 +245,9 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(KEEP_CONTENDED, "--keep-contended", NULL,                                                                       \
       "keep samples taken while another thread shared the core (no front-end probe)", 0)                              \
     X(BASELINE, "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1)                    \
+    X(COUNTERS, "--counters", "LIST", "perf_event counters per iteration, comma-separated: instructions, cycles, "    \
+      "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
+      "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
     X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
@@ -424,6 +427,14 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         if (!o->filter) o->filter = v;
         break;
     case CHRONO__F_BASELINE: o->baseline = v; break;
+    case CHRONO__F_COUNTERS: {
+        char bad[40], what[96];
+        if (chrono_counters_parse(v, &cfg->counters, bad, sizeof bad) < 0) {
+            (void)chrono__bprintf(what, sizeof what, "names an unknown counter '%s' (--help lists them)", bad);
+            return chrono__cli_bad(o, "--counters", v, what);
+        }
+        break;
+    }
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_PROCESSES:
         if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0) o->processes = (int)n;

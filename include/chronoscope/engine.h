@@ -62,9 +62,10 @@
 typedef struct chrono__columns {
     double *ns, *ticks, *cycles, *ghz, *fe, *scratch, *port;
     double *ctl;   /* the control chains' readings (chrono__control), not a sample's */
+    double *cnt[CHRONO_COUNTER_COUNT];   /* counts per iteration (counters.h), NAN not counted */
 } chrono__columns;
 
-#define CHRONO__NCOLUMNS 8   /* the arrays of a chrono__columns */
+#define CHRONO__NCOLUMNS (8 + CHRONO_COUNTER_COUNT)   /* the arrays of a chrono__columns */
 
 /* One sample: what the runner needs to accept or reject it. */
 typedef struct chrono__sample {
@@ -75,6 +76,7 @@ typedef struct chrono__sample {
     double port;           /* port probe, multiply/add time per instruction; NAN if off */
     int cpu;
     int status;            /* CHRONO__OK or why it was rejected */
+    double cnt[CHRONO_COUNTER_COUNT];   /* counts over the sample, the reads' cost out; NAN: none */
 } chrono__sample;
 
 enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CHRONO__PREEMPTED };
@@ -387,21 +389,39 @@ CHRONO__PRIVATE int chrono__grow(void **arr, size_t *cap, size_t need, size_t si
 CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
 {
     chrono__columns c;
+    int i;
     c.ns = block; c.ticks = block + cap; c.cycles = block + 2 * cap;
     c.ghz = block + 3 * cap; c.fe = block + 4 * cap; c.scratch = block + 5 * cap;
     c.port = block + 6 * cap; c.ctl = block + 7 * cap;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) c.cnt[i] = block + (8 + (size_t)i) * cap;
     return c;
+}
+
+/* Row `from` of the counter columns of a into row `to` of b. */
+CHRONO__PRIVATE void chrono__cnt_move(chrono__columns *b, size_t to, const chrono__columns *a, size_t from)
+{
+    int i;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) b->cnt[i][to] = a->cnt[i][from];
+}
+
+/* A sample's counts per iteration into row k. */
+CHRONO__PRIVATE void chrono__cnt_row(const chrono__sample *sm, uint64_t iters, chrono__columns *col, size_t k)
+{
+    int i;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) col->cnt[i][k] = sm->cnt[i] / (double)iters;
 }
 
 /* The first n rows of every measured column of from into to (not scratch). */
 CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__columns *from, size_t n)
 {
+    int i;
     memcpy(to->ns, from->ns, n * sizeof(double));
     memcpy(to->ticks, from->ticks, n * sizeof(double));
     memcpy(to->cycles, from->cycles, n * sizeof(double));
     memcpy(to->ghz, from->ghz, n * sizeof(double));
     memcpy(to->fe, from->fe, n * sizeof(double));
     memcpy(to->port, from->port, n * sizeof(double));
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) memcpy(to->cnt[i], from->cnt[i], n * sizeof(double));
 }
 
 
@@ -409,14 +429,18 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
                                     chrono__sample *out)
 {
     uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1;
+    chrono_counter_read k0, k1;
+    int counted = (s->cfg.counters & s->counters.open) != 0;
     long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
     long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
+    if (counted) (void)chrono_counters_read(&s->counters, &k0);   /* bracketed like the clock */
     t0 = chrono_clock_start(&s->clock);
     fn(ctx, iters);
     t1 = chrono_clock_stop(&s->clock);
+    if (counted) (void)chrono_counters_read(&s->counters, &k1);
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
     if (chrono__fe_on(s)) m1 = chrono__mul_ticks(s);   /* beside r1: the port probe */
     if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
@@ -424,6 +448,10 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     sw1 = switches();
 
     out->cpu = cpu1;
+    if (!counted || chrono_counters_delta(&s->counters, &k0, &k1, out->cnt) < 0) {
+        int i;
+        for (i = 0; i < CHRONO_COUNTER_COUNT; i++) out->cnt[i] = NAN;
+    }
     out->cycles_per_tick = 0;
     out->ghz = NAN;
     out->fe = NAN;
@@ -562,6 +590,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
     col->ghz[*n] = sm->ghz;
     col->fe[*n] = sm->fe;
     col->port[*n] = sm->port;
+    chrono__cnt_row(sm, iters, col, *n);
     r->cpu = sm->cpu;
     (*n)++;
 }
@@ -584,6 +613,7 @@ CHRONO__PRIVATE void chrono__soft_row(const chrono__sample *sm, uint64_t iters, 
     col->cycles[k] = sm->cycles_per_tick > 0 ? col->ticks[k] * sm->cycles_per_tick : NAN;   /* NAN: the refs disagreed */
     col->ghz[k] = sm->cycles_per_tick > 0 ? sm->ghz : NAN;
     col->fe[k] = col->port[k] = NAN;
+    chrono__cnt_row(sm, iters, col, k);
 }
 
 /* No sample accepted, some only interrupted: rather than no figure, those,
@@ -595,6 +625,7 @@ CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t
         size_t k = cap - 1 - i;
         col->ticks[i] = col->ticks[k]; col->ns[i] = col->ns[k]; col->cycles[i] = col->cycles[k];
         col->ghz[i] = col->ghz[k]; col->fe[i] = col->fe[k]; col->port[i] = col->port[k];
+        chrono__cnt_move(col, i, col, k);
     }
     if (soft) r->warnings |= CHRONO_WARN_INTERRUPTED;
     return soft;
@@ -607,6 +638,27 @@ CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
     st->min = st->max = st->mean = st->stddev = st->cv = st->median = st->mad = nan;
     st->q1 = st->q3 = st->ci_low = st->ci_high = st->ci_level = nan;
     st->outliers_low = st->outliers_high = st->outliers_severe = 0;
+}
+
+/* The counters' statistics per iteration, for those the run asked for that
+   counted every kept sample; IPC; the PMU's cycles against the reference
+   chains' estimate (more than 1% apart: CHRONO_WARN_CYCLES_DISAGREE). */
+CHRONO__PRIVATE void chrono__summarise_counters(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
+{
+    int i;
+    const chrono_stats *ins = &r->counter[CHRONO_COUNTER_INSTRUCTIONS], *cyc = &r->counter[CHRONO_COUNTER_CYCLES];
+    r->counters = 0;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) {
+        if (!(s->cfg.counters & s->counters.open & CHRONO_COUNTER_BIT(i)) || !chrono__all_finite(col->cnt[i], n)) continue;
+        if (chrono_stats_compute(col->cnt[i], n, s->cfg.confidence, col->scratch, &r->counter[i]) == 0)
+            r->counters |= CHRONO_COUNTER_BIT(i);
+    }
+    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_INSTRUCTIONS)) && (r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES))
+        && cyc->median > 0)
+        r->ipc = ins->median / cyc->median;
+    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES)) && r->has_cycles && r->cycles.median > 0
+        && fabs(cyc->median / r->cycles.median - 1.0) > 0.01)
+        r->warnings |= CHRONO_WARN_CYCLES_DISAGREE;
 }
 
 /* Statistics of the accepted samples into r. */
@@ -637,6 +689,7 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
     if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;   /* the probes' CPU time is not the body's */
+    chrono__summarise_counters(s, col, n, r);
     if (chrono_stats_level_short(r->ns.ci_level, conf)) r->warnings |= CHRONO_WARN_LOW_LEVEL;
     return 0;
 }
@@ -715,6 +768,7 @@ CHRONO__PRIVATE void chrono__columns_move(chrono__columns *c, size_t to, size_t 
     c->ns[to] = c->ns[from]; c->ticks[to] = c->ticks[from]; c->cycles[to] = c->cycles[from];
     c->ghz[to] = c->ghz[from]; c->fe[to] = c->fe[from];
     if (c->port) c->port[to] = c->port[from];
+    chrono__cnt_move(c, to, c, from);
 }
 
 /* Count a contended side: the front end first, else the ports. */
@@ -769,6 +823,7 @@ CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns
 
 CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uint64_t iters)
 {
+    int i;
     memset(r, 0, sizeof *r);
     strcpy(r->name, name);
     r->iters_per_sample = iters;
@@ -783,6 +838,8 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     r->process_min_ns = r->process_max_ns = NAN;
     r->cpu_share = r->cpu_ns_per_iter = NAN;
     r->control_reading = NAN;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) chrono__stats_nan(&r->counter[i], 0);
+    r->ipc = NAN;
 }
 
 
@@ -1008,8 +1065,10 @@ CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chron
 CHRONO__PRIVATE chrono__columns chrono__columns_at(const chrono__columns *c, size_t off)
 {
     chrono__columns x = *c;
+    int i;
     x.ns += off; x.ticks += off; x.cycles += off; x.ghz += off; x.fe += off; x.port += off; x.scratch += off;
     x.ctl += off;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) x.cnt[i] += off;
     return x;
 }
 
@@ -1070,6 +1129,8 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     e->s = s;
     e->sides = nsides;
     e->iters = 1;
+    if (s->cfg.counters & ~s->counters.asked)   /* a run that asks for more: into the group, outside any sample */
+        (void)chrono_counters_add(&s->counters, s->cfg.counters);
     e->faults.ok = 1;
     e->ctl.cpu = &e->cpu;
     for (k = 0; k < nsides; k++) {

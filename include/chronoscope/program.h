@@ -57,6 +57,7 @@
      chrono_with_bytes / _items / _samples / _budget / _warmup / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_with_blocking(entry)                   the body blocks by design
+     chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_program_child(p)                       0, or in a child of those processes its number (from 1)
@@ -111,6 +112,8 @@ typedef struct chrono_entry {
     size_t nargs[CHRONO_ARGS_MAX];
     int nlists;
     int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
+    const char *counters;        /* counters.h names this entry reads besides --counters
+                                    ("context-switches,page-faults"); NULL: none */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -171,6 +174,8 @@ CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values,
    fitted when --filter keeps all of its points.  Under --processes the
    points are pooled, the fits are not. */
 CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list);
+/* Counters this entry reads besides --counters: names of counters.h, comma-separated. */
+CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -496,6 +501,7 @@ CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms) { e
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
+CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list) { e.counters = list; return e; }
 
 /* --format=html without an --out file: the page goes to stdout at the end. */
 CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
@@ -761,7 +767,8 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
        chains around it bracket a sleep (another process's work, an idle
        CPU) and would disagree, rejecting the sample. */
     if (e->blocking) { s->cfg.blocking = 1; s->has_cycles = 0; }
-    switch (e->kind) {
+    if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0) rc = CHRONO_EINVAL;
+    if (rc == 0) switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
                       : chrono_run(s, e->name, e->fn, e->ctx, NULL);

@@ -212,7 +212,21 @@ typedef struct chrono_report_writer {
     X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
     X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
     X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
-#define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X)
+/* Counters per iteration (medians), as Google Benchmark's: extra numeric
+   members of a benchmark, only those counted; CSV leaves the others empty.
+   In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
+#define CHRONO__FIELD_COUNTER(X, ID, key) \
+    X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
+      (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, 0)
+#define CHRONO__FIELDS_COUNTERS(X) \
+    CHRONO__FIELD_COUNTER(X, INSTRUCTIONS, "instructions") CHRONO__FIELD_COUNTER(X, CYCLES, "cycles") \
+    CHRONO__FIELD_COUNTER(X, BRANCHES, "branches") CHRONO__FIELD_COUNTER(X, BRANCH_MISSES, "branch-misses") \
+    CHRONO__FIELD_COUNTER(X, CACHE_REFERENCES, "cache-references") \
+    CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
+    CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
+    CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
+    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0)
+#define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
@@ -834,6 +848,48 @@ CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row
     fputc('\n', w->out);
 }
 
+/* The counters asked for (counters.h): those that count, then, once, those
+   that do not and why ("open: task-clock; unavailable: instructions: no PMU ..."). */
+CHRONO__PRIVATE const char *chrono__counters_env(char *buf, size_t n, const chrono_counters *c)
+{
+    char why[400];
+    int i, any = 0;
+    chrono__str_copy(buf, n, "open: ");
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
+        if (c->open & CHRONO_COUNTER_BIT(i)) {
+            if (any++) chrono__str_append(buf, n, ", ");
+            chrono__str_append(buf, n, chrono_counter_name(i));
+        }
+    if (!any) chrono__str_append(buf, n, "none");
+    if (chrono_counters_unavailable(c, why, sizeof why)) {
+        chrono__str_append(buf, n, "; unavailable: ");
+        chrono__str_append(buf, n, why);
+    }
+    return buf;
+}
+
+/* One result's counters, per iteration with their interval, and IPC:
+   "ctx-sw 1.00 [0.990, 1.01]  faults 1.00 [1.00, 1.00]"; "" without any. */
+CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chrono_result *r)
+{
+    char a[32], b[32], c[32], item[128];
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) {
+        const chrono_stats *st = &r->counter[i];
+        if (!(r->counters & CHRONO_COUNTER_BIT(i))) continue;
+        (void)chrono__bprintf(item, sizeof item, "%s%s %s [%s, %s]", buf[0] ? "  " : "", chrono_counter_label(i),
+                              chrono__sig3(a, sizeof a, st->median), chrono__sig3(b, sizeof b, st->ci_low),
+                              chrono__sig3(c, sizeof c, st->ci_high));
+        chrono__str_append(buf, n, item);
+    }
+    if (chrono__finite(r->ipc)) {
+        (void)chrono__bprintf(item, sizeof item, "  IPC %s", chrono__sig3(a, sizeof a, r->ipc));
+        chrono__str_append(buf, n, item);
+    }
+    return buf;
+}
+
 /* One labelled line of the header: text "label    text" after `prefix`
    (coloured by `code` where not NULL), markdown "- **label**: text". */
 CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix, const char *label, const char *text,
@@ -859,6 +915,10 @@ CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chron
     else fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "", CHRONO_VERSION_STRING,
                  color ? CHRONO__RESET : "", date);
     for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, lines[i].label, lines[i].text, NULL);
+    if (s->counters.asked) {   /* which counters count, and once why the others do not */
+        char line[CHRONO__CELL];
+        chrono__env_item(out, fmt, prefix, "counters", chrono__counters_env(line, sizeof line, &s->counters), NULL);
+    }
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
         chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit), color ? CHRONO__YELLOW : NULL);
 }
@@ -987,6 +1047,12 @@ CHRONO__PRIVATE double chrono__cpu_time(const chrono_result *r)
 {
     if (!chrono__finite(r->ns.median)) return NAN;
     return chrono__finite(r->cpu_ns_per_iter) ? r->cpu_ns_per_iter : r->ns.median;
+}
+
+/* A counter's median per iteration; NAN where it was not counted (never a 0). */
+CHRONO__PRIVATE double chrono__counter_value(const chrono_result *r, int id)
+{
+    return r->counters & CHRONO_COUNTER_BIT(id) ? r->counter[id].median : NAN;
 }
 
 CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v) { (void)chrono_escape(out, v, CHRONO_FORMAT_CSV); }
@@ -1140,6 +1206,10 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jint(o, "num_cpus", e->online_cpus > 0 ? e->online_cpus : 0);
     chrono__jint(o, "mhz_per_cpu", (long long)(mhz + 0.5));
     chrono__jbool(o, "cpu_scaling_enabled", (s->warnings & CHRONO_WARN_FREQ_SCALING) != 0);
+    if (s->counters.asked) {
+        char line[640];
+        chrono__jstr(o, "counters", chrono__counters_env(line, sizeof line, &s->counters));
+    }
     chrono__json_caches(o, e);
     chrono__jkey(o, "load_avg");
     fputc('[', o->f);
@@ -1456,6 +1526,7 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
 {
     int rc = chrono__writer_ok(w);
     chrono__row row;
+    char cnt[640];   /* the counters' line under a text or markdown row */
     if (rc < 0) return rc;
     if (!r) return CHRONO_EINVAL;
     if (r->truncated) w->any_truncated = 1;
@@ -1471,11 +1542,13 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
+        if (r->counters) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__md_row(w, &row);
+        if (r->counters) fprintf(w->out, "|  per iteration: %s |\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
     case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;

@@ -30,6 +30,7 @@
 #include "clock.h"
 #include "cpu.h"
 #include "stats.h"
+#include "counters.h"
 
 /* ---- configuration --------------------------------------------------------- */
 typedef void (*chrono_fn)(void *ctx, uint64_t iters);
@@ -97,6 +98,8 @@ typedef struct chrono_config {
     const chrono_memory_hook *memory_hook;   /* allocations per iteration (NULL: none); must outlive the session */
     int blocking;              /* 1: the body blocks by design (a pipe, a child): voluntary context
                                   switches are its work, only involuntary ones reject a sample */
+    unsigned counters;         /* perf_event counters read around each sample, a mask of
+                                  CHRONO_COUNTER_BIT(CHRONO_COUNTER_...) (counters.h); 0: none */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -172,6 +175,17 @@ typedef struct chrono_result {
        an interval that includes the spread between processes. */
     int processes;
     double process_min_ns, process_max_ns;
+    /* Counters (.counters of the configuration, counters.h): read around each
+       sample like the clock (inside the reference chains and probes), the
+       read's own cost subtracted; per iteration over the accepted samples.
+       .counters: the ones with a figure (asked for, open, every sample
+       counted); the others' statistics are NAN.  ipc: instructions over
+       cycles (medians), NAN unless both count.  Where the PMU's cycles and
+       the reference chains' estimate disagree by more than 1% the run warns
+       CHRONO_WARN_CYCLES_DISAGREE. */
+    unsigned counters;
+    chrono_stats counter[CHRONO_COUNTER_COUNT];
+    double ipc;
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -219,6 +233,7 @@ typedef struct chrono_session {
     double *buf; size_t buf_len; /* sample storage, allocated outside the timed region */
     double **kept; size_t nkept, cap_kept;   /* blocks behind sample_ns / pair_ratios */
     int is_open;
+    chrono_counters counters;    /* opened with .cfg.counters; a run that asks for more adds them */
 } chrono_session;
 
 #endif /* CHRONOSCOPE_TYPES_H */
