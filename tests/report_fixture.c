@@ -186,6 +186,7 @@ static void fixture_ratios(chrono_comparison *c, double *v)
 static void fixture_fill(fixture *f)
 {
     chrono_session *s = &f->s;
+    int i;
     memset(f, 0, sizeof *f);
     fixture_env(s);
     fixture_result(&f->results[0], FIXTURE_NAME_QUOTE, 1500, 3.5);
@@ -198,6 +199,11 @@ static void fixture_fill(fixture *f)
     fixture_result(&f->results[5], "copy/2", 20, 3.5);
     fixture_result(&f->results[6], "copy/4", 40, 3.5);
     fixture_result(&f->results[7], "no_samples", 1, 3.5);
+    for (i = 0; i < FIXTURE_RESULTS; i++) f->results[i].ipc = NAN;
+    /* the second result: every counter (a machine with a PMU), 100 + id per iteration, IPC 101/100 */
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) fixture_stats(&f->results[1].counter[i], 101, 100.0 + i, 0.5);
+    f->results[1].counters = CHRONO_COUNTERS_ALL;
+    f->results[1].ipc = 101.0 / 100.0;
     /* the first result: page faults and RSS growth, pooled from 3 processes */
     f->results[0].faults_minor_per_iter = 2.0;
     f->results[0].max_rss_growth_bytes = 1048576.0;

@@ -1547,8 +1547,11 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
+        if (r->counters) {   /* a table row stays one line: the counters end its last cell */
+            chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, "  per iteration: ");
+            chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, chrono__counters_cell(cnt, sizeof cnt, r));
+        }
         chrono__md_row(w, &row);
-        if (r->counters) fprintf(w->out, "|  per iteration: %s |\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
     case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;
