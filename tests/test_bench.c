@@ -697,6 +697,7 @@ static size_t feed(chrono_session *s, const double *fe_a, const double *fe_b, si
 static void fill_columns(chrono__columns *c, double *store, size_t cap, const double *fe, size_t n)
 {
     size_t i;
+    memset(c, 0, sizeof *c);   /* no counter columns */
     c->ns = store; c->ticks = store + cap; c->cycles = store + 2 * cap; c->ghz = store + 3 * cap;
     c->fe = store + 4 * cap; c->scratch = store + 5 * cap; c->port = store + 6 * cap;
     for (i = 0; i < n; i++) {

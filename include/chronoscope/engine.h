@@ -397,11 +397,12 @@ CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
     return c;
 }
 
-/* Row `from` of the counter columns of a into row `to` of b. */
+/* Row `from` of the counter columns of a into row `to` of b (NULL columns: none). */
 CHRONO__PRIVATE void chrono__cnt_move(chrono__columns *b, size_t to, const chrono__columns *a, size_t from)
 {
     int i;
-    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) b->cnt[i][to] = a->cnt[i][from];
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
+        if (a->cnt[i] && b->cnt[i]) b->cnt[i][to] = a->cnt[i][from];
 }
 
 /* A sample's counts per iteration into row k. */
