@@ -593,7 +593,9 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
                                 "read them for correctness only; no cycles are estimated") \
     X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
-                                 "with the level it reaches, n/a for a single one, and its row is marked")
+                                 "with the level it reaches, n/a for a single one, and its row is marked") \
+    X(CHRONO_WARN_CYCLES_DISAGREE, 17, "the PMU's core cycles and the reference chains' estimate disagree by more " \
+                                       "than 1%: one of them is wrong here (the row is marked)")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
    session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
@@ -603,7 +605,7 @@ typedef struct chrono_cache {
    LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
    at 0.95). */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_LOW_LEVEL };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_CYCLES_DISAGREE };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
@@ -1078,6 +1080,8 @@ typedef struct chrono_config {
     const chrono_memory_hook *memory_hook;   /* allocations per iteration (NULL: none); must outlive the session */
     int blocking;              /* 1: the body blocks by design (a pipe, a child): voluntary context
                                   switches are its work, only involuntary ones reject a sample */
+    unsigned counters;         /* perf_event counters read around each sample, a mask of
+                                  CHRONO_COUNTER_BIT(CHRONO_COUNTER_...) (counters.h); 0: none */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -1153,6 +1157,17 @@ typedef struct chrono_result {
        an interval that includes the spread between processes. */
     int processes;
     double process_min_ns, process_max_ns;
+    /* Counters (.counters of the configuration, counters.h): read around each
+       sample like the clock (inside the reference chains and probes), the
+       read's own cost subtracted; per iteration over the accepted samples.
+       .counters: the ones with a figure (asked for, open, every sample
+       counted); the others' statistics are NAN.  ipc: instructions over
+       cycles (medians), NAN unless both count.  Where the PMU's cycles and
+       the reference chains' estimate disagree by more than 1% the run warns
+       CHRONO_WARN_CYCLES_DISAGREE. */
+    unsigned counters;
+    chrono_stats counter[CHRONO_COUNTER_COUNT];
+    double ipc;
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -1200,6 +1215,7 @@ typedef struct chrono_session {
     double *buf; size_t buf_len; /* sample storage, allocated outside the timed region */
     double **kept; size_t nkept, cap_kept;   /* blocks behind sample_ns / pair_ratios */
     int is_open;
+    chrono_counters counters;    /* opened with .cfg.counters; a run that asks for more adds them */
 } chrono_session;
 
 #endif /* CHRONOSCOPE_TYPES_H */
@@ -1269,9 +1285,10 @@ typedef struct chrono_session {
 typedef struct chrono__columns {
     double *ns, *ticks, *cycles, *ghz, *fe, *scratch, *port;
     double *ctl;   /* the control chains' readings (chrono__control), not a sample's */
+    double *cnt[CHRONO_COUNTER_COUNT];   /* counts per iteration (counters.h), NAN not counted */
 } chrono__columns;
 
-#define CHRONO__NCOLUMNS 8   /* the arrays of a chrono__columns */
+#define CHRONO__NCOLUMNS (8 + CHRONO_COUNTER_COUNT)   /* the arrays of a chrono__columns */
 
 /* One sample: what the runner needs to accept or reject it. */
 typedef struct chrono__sample {
@@ -1282,6 +1299,7 @@ typedef struct chrono__sample {
     double port;           /* port probe, multiply/add time per instruction; NAN if off */
     int cpu;
     int status;            /* CHRONO__OK or why it was rejected */
+    double cnt[CHRONO_COUNTER_COUNT];   /* counts over the sample, the reads' cost out; NAN: none */
 } chrono__sample;
 
 enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CHRONO__PREEMPTED };
@@ -2008,7 +2026,21 @@ typedef struct chrono_report_writer {
     X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
     X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
     X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
-#define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X)
+/* Counters per iteration (medians), as Google Benchmark's: extra numeric
+   members of a benchmark, only those counted; CSV leaves the others empty.
+   In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
+#define CHRONO__FIELD_COUNTER(X, ID, key) \
+    X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
+      (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, 0)
+#define CHRONO__FIELDS_COUNTERS(X) \
+    CHRONO__FIELD_COUNTER(X, INSTRUCTIONS, "instructions") CHRONO__FIELD_COUNTER(X, CYCLES, "cycles") \
+    CHRONO__FIELD_COUNTER(X, BRANCHES, "branches") CHRONO__FIELD_COUNTER(X, BRANCH_MISSES, "branch-misses") \
+    CHRONO__FIELD_COUNTER(X, CACHE_REFERENCES, "cache-references") \
+    CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
+    CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
+    CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
+    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0)
+#define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
@@ -2727,6 +2759,7 @@ CHRONO__EXTERN_C_END
      chrono_with_bytes / _items / _samples / _budget / _warmup / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_with_blocking(entry)                   the body blocks by design
+     chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_program_child(p)                       0, or in a child of those processes its number (from 1)
@@ -2780,6 +2813,8 @@ typedef struct chrono_entry {
     size_t nargs[CHRONO_ARGS_MAX];
     int nlists;
     int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
+    const char *counters;        /* counters.h names this entry reads besides --counters
+                                    ("context-switches,page-faults"); NULL: none */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -2840,6 +2875,8 @@ CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values,
    fitted when --filter keeps all of its points.  Under --processes the
    points are pooled, the fits are not. */
 CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list);
+/* Counters this entry reads besides --counters: names of counters.h, comma-separated. */
+CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -6062,21 +6099,40 @@ CHRONO__PRIVATE int chrono__grow(void **arr, size_t *cap, size_t need, size_t si
 CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
 {
     chrono__columns c;
+    int i;
     c.ns = block; c.ticks = block + cap; c.cycles = block + 2 * cap;
     c.ghz = block + 3 * cap; c.fe = block + 4 * cap; c.scratch = block + 5 * cap;
     c.port = block + 6 * cap; c.ctl = block + 7 * cap;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) c.cnt[i] = block + (8 + (size_t)i) * cap;
     return c;
+}
+
+/* Row `from` of the counter columns of a into row `to` of b (NULL columns: none). */
+CHRONO__PRIVATE void chrono__cnt_move(chrono__columns *b, size_t to, const chrono__columns *a, size_t from)
+{
+    int i;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
+        if (a->cnt[i] && b->cnt[i]) b->cnt[i][to] = a->cnt[i][from];
+}
+
+/* A sample's counts per iteration into row k. */
+CHRONO__PRIVATE void chrono__cnt_row(const chrono__sample *sm, uint64_t iters, chrono__columns *col, size_t k)
+{
+    int i;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) col->cnt[i][k] = sm->cnt[i] / (double)iters;
 }
 
 /* The first n rows of every measured column of from into to (not scratch). */
 CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__columns *from, size_t n)
 {
+    int i;
     memcpy(to->ns, from->ns, n * sizeof(double));
     memcpy(to->ticks, from->ticks, n * sizeof(double));
     memcpy(to->cycles, from->cycles, n * sizeof(double));
     memcpy(to->ghz, from->ghz, n * sizeof(double));
     memcpy(to->fe, from->fe, n * sizeof(double));
     memcpy(to->port, from->port, n * sizeof(double));
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) memcpy(to->cnt[i], from->cnt[i], n * sizeof(double));
 }
 
 
@@ -6084,14 +6140,18 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
                                     chrono__sample *out)
 {
     uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1;
+    chrono_counter_read k0, k1;
+    int counted = (s->cfg.counters & s->counters.open) != 0;
     long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
     long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
     if (s->has_cycles) r0 = chrono__ref_ticks(s);
+    if (counted) (void)chrono_counters_read(&s->counters, &k0);   /* bracketed like the clock */
     t0 = chrono_clock_start(&s->clock);
     fn(ctx, iters);
     t1 = chrono_clock_stop(&s->clock);
+    if (counted) (void)chrono_counters_read(&s->counters, &k1);
     if (s->has_cycles) r1 = chrono__ref_ticks(s);
     if (chrono__fe_on(s)) m1 = chrono__mul_ticks(s);   /* beside r1: the port probe */
     if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
@@ -6099,6 +6159,10 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     sw1 = switches();
 
     out->cpu = cpu1;
+    if (!counted || chrono_counters_delta(&s->counters, &k0, &k1, out->cnt) < 0) {
+        int i;
+        for (i = 0; i < CHRONO_COUNTER_COUNT; i++) out->cnt[i] = NAN;
+    }
     out->cycles_per_tick = 0;
     out->ghz = NAN;
     out->fe = NAN;
@@ -6237,6 +6301,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
     col->ghz[*n] = sm->ghz;
     col->fe[*n] = sm->fe;
     col->port[*n] = sm->port;
+    chrono__cnt_row(sm, iters, col, *n);
     r->cpu = sm->cpu;
     (*n)++;
 }
@@ -6259,6 +6324,7 @@ CHRONO__PRIVATE void chrono__soft_row(const chrono__sample *sm, uint64_t iters, 
     col->cycles[k] = sm->cycles_per_tick > 0 ? col->ticks[k] * sm->cycles_per_tick : NAN;   /* NAN: the refs disagreed */
     col->ghz[k] = sm->cycles_per_tick > 0 ? sm->ghz : NAN;
     col->fe[k] = col->port[k] = NAN;
+    chrono__cnt_row(sm, iters, col, k);
 }
 
 /* No sample accepted, some only interrupted: rather than no figure, those,
@@ -6270,6 +6336,7 @@ CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t
         size_t k = cap - 1 - i;
         col->ticks[i] = col->ticks[k]; col->ns[i] = col->ns[k]; col->cycles[i] = col->cycles[k];
         col->ghz[i] = col->ghz[k]; col->fe[i] = col->fe[k]; col->port[i] = col->port[k];
+        chrono__cnt_move(col, i, col, k);
     }
     if (soft) r->warnings |= CHRONO_WARN_INTERRUPTED;
     return soft;
@@ -6282,6 +6349,27 @@ CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
     st->min = st->max = st->mean = st->stddev = st->cv = st->median = st->mad = nan;
     st->q1 = st->q3 = st->ci_low = st->ci_high = st->ci_level = nan;
     st->outliers_low = st->outliers_high = st->outliers_severe = 0;
+}
+
+/* The counters' statistics per iteration, for those the run asked for that
+   counted every kept sample; IPC; the PMU's cycles against the reference
+   chains' estimate (more than 1% apart: CHRONO_WARN_CYCLES_DISAGREE). */
+CHRONO__PRIVATE void chrono__summarise_counters(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
+{
+    int i;
+    const chrono_stats *ins = &r->counter[CHRONO_COUNTER_INSTRUCTIONS], *cyc = &r->counter[CHRONO_COUNTER_CYCLES];
+    r->counters = 0;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) {
+        if (!(s->cfg.counters & s->counters.open & CHRONO_COUNTER_BIT(i)) || !chrono__all_finite(col->cnt[i], n)) continue;
+        if (chrono_stats_compute(col->cnt[i], n, s->cfg.confidence, col->scratch, &r->counter[i]) == 0)
+            r->counters |= CHRONO_COUNTER_BIT(i);
+    }
+    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_INSTRUCTIONS)) && (r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES))
+        && cyc->median > 0)
+        r->ipc = ins->median / cyc->median;
+    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES)) && r->has_cycles && r->cycles.median > 0
+        && fabs(cyc->median / r->cycles.median - 1.0) > 0.01)
+        r->warnings |= CHRONO_WARN_CYCLES_DISAGREE;
 }
 
 /* Statistics of the accepted samples into r. */
@@ -6312,6 +6400,7 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
     if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;   /* the probes' CPU time is not the body's */
+    chrono__summarise_counters(s, col, n, r);
     if (chrono_stats_level_short(r->ns.ci_level, conf)) r->warnings |= CHRONO_WARN_LOW_LEVEL;
     return 0;
 }
@@ -6390,6 +6479,7 @@ CHRONO__PRIVATE void chrono__columns_move(chrono__columns *c, size_t to, size_t 
     c->ns[to] = c->ns[from]; c->ticks[to] = c->ticks[from]; c->cycles[to] = c->cycles[from];
     c->ghz[to] = c->ghz[from]; c->fe[to] = c->fe[from];
     if (c->port) c->port[to] = c->port[from];
+    chrono__cnt_move(c, to, c, from);
 }
 
 /* Count a contended side: the front end first, else the ports. */
@@ -6444,6 +6534,7 @@ CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns
 
 CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uint64_t iters)
 {
+    int i;
     memset(r, 0, sizeof *r);
     strcpy(r->name, name);
     r->iters_per_sample = iters;
@@ -6458,6 +6549,8 @@ CHRONO__PRIVATE void chrono__result_init(chrono_result *r, const char *name, uin
     r->process_min_ns = r->process_max_ns = NAN;
     r->cpu_share = r->cpu_ns_per_iter = NAN;
     r->control_reading = NAN;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) chrono__stats_nan(&r->counter[i], 0);
+    r->ipc = NAN;
 }
 
 
@@ -6683,8 +6776,10 @@ CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chron
 CHRONO__PRIVATE chrono__columns chrono__columns_at(const chrono__columns *c, size_t off)
 {
     chrono__columns x = *c;
+    int i;
     x.ns += off; x.ticks += off; x.cycles += off; x.ghz += off; x.fe += off; x.port += off; x.scratch += off;
     x.ctl += off;
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) x.cnt[i] += off;
     return x;
 }
 
@@ -6745,6 +6840,8 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     e->s = s;
     e->sides = nsides;
     e->iters = 1;
+    if (s->cfg.counters & ~s->counters.asked)   /* a run that asks for more: into the group, outside any sample */
+        (void)chrono_counters_add(&s->counters, s->cfg.counters);
     e->faults.ok = 1;
     e->ctl.cpu = &e->cpu;
     for (k = 0; k < nsides; k++) {
@@ -7139,6 +7236,7 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     chrono__session_emulation(s);
     s->fe_best = INFINITY;
     s->port_expect = chrono__port_expect(s);
+    (void)chrono_counters_open(&s->counters, s->cfg.counters);   /* those refused: said in the environment */
     s->is_open = 1;
     return 0;
 }
@@ -7148,6 +7246,7 @@ CHRONO_API void chrono_session_close(chrono_session *s)
 {
     if (!s || !s->is_open) return;
     chrono_cpu_unpin(&s->pin);
+    chrono_counters_close(&s->counters);
     CHRONO_FREE(s->results);
     CHRONO_FREE(s->comparisons);
     CHRONO_FREE(s->sweeps);
@@ -8872,6 +8971,48 @@ CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row
     fputc('\n', w->out);
 }
 
+/* The counters asked for (counters.h): those that count, then, once, those
+   that do not and why ("open: task-clock; unavailable: instructions: no PMU ..."). */
+CHRONO__PRIVATE const char *chrono__counters_env(char *buf, size_t n, const chrono_counters *c)
+{
+    char why[400];
+    int i, any = 0;
+    chrono__str_copy(buf, n, "open: ");
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
+        if (c->open & CHRONO_COUNTER_BIT(i)) {
+            if (any++) chrono__str_append(buf, n, ", ");
+            chrono__str_append(buf, n, chrono_counter_name(i));
+        }
+    if (!any) chrono__str_append(buf, n, "none");
+    if (chrono_counters_unavailable(c, why, sizeof why)) {
+        chrono__str_append(buf, n, "; unavailable: ");
+        chrono__str_append(buf, n, why);
+    }
+    return buf;
+}
+
+/* One result's counters, per iteration with their interval, and IPC:
+   "ctx-sw 1.00 [0.990, 1.01]  faults 1.00 [1.00, 1.00]"; "" without any. */
+CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chrono_result *r)
+{
+    char a[32], b[32], c[32], item[128];
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++) {
+        const chrono_stats *st = &r->counter[i];
+        if (!(r->counters & CHRONO_COUNTER_BIT(i))) continue;
+        (void)chrono__bprintf(item, sizeof item, "%s%s %s [%s, %s]", buf[0] ? "  " : "", chrono_counter_label(i),
+                              chrono__sig3(a, sizeof a, st->median), chrono__sig3(b, sizeof b, st->ci_low),
+                              chrono__sig3(c, sizeof c, st->ci_high));
+        chrono__str_append(buf, n, item);
+    }
+    if (chrono__finite(r->ipc)) {
+        (void)chrono__bprintf(item, sizeof item, "  IPC %s", chrono__sig3(a, sizeof a, r->ipc));
+        chrono__str_append(buf, n, item);
+    }
+    return buf;
+}
+
 /* One labelled line of the header: text "label    text" after `prefix`
    (coloured by `code` where not NULL), markdown "- **label**: text". */
 CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix, const char *label, const char *text,
@@ -8897,6 +9038,10 @@ CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chron
     else fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "", CHRONO_VERSION_STRING,
                  color ? CHRONO__RESET : "", date);
     for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, lines[i].label, lines[i].text, NULL);
+    if (s->counters.asked) {   /* which counters count, and once why the others do not */
+        char line[CHRONO__CELL];
+        chrono__env_item(out, fmt, prefix, "counters", chrono__counters_env(line, sizeof line, &s->counters), NULL);
+    }
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
         chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit), color ? CHRONO__YELLOW : NULL);
 }
@@ -9025,6 +9170,12 @@ CHRONO__PRIVATE double chrono__cpu_time(const chrono_result *r)
 {
     if (!chrono__finite(r->ns.median)) return NAN;
     return chrono__finite(r->cpu_ns_per_iter) ? r->cpu_ns_per_iter : r->ns.median;
+}
+
+/* A counter's median per iteration; NAN where it was not counted (never a 0). */
+CHRONO__PRIVATE double chrono__counter_value(const chrono_result *r, int id)
+{
+    return r->counters & CHRONO_COUNTER_BIT(id) ? r->counter[id].median : NAN;
 }
 
 CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v) { (void)chrono_escape(out, v, CHRONO_FORMAT_CSV); }
@@ -9178,6 +9329,10 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jint(o, "num_cpus", e->online_cpus > 0 ? e->online_cpus : 0);
     chrono__jint(o, "mhz_per_cpu", (long long)(mhz + 0.5));
     chrono__jbool(o, "cpu_scaling_enabled", (s->warnings & CHRONO_WARN_FREQ_SCALING) != 0);
+    if (s->counters.asked) {
+        char line[640];
+        chrono__jstr(o, "counters", chrono__counters_env(line, sizeof line, &s->counters));
+    }
     chrono__json_caches(o, e);
     chrono__jkey(o, "load_avg");
     fputc('[', o->f);
@@ -9494,6 +9649,7 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
 {
     int rc = chrono__writer_ok(w);
     chrono__row row;
+    char cnt[640];   /* the counters' line under a text or markdown row */
     if (rc < 0) return rc;
     if (!r) return CHRONO_EINVAL;
     if (r->truncated) w->any_truncated = 1;
@@ -9509,10 +9665,15 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
+        if (r->counters) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
+        if (r->counters) {   /* a table row stays one line: the counters end its last cell */
+            chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, "  per iteration: ");
+            chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, chrono__counters_cell(cnt, sizeof cnt, r));
+        }
         chrono__md_row(w, &row);
         break;
     case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
@@ -10484,6 +10645,9 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(KEEP_CONTENDED, "--keep-contended", NULL,                                                                       \
       "keep samples taken while another thread shared the core (no front-end probe)", 0)                              \
     X(BASELINE, "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1)                    \
+    X(COUNTERS, "--counters", "LIST", "perf_event counters per iteration, comma-separated: instructions, cycles, "    \
+      "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
+      "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
     X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
@@ -10663,6 +10827,14 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         if (!o->filter) o->filter = v;
         break;
     case CHRONO__F_BASELINE: o->baseline = v; break;
+    case CHRONO__F_COUNTERS: {
+        char bad[40], what[96];
+        if (chrono_counters_parse(v, &cfg->counters, bad, sizeof bad) < 0) {
+            (void)chrono__bprintf(what, sizeof what, "names an unknown counter '%s' (--help lists them)", bad);
+            return chrono__cli_bad(o, "--counters", v, what);
+        }
+        break;
+    }
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_PROCESSES:
         if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0) o->processes = (int)n;
@@ -12188,6 +12360,7 @@ CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms) { e
 CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
+CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list) { e.counters = list; return e; }
 
 /* --format=html without an --out file: the page goes to stdout at the end. */
 CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
@@ -12453,7 +12626,8 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
        chains around it bracket a sleep (another process's work, an idle
        CPU) and would disagree, rejecting the sample. */
     if (e->blocking) { s->cfg.blocking = 1; s->has_cycles = 0; }
-    switch (e->kind) {
+    if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0) rc = CHRONO_EINVAL;
+    if (rc == 0) switch (e->kind) {
     case CHRONO_ENTRY_RUN:
         rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
                       : chrono_run(s, e->name, e->fn, e->ctx, NULL);
