@@ -84,6 +84,8 @@
      chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
      chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
+     chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
+     chronoscope/module.h  benchmark modules (CHRONO_MODULE) and chronoscope-ab's change rule
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
 
    6. LICENCE ---------------------------------------------------------------------
@@ -106,5 +108,7 @@
 #include "chronoscope/processes.h"
 #include "chronoscope/experiment.h"
 #include "chronoscope/program.h"
+#include "chronoscope/registry.h"
+#include "chronoscope/module.h"
 #include "chronoscope/check.h"
 
