@@ -2396,7 +2396,10 @@ CHRONO__EXTERN_C_END
        chrono_processes_pool(&ps, &s, "name", &pooled);                       // one benchmark over them
        chrono_processes_pool_comparison(&ps, &s, "a", "b", &cmp);
        chrono_processes_pool_sweep(&ps, "name", &sweep);
-       chrono_processes_table(&ps, cfg.seed, &table);   // a row per process: how it ended
+       chrono_table_builder tb;
+       chrono_processes_table(&ps, cfg.seed, &tb);      // a row per process: how it ended (tb.table)
+       ... the report written ...
+       chrono_table_free(&tb);
        chrono_processes_free(&ps);
 
    Records: a type letter, a space, the struct's bytes in hex (the child is
@@ -2422,7 +2425,7 @@ CHRONO__EXTERN_C_END
      chrono_processes_hand_back(s, fd)         a child's session, as records, to its parent
      chrono_processes_run(ps, s, ...)          start n children one after another, collect their records
      chrono_processes_pool / _pool_comparison / _pool_sweep    one benchmark pooled over them
-     chrono_processes_table(ps, seed, t)       the "processes" table: a row per child
+     chrono_processes_table(ps, seed, tb)      the "processes" table (a table.h builder): a row per child
      chrono_processes_free(ps) */
 #ifndef CHRONOSCOPE_PROCESSES_H
 #define CHRONOSCOPE_PROCESSES_H
@@ -2500,10 +2503,11 @@ CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chro
    CHRONO_ENOSAMPLES, CHRONO_ENOMEM. */
 CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const char *name, chrono_sweep_result *out);
 
-/* The "processes" table: a row per child (process, pid, results, status,
-   order seed in hex).  Its cells live in one block at t->cells, freed with
-   CHRONO_FREE((void *)t->cells).  0, CHRONO_EINVAL, CHRONO_ENOMEM. */
-CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table *t);
+/* The "processes" table into *tb (table.h's builder, started here): a row
+   per child (process, pid, results, status, order seed in hex), as many as
+   ran.  tb->table is the view; chrono_table_free(tb) once it is written.
+   0, CHRONO_EINVAL, CHRONO_ENOMEM (what was built is still to be freed). */
+CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table_builder *tb);
 
 CHRONO_API void chrono_processes_free(chrono_processes *ps);
 CHRONO__EXTERN_C_END
@@ -2845,7 +2849,8 @@ typedef struct chrono_program {
     char **chrono__argv;         /* argv with the private flag taken out (children), else NULL */
     char **chrono__parent_argv;  /* the argv children are started with */
     int chrono__parent_argc;
-    void *chrono__proc_cells;    /* the "processes" table's cells, freed at the end */
+    chrono_table_builder chrono__proc_tables[CHRONO_PROGRAM_TABLES_MAX];   /* "processes" tables, freed at the end */
+    size_t chrono__nproc_tables;
     size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
     int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
 } chrono_program;
@@ -12036,33 +12041,29 @@ CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const cha
     return nsw ? 0 : CHRONO_ENOSAMPLES;
 }
 
-CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table *t)
+CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table_builder *tb)
 {
     static const char *const cols[5] = { "process", "pid", "results", "status", "order seed" };
-    const size_t cell = 160, rows = ps ? (size_t)ps->n : 0;
-    const char **ptrs;
-    char *cells;
-    size_t i, j;
-    if (!ps || !t || (ps->n && !ps->procs)) return CHRONO_EINVAL;
-    if (!(ptrs = (const char **)CHRONO_MALLOC(rows * 5 * (sizeof *ptrs + cell) + 1))) return CHRONO_ENOMEM;
-    cells = (char *)(void *)(ptrs + rows * 5);
-    for (i = 0; i < rows; i++) {
+    int i;
+    if (!tb) return CHRONO_EINVAL;
+    memset(tb, 0, sizeof *tb);
+    if (!ps || (ps->n && !ps->procs)) return CHRONO_EINVAL;
+    if (chrono_table_init(tb, "processes", ps->failed ? "processes (some failed: their results are missing from the "
+                          "pooled figures)" : "processes", cols, 5) < 0)
+        return tb->error;
+    for (i = 0; i < ps->n; i++) {
         const chrono_process *o = &ps->procs[i];
-        char *c0 = cells + (5 * i) * cell;
-        uint64_t sd = chrono_processes_seed(seed, (int)i);
-        (void)chrono__bprintf(c0, cell, "%d", (int)i + 1);
-        (void)chrono__bprintf(c0 + cell, cell, "%ld", o->pid);
-        (void)chrono__u64(c0 + 2 * cell, (uint64_t)(o->nresults + o->ncomparisons));
-        (void)chrono__bprintf(c0 + 3 * cell, cell, "%s", o->why[0] ? o->why : "ok");
-        chrono__hex_put(c0 + 4 * cell, &sd, sizeof sd);   /* its bytes, in hex */
-        c0[4 * cell + 2 * sizeof sd] = '\0';
-        for (j = 0; j < 5; j++) ptrs[5 * i + j] = c0 + j * cell;
+        uint64_t sd = chrono_processes_seed(seed, i);
+        char hex[2 * sizeof sd + 1];
+        chrono__hex_put(hex, &sd, sizeof sd);   /* its bytes, in hex */
+        hex[2 * sizeof sd] = '\0';
+        (void)chrono_table_integer(tb, i + 1);
+        (void)chrono_table_integer(tb, o->pid);
+        (void)chrono_table_integer(tb, (long long)(o->nresults + o->ncomparisons));
+        (void)chrono_table_text(tb, o->why[0] ? o->why : "ok");
+        (void)chrono_table_text(tb, hex);
     }
-    memset(t, 0, sizeof *t);
-    t->key = "processes";
-    t->title = ps->failed ? "processes (some failed: their results are missing from the pooled figures)" : "processes";
-    t->ncols = 5; t->nrows = rows; t->cols = cols; t->cells = ptrs;
-    return 0;
+    return tb->error;
 }
 
 CHRONO__EXTERN_C_END
@@ -12941,14 +12942,16 @@ CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry 
 /* The "processes" table, kept until the end: one row per child, how it ended. */
 CHRONO__PRIVATE void chrono__processes_table(chrono_program *p, const chrono_processes *ps)
 {
-    chrono_table t;
-    if (chrono_processes_table(ps, p->cfg.seed, &t) < 0) {
+    chrono_table_builder *tb;
+    if (p->chrono__nproc_tables == CHRONO_PROGRAM_TABLES_MAX) return;   /* chrono_program_table would refuse it */
+    tb = &p->chrono__proc_tables[p->chrono__nproc_tables];
+    if (chrono_processes_table(ps, p->cfg.seed, tb) < 0) {
         fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog, ps->n);
+        chrono_table_free(tb);
         return;
     }
-    CHRONO_FREE(p->chrono__proc_cells);
-    p->chrono__proc_cells = (void *)t.cells;
-    (void)chrono_program_table(p, &t);
+    p->chrono__nproc_tables++;
+    (void)chrono_program_table(p, &tb->table);
 }
 
 CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
@@ -13212,8 +13215,8 @@ CHRONO_API int chrono_program_end(chrono_program *p)
     if (fflush(stdout) != 0 && p->status == 0) p->status = 1;
     chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
-    CHRONO_FREE(p->chrono__proc_cells);
-    p->chrono__argv = NULL; p->chrono__proc_cells = NULL;
+    while (p->chrono__nproc_tables) chrono_table_free(&p->chrono__proc_tables[--p->chrono__nproc_tables]);
+    p->chrono__argv = NULL;
     return p->status;
 }
 

@@ -177,6 +177,35 @@ static void test_pooled(void)
     fclose(sink);
 }
 
+/* The "processes" table (table.h's builder): a row for every process, as
+   many as ran (70 here: no cap), each cell from that process; the title
+   says when some failed. */
+static void test_processes_table(void)
+{
+    chrono_process procs[70];
+    chrono_processes ps;
+    chrono_table_builder tb;
+    char seed[17];
+    uint64_t sd = chrono_processes_seed(42, 69);
+    const unsigned char *b = (const unsigned char *)&sd;
+    const char *const *row;
+    int k, rc;
+    memset(procs, 0, sizeof procs);
+    for (k = 0; k < 70; k++) { procs[k].pid = 1000 + k; procs[k].complete = 1; procs[k].nresults = (size_t)k % 3; }
+    (void)snprintf(procs[69].why, sizeof procs[69].why, "killed by signal 9 (SIGKILL)");
+    ps.procs = procs; ps.n = 70; ps.failed = 1;
+    for (k = 0; k < 8; k++) (void)snprintf(seed + 2 * k, 3, "%02x", b[k]);
+    rc = chrono_processes_table(&ps, 42, &tb);
+    row = tb.table.cells + 5 * 69;
+    tap_ok(rc == 0 && tb.table.nrows == 70 && tb.table.ncols == 5 && !strcmp(tb.table.key, "processes") &&
+           !strncmp(tb.table.title, "processes (some failed", 22), "processes table: 70 rows of 5, its title says some failed (rc %d)", rc);
+    tap_ok(rc == 0 && !strcmp(row[0], "70") && !strcmp(row[1], "1069") && !strcmp(row[2], "0") &&
+           !strcmp(row[3], "killed by signal 9 (SIGKILL)") && !strcmp(row[4], seed) && !strcmp(tb.table.cells[5 * 68 + 2], "2") &&
+           !strcmp(tb.table.cells[5 * 68 + 3], "ok"), "processes table: the last row 70, 1069, 0, its status, seed %s (%s)",
+           seed, rc == 0 ? row[4] : "-");
+    chrono_table_free(&tb);
+}
+
 /* A child of chrono_program_run_processes runs the program's calls again:
    only the one that started it runs, here (the other calls are skipped);
    an entry's own warm-up (chrono_with_warmup) replaces the program's. */
@@ -226,6 +255,7 @@ int main(void)
     chrono_entry t[3];
     int rc;
     test_pooled();
+    test_processes_table();
     test_child_calls();
 #if !TP_POSIX
     /* the checks read what chrono_main printed, captured with dup/dup2 */

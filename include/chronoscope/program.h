@@ -142,7 +142,8 @@ typedef struct chrono_program {
     char **chrono__argv;         /* argv with the private flag taken out (children), else NULL */
     char **chrono__parent_argv;  /* the argv children are started with */
     int chrono__parent_argc;
-    void *chrono__proc_cells;    /* the "processes" table's cells, freed at the end */
+    chrono_table_builder chrono__proc_tables[CHRONO_PROGRAM_TABLES_MAX];   /* "processes" tables, freed at the end */
+    size_t chrono__nproc_tables;
     size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
     int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
 } chrono_program;
@@ -841,14 +842,16 @@ CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry 
 /* The "processes" table, kept until the end: one row per child, how it ended. */
 CHRONO__PRIVATE void chrono__processes_table(chrono_program *p, const chrono_processes *ps)
 {
-    chrono_table t;
-    if (chrono_processes_table(ps, p->cfg.seed, &t) < 0) {
+    chrono_table_builder *tb;
+    if (p->chrono__nproc_tables == CHRONO_PROGRAM_TABLES_MAX) return;   /* chrono_program_table would refuse it */
+    tb = &p->chrono__proc_tables[p->chrono__nproc_tables];
+    if (chrono_processes_table(ps, p->cfg.seed, tb) < 0) {
         fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog, ps->n);
+        chrono_table_free(tb);
         return;
     }
-    CHRONO_FREE(p->chrono__proc_cells);
-    p->chrono__proc_cells = (void *)t.cells;
-    (void)chrono_program_table(p, &t);
+    p->chrono__nproc_tables++;
+    (void)chrono_program_table(p, &tb->table);
 }
 
 CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
@@ -1112,8 +1115,8 @@ CHRONO_API int chrono_program_end(chrono_program *p)
     if (fflush(stdout) != 0 && p->status == 0) p->status = 1;
     chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
-    CHRONO_FREE(p->chrono__proc_cells);
-    p->chrono__argv = NULL; p->chrono__proc_cells = NULL;
+    while (p->chrono__nproc_tables) chrono_table_free(&p->chrono__proc_tables[--p->chrono__nproc_tables]);
+    p->chrono__argv = NULL;
     return p->status;
 }
 
