@@ -795,6 +795,26 @@ CHRONO_API double chrono_stats_z(double confidence)
     return 0.5 * (lo + hi);
 }
 
+/* Each column's scale (its largest weighted magnitude; the intercept's the
+   largest weight) into scale[3]; -1 for a zero y under RELATIVE or a
+   predictor that is zero everywhere. */
+CHRONO__PRIVATE int chrono__fit2_scale(const double *x1, const double *x2, const double *y, size_t n, int flags,
+                                       double *scale)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double w = 1.0;
+        if (flags & CHRONO_FIT2_RELATIVE) {
+            if (y[i] == 0.0) return -1;
+            w = 1.0 / fabs(y[i]);
+        }
+        if (fabs(x1[i]) * w > scale[0]) scale[0] = fabs(x1[i]) * w;
+        if (fabs(x2[i]) * w > scale[1]) scale[1] = fabs(x2[i]) * w;
+        if ((flags & CHRONO_FIT2_INTERCEPT) && (i == 0 || w > scale[2])) scale[2] = w;
+    }
+    return scale[0] > 0.0 && scale[1] > 0.0 && isfinite(scale[0]) && isfinite(scale[1]) && isfinite(scale[2]) ? 0 : -1;
+}
+
 CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
                                  double *resid, chrono_fit2 *out)
 {
@@ -807,18 +827,7 @@ CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const doubl
     if (!x1 || !x2 || !y || !out || (flags & ~(CHRONO_FIT2_RELATIVE | CHRONO_FIT2_INTERCEPT)) || n < (size_t)p ||
         !chrono__all_finite(x1, n) || !chrono__all_finite(x2, n) || !chrono__all_finite(y, n))
         return CHRONO_EINVAL;
-    for (i = 0; i < n; i++) {
-        double w = 1.0;
-        if (flags & CHRONO_FIT2_RELATIVE) {
-            if (y[i] == 0.0) return CHRONO_EINVAL;
-            w = 1.0 / fabs(y[i]);
-        }
-        if (fabs(x1[i]) * w > scale[0]) scale[0] = fabs(x1[i]) * w;
-        if (fabs(x2[i]) * w > scale[1]) scale[1] = fabs(x2[i]) * w;
-        if ((flags & CHRONO_FIT2_INTERCEPT) && (i == 0 || w > scale[2])) scale[2] = w;
-    }
-    if (!(scale[0] > 0.0) || !(scale[1] > 0.0) || !isfinite(scale[0]) || !isfinite(scale[1]) || !isfinite(scale[2]))
-        return CHRONO_EINVAL;   /* a predictor that is zero everywhere */
+    if (chrono__fit2_scale(x1, x2, y, n, flags, scale) < 0) return CHRONO_EINVAL;
     for (i = 0; i < n; i++) {
         chrono__fit2_row(x1, x2, y, i, flags, scale, row, &yw);
         for (j = 0; j < p; j++) {
