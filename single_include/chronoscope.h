@@ -278,6 +278,7 @@ CHRONO__EXTERN_C_END
        chrono_clock_open(c, src)            detect, calibrate, measure the overhead
        chrono_clock_open_custom(c, name, read, ctx, hz)   time with a function of yours
        chrono_clock_start(c) / _stop(c)     serialized reads around a region (inline)
+       chrono_clock_read(c)                 one read, out of line (what they fall back to)
        chrono_clock_ns(c, ticks)            ticks to ns (double)
        chrono_clock_ns_u64(c, ticks)        ticks to whole ns, exact
        chrono_clock_calibrate(c, windows, window_ns, &hz, &spread)
@@ -420,9 +421,13 @@ CHRONO__INLINE uint64_t chrono__cntfrq(void)
 
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
-/* A read of any other source (the OS clock, QPC, a custom one): out of line. */
-CHRONO_API uint64_t chrono__read(const chrono_clock *c);
-
+/* One read of c, out of line, unserialized against the code around it except
+   for the TSC (lfence;rdtsc): the OS clock, QPC, CNTVCT or a custom source as
+   they read.  chrono_clock_start/_stop are the reads to put around a region
+   (inline, serialized); this one is for what they fall back to, and for a
+   timestamp outside any timed region (a deadline, an elapsed budget).  NULL
+   or an unopened clock: undefined. */
+CHRONO_API uint64_t chrono_clock_read(const chrono_clock *c);
 
 /* Ticks to nanoseconds, as a double (exact to 53 bits); NAN without a clock. */
 CHRONO_API double chrono_clock_ns(const chrono_clock *c, uint64_t ticks);
@@ -460,7 +465,7 @@ CHRONO__INLINE uint64_t chrono_clock_start(const chrono_clock *c)
 #if defined(CHRONO__X86)
     if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono__tsc_fenced();
 #endif
-    return chrono__read(c);
+    return chrono_clock_read(c);
 }
 /* Serialized read after a region.  c must be an opened clock (NULL reads 0). */
 CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
@@ -470,7 +475,7 @@ CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
     if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono__tscp_stop();
     if (c->chrono__kind == CHRONO__KIND_TSC) return chrono__tsc_fenced();
 #endif
-    return chrono__read(c);
+    return chrono_clock_read(c);
 }
 
 #endif /* CHRONOSCOPE_CLOCK_H */
@@ -3774,7 +3779,7 @@ CHRONO__PRIVATE int chrono__reference_clockid(void)
 #endif
 }
 
-CHRONO_API uint64_t chrono__read(const chrono_clock *c)
+CHRONO_API uint64_t chrono_clock_read(const chrono_clock *c)
 {
     switch (c->chrono__kind) {
 #if defined(CHRONO__X86)
@@ -3908,7 +3913,7 @@ CHRONO__PRIVATE void chrono__calib_point(const chrono_clock *c, int refid, uint6
     *ticks = 0;
     *ns = 0;
     for (i = 0; i < 7; i++) {
-        uint64_t a = chrono__read(c), t = chrono__os_ns(refid), b = chrono__read(c);
+        uint64_t a = chrono_clock_read(c), t = chrono__os_ns(refid), b = chrono_clock_read(c);
         if (b >= a && b - a < best) { best = b - a; *ticks = a + (b - a) / 2; *ns = t; }
     }
 }
@@ -3961,9 +3966,9 @@ CHRONO__PRIVATE int chrono__measure_overhead(chrono_clock *c)
     c->overhead_ticks = (uint64_t)d[N / 2];
     c->overhead_min_ticks = (uint64_t)d[0];
     for (i = 0; i < 20; i++) {
-        uint64_t a = chrono__read(c), b = a;
+        uint64_t a = chrono_clock_read(c), b = a;
         long spins = 0;
-        while (b == a && spins++ < 10000000L) b = chrono__read(c);
+        while (b == a && spins++ < 10000000L) b = chrono_clock_read(c);
         if (b < a) return CHRONO_ECLOCK;
         if (b == a) return CHRONO_ECLOCK;   /* no progress in 10^7 reads */
         if (b - a < res) res = b - a;
@@ -6253,7 +6258,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
 }
 
 /* Ticks now, for budgets (not serialized: not a measurement). */
-CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono__read(&s->clock); }
+CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
 
 CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
 {

@@ -477,7 +477,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
 }
 
 /* Ticks now, for budgets (not serialized: not a measurement). */
-CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono__read(&s->clock); }
+CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
 
 CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
 {
