@@ -397,6 +397,15 @@ static void test_saved_check(void)
     v = chrono_check_saved(&ck, "kernel", sim_body, &b, path, 1.1);
     tap_ok(v == CHRONO_PASS, "saved: the same body, claim <= 1.1x the saved run: PASS (%.3f [%.3f, %.3f])", ck.items[ck.n - 1].estimate,
            ck.items[ck.n - 1].ci_low, ck.items[ck.n - 1].ci_high);
+    {   /* the same as a table row: CHRONO_CHECK_SAVED fills the entry in its fields' order */
+        const chrono_check_entry row = CHRONO_CHECK_SAVED("kernel", sim_body, &b, path, 1.1);
+        tap_ok(row.kind == CHRONO_EXPECT_SAVED && row.fn == sim_body && row.ctx == (void *)&b && row.claim == 1.1 &&
+               row.saved_path == path && !row.slow && !row.sweep && !row.params,
+               "CHRONO_CHECK_SAVED: kind, body, context, max_slowdown and the JSON path in their fields");
+        v = chrono_check_entry_run(&ck, &row);
+        tap_ok(v == CHRONO_PASS && ck.items[ck.n - 1].kind == CHRONO_EXPECT_SAVED && ck.items[ck.n - 1].claim == 1.1,
+               "CHRONO_CHECK_SAVED run by chrono_check_entry_run: PASS against the saved run (%.3f)", ck.items[ck.n - 1].estimate);
+    }
     b.cost = 400;
     v = chrono_check_saved(&ck, "kernel", sim_body, &b, path, 1.1);
     tap_ok(v == CHRONO_FAIL, "saved: twice as slow, claim <= 1.1x: FAIL (%.3f)", ck.items[ck.n - 1].estimate);
