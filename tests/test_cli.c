@@ -463,8 +463,20 @@ static void test_filter(void)
     got = selected("--filter=sum", "--filter=-a[", NULL);
     tap_ok(!strncmp(got, "EINVAL: --filter: '-a[' is not a valid", 38), "a bad second pattern: refused, named as given (%s)", got);
     got = selected("--filter=((a{99}){99}){99}", NULL, NULL);
-    tap_ok(strstr(got, "EINVAL: --filter: '((a{99}){99}){99}'") && strstr(got, "10000"),
+    tap_ok(strstr(got, "EINVAL: --filter: '((a{99}){99}){99}'") && strstr(got, "past 1000 copies"),
            "--filter='((a{99}){99}){99}': refused before regcomp spends minutes on it (%s)", got);
+    got = selected("--filter=x+*++++++++", NULL, NULL);
+    tap_ok(strstr(got, "EINVAL: --filter: 'x+*++++++++'") && strstr(got, "repeats a repetition"),
+           "--filter='x+*++++++++' (stacked repetitions, undefined in POSIX): refused before regcomp spends seconds on it (%s)", got);
+    got = selected("--filter=((((x?)+)?)+)?", NULL, NULL);
+    tap_ok(strstr(got, "EINVAL: --filter: '((((x?)+)?)+)?'") && strstr(got, "more than 4 deep"),
+           "--filter='((((x?)+)?)+)?' (5 nested repetitions): refused (%s)", got);
+    check_sel("--filter='((((s)+)+)+)+um' (4 nested repetitions compile)", selected("--filter=((((s)+)+)+)+um", NULL, NULL), "11100000");
+    check_sel("--filter='^(sum|stride)(_[a-z]+)*/[0-9]+$'", selected("--filter=^(sum|stride)(_[a-z]+)*/[0-9]+$", NULL, NULL),
+              "11111000");
+    check_sel("--filter='s+u+m+_+i+n+_+o+r+d+e+r+' (many '+' in a row of atoms compile)",
+              selected("--filter=s+u+m+_+i+n+_+o+r+d+e+r+", NULL, NULL), "10100000");
+    check_sel("--filter='[]a(]*sum' (a bracket holding ']' and '(')", selected("--filter=[]a(]*sum", NULL, NULL), "11100000");
     check_sel("--filter='a{2}b' (small bounds compile)", selected("--filter=a{2}b", NULL, NULL), "00000010");
 #else
     check_sel("--filter='^sum_.*64$' (no regex here: a substring)", selected("--filter=^sum_.*64$", NULL, NULL), "00000000");
