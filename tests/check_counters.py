@@ -28,6 +28,15 @@ def near1(v):
     return v is not None and 0.9 <= v <= 1.1
 
 
+# Under AddressSanitizer a fresh page's shadow (one byte per 8) is a fresh page
+# per 8 more: 1.125 faults per touched page (the asan leg read 1.17).
+SHADOW = 0.125 if os.environ.get("CHRONO_TEST_ASAN") == "1" else 0.0
+
+
+def near1_faults(v):
+    return v is not None and 0.9 <= v <= 1.1 + SHADOW
+
+
 def by_name(rows, key="name"):
     return {r[key]: r for r in rows}
 
@@ -43,7 +52,7 @@ sl, fp = b["sleep_50us"], b["fresh_page"]
 ok("open: task-clock, context-switches, page-faults" in doc["context"].get("counters", ""),
    "json context says which counters are open: %r" % doc["context"].get("counters"))
 ok(near1(sl.get("context-switches")), "json: sleep_50us %s context switches per iteration (0.9..1.1)" % sl.get("context-switches"))
-ok(near1(fp.get("page-faults")), "json: fresh_page %s page faults per iteration (0.9..1.1)" % fp.get("page-faults"))
+ok(near1_faults(fp.get("page-faults")), "json: fresh_page %s page faults per iteration (0.9..%.3g)" % (fp.get("page-faults"), 1.1 + SHADOW))
 ok(sl.get("page-faults", 1) < 0.1 and fp.get("context-switches", 1) < 0.1,
    "json: no faults in the sleep (%s), no switches in the touch (%s)" % (sl.get("page-faults"), fp.get("context-switches")))
 ok(sl["cpu_time"] < 0.5 * sl["real_time"] and sl["task-clock"] < 0.5 * sl["real_time"],
@@ -56,7 +65,7 @@ ok("instructions" not in sl and "ipc" not in sl, "json: no field for a counter n
 rc, out, err = run(SW, "--format=csv")
 rows = list(csv.DictReader(io.StringIO(out)))
 c = by_name(rows)
-ok(rc == 0 and near1(float(c["sleep_50us"]["context-switches"] or 0)) and near1(float(c["fresh_page"]["page-faults"] or 0)),
+ok(rc == 0 and near1(float(c["sleep_50us"]["context-switches"] or 0)) and near1_faults(float(c["fresh_page"]["page-faults"] or 0)),
    "csv: %s switches per sleep, %s faults per fresh page" % (c["sleep_50us"]["context-switches"], c["fresh_page"]["page-faults"]))
 ok(c["sleep_50us"]["instructions"] == "" and c["sleep_50us"]["ipc"] == "", "csv: counters not asked for are empty")
 ok(float(c["sleep_50us"]["cpu_time"]) < 0.5 * float(c["sleep_50us"]["median_ns"]), "csv: cpu_time beside median_ns")
@@ -70,7 +79,7 @@ for i, line in enumerate(lines):
         per[name] = line
 m_sw = re.search(r"ctx-sw (\S+) \[(\S+), (\S+)\]", per.get("sleep_50us", ""))
 m_pf = re.search(r"faults (\S+) ", per.get("fresh_page", ""))
-ok(rc == 0 and m_sw and near1(float(m_sw.group(1))) and m_pf and near1(float(m_pf.group(1))),
+ok(rc == 0 and m_sw and near1(float(m_sw.group(1))) and m_pf and near1_faults(float(m_pf.group(1))),
    "text: %r / %r" % (per.get("sleep_50us"), per.get("fresh_page")))
 ok(m_sw and float(m_sw.group(2)) <= float(m_sw.group(1)) <= float(m_sw.group(3)), "text: the median's interval brackets it")
 ok(sum(1 for l in lines if l.startswith("counters ")) == 1, "text: one counters line in the header")
