@@ -11098,21 +11098,88 @@ CHRONO__PRIVATE const char *chrono__cli_pattern(const char *f, int *negative)
 }
 
 #if CHRONO__CLI_REGEX
-/* 1 when the pattern's {m,n} bounds multiply past 10000: "((a{99}){99}){99}"
-   would take regcomp minutes and gigabytes; names never need that. */
-CHRONO__PRIVATE int chrono__cli_repeats_too_much(const char *re)
+#define CHRONO__CLI_DEPTH 64       /* nested groups a pattern may open */
+#define CHRONO__CLI_NESTED_REPEATS 4 /* repetitions that may apply to one atom */
+#define CHRONO__CLI_COPIES 1000      /* atoms regcomp may build beyond the pattern's own */
+
+/* 1 when *re starts a repetition ('*', '?', '+', '{m}', '{m,}', '{m,n}'): *copies
+   is how many copies of the atom before it regcomp builds, and *re is left on the
+   repetition's last character. */
+CHRONO__PRIVATE int chrono__cli_repetition(const char **re, double *copies)
 {
-    double product = 1;
+    unsigned long m = 0, most = 0;
+    *copies = **re == '+' ? 2 : 1;
+    if (**re == '*' || **re == '?' || **re == '+') return 1;
+    if (**re != '{' || (*re)[1] < '0' || (*re)[1] > '9') return 0;
+    for ((*re)++; **re == ',' || (**re >= '0' && **re <= '9'); (*re)++)
+        if (**re == ',') { most = m; m = 0; }
+        else if (m < 100000) m = m * 10 + (unsigned long)(**re - '0');
+    if (!**re) (*re)--;   /* an unclosed brace: regcomp refuses it */
+    *copies = (double)(m > most ? m : most) + 1;
+    return 1;
+}
+
+/* Past a bracket expression starting at *re ('['): "[]a]", "[^]a]", "[[:alpha:]]". */
+CHRONO__PRIVATE void chrono__cli_skip_bracket(const char **re)
+{
+    const char *p = *re + 1;
+    if (*p == '^') p++;
+    if (*p == ']') p++;
+    for (; *p && *p != ']'; p++)
+        if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+            const char *end = strchr(p + 2, p[1]);
+            if (!end || end[1] != ']') break;
+            p = end + 1;
+        }
+    *re = *p ? p : p - 1;
+}
+
+/* One group level of a pattern being sized: the atoms it holds so far, the
+   size of its last atom, how many repetitions apply to that atom and the most
+   that apply to any atom inside. */
+typedef struct { double size, last; int last_repeats, repeats; } chrono__cli_level;
+
+/* Why regcomp must not be given the pattern, or NULL: glibc copies the atom
+   before '+' and '{m,n}' (a group with all it holds) and builds epsilon closures
+   that grow exponentially with repetitions applied on repetitions, so
+   "((a{99}){99}){99}", "x+*+++++++" or "((((x?)+)?)+)?" would take it seconds to
+   minutes and gigabytes; names never need that. */
+CHRONO__PRIVATE const char *chrono__cli_pattern_too_costly(const char *re)
+{
+    chrono__cli_level g[CHRONO__CLI_DEPTH];
+    const double limit = CHRONO__CLI_COPIES + (double)strlen(re);
+    double copies;
+    int d = 0, after_repeat = 0;
+    memset(g, 0, sizeof g);
     for (; *re; re++) {
-        unsigned long m = 0;
-        if (*re != '{') continue;
-        for (re++; *re == ',' || (*re >= '0' && *re <= '9'); re++)
-            if (*re == ',') { if (m > 1) product *= (double)m; m = 0; }
-            else if (m < 100000) m = m * 10 + (unsigned long)(*re - '0');
-        if (m > 1) product *= (double)m;
-        if (!*re) break;
+        if (chrono__cli_repetition(&re, &copies)) {
+            if (after_repeat) return "it repeats a repetition (undefined in POSIX; write one operator)";
+            g[d].size += g[d].last * (copies - 1);
+            g[d].last *= copies;
+            if (++g[d].last_repeats > g[d].repeats) g[d].repeats = g[d].last_repeats;
+            after_repeat = 1;
+            if (g[d].repeats > CHRONO__CLI_NESTED_REPEATS) return "it nests repetitions more than 4 deep";
+            if (g[d].size > limit) return "its repetitions expand past 1000 copies";
+            continue;
+        }
+        after_repeat = 0;
+        if (*re == '(') {
+            if (++d == CHRONO__CLI_DEPTH) return "it nests groups more than 63 deep";
+            memset(&g[d], 0, sizeof g[d]);
+        } else if (*re == ')' && d > 0) {
+            g[d - 1].last = g[d].size + 1;
+            g[d - 1].size += g[d - 1].last;
+            g[d - 1].last_repeats = g[d].repeats;
+            d--;
+        } else if (*re != '|' && *re != '^' && *re != '$') {
+            if (*re == '\\' && re[1]) re++;
+            else if (*re == '[') chrono__cli_skip_bracket(&re);
+            g[d].last = 1;
+            g[d].size += 1;
+            g[d].last_repeats = 0;
+        }
     }
-    return product > 10000;
+    return NULL;
 }
 
 /* Compile every --filter (REG_EXTENDED | REG_NOSUB) into o->chrono__re;
@@ -11127,10 +11194,11 @@ CHRONO__PRIVATE int chrono__cli_compile(chrono_cli *o)
     for (k = 0; k < o->nfilters; k++) {
         const char *given = o->filters[k], *pat = chrono__cli_pattern(given, &neg);
         char why[160], msg[96];
-        int rc = chrono__cli_repeats_too_much(pat) ? -1 : regcomp(&re[k], pat, REG_EXTENDED | REG_NOSUB);
+        const char *costly = chrono__cli_pattern_too_costly(pat);
+        int rc = costly ? -1 : regcomp(&re[k], pat, REG_EXTENDED | REG_NOSUB);
         if (rc == 0) continue;
         if (rc > 0) (void)regerror(rc, &re[k], msg, sizeof msg);
-        else (void)chrono__bprintf(msg, sizeof msg, "its {m,n} bounds multiply past 10000");
+        else (void)chrono__bprintf(msg, sizeof msg, "%s", costly);
         while (k-- > 0) regfree(&re[k]);
         CHRONO_FREE(re);
         (void)chrono__bprintf(why, sizeof why, "is not a valid extended regular expression: %s", msg);
