@@ -77,6 +77,7 @@
      chronoscope/types.h   the data: configuration, results, comparisons, sessions
      chronoscope/engine.h  the sampling engine: probes, reference chains, the one sampling loop
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
+     chronoscope/threads.h multithreaded runs: one body in N pinned threads, started together
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
@@ -101,6 +102,7 @@
 #include "chronoscope/types.h"
 #include "chronoscope/engine.h"
 #include "chronoscope/bench.h"
+#include "chronoscope/threads.h"
 #include "chronoscope/table.h"
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"

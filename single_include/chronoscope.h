@@ -87,6 +87,7 @@
      chronoscope/types.h   the data: configuration, results, comparisons, sessions
      chronoscope/engine.h  the sampling engine: probes, reference chains, the one sampling loop
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
+     chronoscope/threads.h multithreaded runs: one body in N pinned threads, started together
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
@@ -602,7 +603,9 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
                                  "with the level it reaches, n/a for a single one, and its row is marked") \
     X(CHRONO_WARN_CYCLES_DISAGREE, 17, "the PMU's core cycles and the reference chains' estimate disagree by more " \
-                                       "than 1%: one of them is wrong here (the row is marked)")
+                                       "than 1%: one of them is wrong here (the row is marked)") \
+    X(CHRONO_WARN_OVERSUBSCRIBED, 18, "a threaded run had more threads than CPUs it may use: its threads took " \
+                                      "turns, and their times include each other's (the row is marked)")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
    session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
@@ -610,9 +613,9 @@ typedef struct chrono_cache {
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
    CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED,
    LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
-   at 0.95). */
+   at 0.95), CYCLES_DISAGREE, OVERSUBSCRIBED (threads.h). */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_CYCLES_DISAGREE };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_OVERSUBSCRIBED };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
@@ -1175,6 +1178,14 @@ typedef struct chrono_result {
     unsigned counters;
     chrono_stats counter[CHRONO_COUNTER_COUNT];
     double ipc;
+    /* Threads (threads.h, chrono_run_threads): how many ran the body at once
+       (0: not a threaded run).  .ns is then the time an iteration takes one
+       thread (median over threads and samples); thread_slowest_ns the
+       slowest thread of a sample per iteration (median over samples; times
+       .iters_per_sample: its wall time), threads_per_second the iterations
+       of all threads together per second; both 0 when not threaded. */
+    int threads;
+    double thread_slowest_ns, threads_per_second;
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -1628,6 +1639,94 @@ CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_BENCH_H */
 /* ==== end chronoscope/bench.h */
 
+/* ==== chronoscope/threads.h =================================================== */
+/* chronoscope/threads.h — multithreaded runs: one body in N threads at once,
+   started together at every sample, each thread timed on its own.
+
+   Usage:
+
+       static unsigned long hits;                 // shared by every thread
+       static void shared(void *ctx, uint64_t iters) {
+           uint64_t i;
+           for (i = 0; i < iters; i++) chrono_atomic_add(&hits, 1);
+       }
+       static void private_(void *ctx, uint64_t iters) {   // state on the stack: the thread's own
+           uint64_t i, n = 0;
+           for (i = 0; i < iters; i++) { n++; chrono_keep(n); }
+       }
+       chrono_result r1, r2;
+       chrono_run_threads(&s, "shared/1", shared, NULL, 1, &r1);
+       chrono_run_threads(&s, "shared/2", shared, NULL, 2, &r2);
+       printf("%.2fx slower a thread\n", r2.ns.median / r1.ns.median);
+
+   Functions:
+       chrono_run_threads(s, name, fn, ctx, threads, out)
+                                  fn(ctx, iters) in `threads` threads at once (the
+                                  calling thread is one of them), every thread
+                                  `iters` iterations a sample
+       chrono_atomic_add(p, v)    *p += v, atomically (inline; compiler builtins,
+                                  C99 has no atomics): a shared counter for bodies
+
+   How a threaded run measures: the threads are started once for the run and
+   pinned to distinct CPUs (the session's CPU for the calling thread, the
+   next CPUs it may use for the others; threads beyond the CPUs there are run
+   unpinned, and the run warns CHRONO_WARN_OVERSUBSCRIBED).  At every sample
+   the runner (bench.h's engine: sizing, warm-up, probes, rejections) calls
+   a body that waits until every thread has arrived at a barrier, releases
+   them together, runs its own share and waits for the others: the engine
+   times the whole.  Each thread reads the clock around its own `iters`
+   iterations; a sample in which a thread changed CPU or was switched out
+   involuntarily is left out of the threads' figures (all kept, with
+   CHRONO_WARN_INTERRUPTED, when none is whole).  The result then says:
+     .ns, .ticks, .cycles   the time an iteration takes one thread: the median
+                            over threads and samples, with its interval
+                            (cycles: at the run's core clock)
+     .threads               how many threads ran
+     .thread_slowest_ns     the slowest thread of a sample, per iteration
+                            (median over samples); x .iters_per_sample: the
+                            wall time of the slowest thread in one sample
+     .threads_per_second    iterations per second of all threads together
+                            (.threads / .thread_slowest_ns)
+   The samples themselves are not kept (.sample_ns NULL).  Nothing is
+   allocated or printed while a sample is timed; the waiting threads spin
+   (pausing), and yield the CPU after a while so that an oversubscribed run
+   still moves.
+
+   Platforms: pthreads on POSIX, Windows threads under _WIN32; pinning where
+   cpu.h pins (Linux, Windows).  Every int return: 0 or a negative CHRONO_E... */
+#ifndef CHRONOSCOPE_THREADS_H
+#define CHRONOSCOPE_THREADS_H
+
+
+#define CHRONO_THREADS_MAX 256   /* threads of one run (cli.h's --threads says 256 too) */
+
+/* The compiler's atomics behind one macro set (C99 has none):
+   CHRONO__ATOMIC_ADD returns the new value; loads acquire, stores release. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define CHRONO__ATOMIC_ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_SEQ_CST)
+#  define CHRONO__ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#  define CHRONO__ATOMIC_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#elif defined(_MSC_VER)
+#  define CHRONO__ATOMIC_ADD(p, v) ((unsigned long)_InterlockedExchangeAdd((volatile long *)(p), (long)(v)) + (v))
+#  define CHRONO__ATOMIC_LOAD(p) ((unsigned long)_InterlockedOr((volatile long *)(p), 0))
+#  define CHRONO__ATOMIC_STORE(p, v) ((void)_InterlockedExchange((volatile long *)(p), (long)(v)))
+#else
+#  error "chronoscope/threads.h: no atomic operations known for this compiler (gcc, clang and MSVC are)"
+#endif
+
+CHRONO__INLINE unsigned long chrono_atomic_add(volatile unsigned long *p, unsigned long v)
+{
+    return CHRONO__ATOMIC_ADD(p, v);
+}
+
+CHRONO__EXTERN_C_BEGIN
+CHRONO_API int chrono_run_threads(chrono_session *s, const char *name, chrono_fn fn, void *ctx, int threads,
+                                  chrono_result *out);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_THREADS_H */
+/* ==== end chronoscope/threads.h */
+
 /* ==== chronoscope/table.h ===================================================== */
 /* chronoscope/table.h — text that every report format shares, and tables of a
    program's own: UTF-8, one escaper with one rule per target syntax, display
@@ -2029,6 +2128,10 @@ typedef struct chrono_report_writer {
     X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], 0) \
     X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, 0) \
     X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, 0) \
+    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, 0) \
+    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, 0) \
+    X("iterations_per_second_all_threads", num, CHRONO__F_ALL, f->r->threads > 0 ? f->r->threads_per_second : NAN, \
+      f->r->threads > 0, 0) \
     X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, 0) \
     X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
     X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
@@ -2232,6 +2335,9 @@ CHRONO__EXTERN_C_END
                                  first and refuses a NAME no entry measures (exit 2)
      --processes=N               .processes: programs of program.h run their benchmarks
                                  in N fresh processes and pool them (1..1000)
+     --threads=N                 .threads: program.h's entries made with
+                                 chrono_with_threads(e, CHRONO_THREADS_CLI) run in N
+                                 threads (1..256; default: the online CPUs)
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -2296,6 +2402,7 @@ typedef struct chrono_cli {
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
     int processes;           /* --processes, 0: not given (one process, this one) */
+    int threads;             /* --threads, 0: not given */
     char error[256];         /* after CHRONO_EINVAL: the flag, the value, what is wrong */
     FILE *out;               /* opened by chrono_cli_output */
     /* private */
@@ -2772,6 +2879,9 @@ CHRONO__EXTERN_C_END
      chrono_with_blocking(entry)                   the body blocks by design
      chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
+     chrono_with_threads(entry, n)                 a run in n threads at once (threads.h);
+                                                   CHRONO_THREADS_CLI: as many as --threads=N says
+                                                   (default: the online CPUs)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_program_child(p)                       0, or in a child of those processes its number (from 1)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
@@ -2828,6 +2938,8 @@ typedef struct chrono_entry {
     int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
     const char *counters;        /* counters.h names this entry reads besides --counters
                                     ("context-switches,page-faults"); NULL: none */
+    int threads;                 /* run: in this many threads at once (chrono_with_threads);
+                                    CHRONO_THREADS_CLI: --threads; 0: one thread, not a threaded run */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -2891,6 +3003,12 @@ CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values,
 CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list);
 /* Counters this entry reads besides --counters: names of counters.h, comma-separated. */
 CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list);
+/* A run in n threads at once (chrono_run_threads; 1..CHRONO_THREADS_MAX),
+   or with n = CHRONO_THREADS_CLI in as many as --threads=N says (default:
+   the online CPUs).  The row keeps the entry's name; its thread count is
+   in the row ("2 threads: ...") and in JSON/CSV "threads". */
+#define CHRONO_THREADS_CLI (-1)
+CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -7875,6 +7993,357 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_BENCH_IMPL */
 
+/* ==== chronoscope/threads.h: implementation =================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_THREADS_IMPL)
+#define CHRONOSCOPE_THREADS_IMPL
+
+#if CHRONO__OS_WINDOWS
+#  ifndef WIN32_LEAN_AND_MEAN
+#    define WIN32_LEAN_AND_MEAN
+#  endif
+#  include <windows.h>
+#  define CHRONO__THREAD_HANDLE HANDLE
+#else
+#  include <pthread.h>
+#  include <sched.h>
+#  define CHRONO__THREAD_HANDLE pthread_t
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
+#define CHRONO__SPINS_BEFORE_YIELD 20000u   /* pauses (~1 ms on x86) before a waiting thread yields */
+#define CHRONO__LINE 64
+
+struct chrono__threads;
+
+/* One thread's slot, on cache lines of its own (the threads write them at
+   every sample). */
+typedef struct chrono__thread {
+    struct chrono__threads *g;
+    int index, cpu;              /* cpu pinned to, -1: not pinned */
+    int started;                 /* the OS thread exists (joined at the end) */
+    uint64_t ticks;              /* its last call, net of the clock's overhead */
+    int disturbed;               /* its last call changed CPU or was switched out */
+    chrono_pin pin;
+    CHRONO__THREAD_HANDLE handle;
+    char pad[CHRONO__LINE];
+} chrono__thread;
+
+/* The run's shared state: the counters the threads meet on, each on its own line. */
+typedef struct chrono__threads {
+    char pad0[CHRONO__LINE];
+    volatile unsigned long go;       /* bumped to start a call (or to quit) */
+    char pad1[CHRONO__LINE];
+    volatile unsigned long arrived;  /* workers waiting at the barrier, ever */
+    char pad2[CHRONO__LINE];
+    volatile unsigned long done;     /* workers finished, ever */
+    char pad3[CHRONO__LINE];
+    chrono_fn fn;
+    void *ctx;
+    const chrono_clock *clk;
+    uint64_t iters;
+    int n, quit;
+    unsigned long calls;             /* calls so far (the barrier's generation) */
+    chrono__thread *t;
+    /* the threads' figures of the sampling's calls, the last `cap` of them */
+    int recording;
+    size_t cap, recorded;
+    double *tns;                     /* [call * n + thread]: ns per iteration */
+    unsigned char *bad;              /* [call]: a thread was disturbed */
+} chrono__threads;
+
+CHRONO__PRIVATE void chrono__spin_pause(unsigned *spins)
+{
+    if (++*spins < CHRONO__SPINS_BEFORE_YIELD) {
+#if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
+        __asm__ __volatile__("pause");
+#elif defined(CHRONO__ARM64) && (defined(__GNUC__) || defined(__clang__))
+        __asm__ __volatile__("yield");
+#elif CHRONO__OS_WINDOWS
+        YieldProcessor();
+#endif
+        return;
+    }
+    *spins = 0;
+#if CHRONO__OS_WINDOWS
+    (void)SwitchToThread();
+#else
+    (void)sched_yield();
+#endif
+}
+
+/* Wait until *p reaches at least v (a count that only grows). */
+CHRONO__PRIVATE void chrono__wait_for(volatile unsigned long *p, unsigned long v)
+{
+    unsigned spins = 0;
+    while ((long)(CHRONO__ATOMIC_LOAD(p) - v) < 0) chrono__spin_pause(&spins);
+}
+
+/* One thread's share of a call: its iterations timed on its own clock reads,
+   and whether it changed CPU or was switched out meanwhile. */
+CHRONO__PRIVATE void chrono__thread_share(chrono__thread *t)
+{
+    const chrono__threads *g = t->g;
+    long sw0 = chrono_cpu_switches_involuntary(), sw1;
+    int cpu0 = chrono_cpu_current(), cpu1;
+    uint64_t t0 = chrono_clock_start(g->clk), t1;
+    g->fn(g->ctx, g->iters);
+    t1 = chrono_clock_stop(g->clk);
+    cpu1 = chrono_cpu_current();
+    sw1 = chrono_cpu_switches_involuntary();
+    t1 = t1 > t0 ? t1 - t0 : 0;
+    t->ticks = t1 > g->clk->overhead_ticks ? t1 - g->clk->overhead_ticks : 0;
+    t->disturbed = cpu0 != cpu1 || (sw0 >= 0 && sw1 != sw0);
+}
+
+/* A worker: pinned to its CPU, then a call at each bump of .go until .quit. */
+CHRONO__PRIVATE void chrono__thread_loop(chrono__thread *t)
+{
+    chrono__threads *g = t->g;
+    unsigned long seen = 0;
+    if (t->cpu >= 0 && chrono_cpu_pin(&t->pin, t->cpu) < 0) t->cpu = -1;
+    for (;;) {
+        (void)CHRONO__ATOMIC_ADD(&g->arrived, 1ul);
+        chrono__wait_for(&g->go, seen + 1);
+        seen++;
+        if (g->quit) break;
+        chrono__thread_share(t);
+        (void)CHRONO__ATOMIC_ADD(&g->done, 1ul);
+    }
+    if (t->pin.pinned) (void)chrono_cpu_unpin(&t->pin);
+}
+
+#if CHRONO__OS_WINDOWS
+CHRONO__PRIVATE DWORD WINAPI chrono__thread_main(LPVOID p) { chrono__thread_loop((chrono__thread *)p); return 0; }
+CHRONO__PRIVATE int chrono__thread_start(chrono__thread *t)
+{
+    t->handle = CreateThread(NULL, 0, chrono__thread_main, t, 0, NULL);
+    return t->handle ? 0 : CHRONO_ENOMEM;
+}
+CHRONO__PRIVATE void chrono__thread_join(chrono__thread *t)
+{
+    (void)WaitForSingleObject(t->handle, INFINITE);
+    (void)CloseHandle(t->handle);
+}
+#else
+CHRONO__PRIVATE void *chrono__thread_main(void *p) { chrono__thread_loop((chrono__thread *)p); return NULL; }
+CHRONO__PRIVATE int chrono__thread_start(chrono__thread *t)
+{
+    return pthread_create(&t->handle, NULL, chrono__thread_main, t) == 0 ? 0 : CHRONO_ENOMEM;
+}
+CHRONO__PRIVATE void chrono__thread_join(chrono__thread *t) { (void)pthread_join(t->handle, NULL); }
+#endif
+
+/* The record of a finished call: each thread's ns per iteration (the last
+   `cap` calls of the sampling are kept), and whether one was disturbed. */
+CHRONO__PRIVATE void chrono__threads_note(chrono__threads *g)
+{
+    size_t row = g->recorded % g->cap;
+    unsigned char bad = 0;
+    int i;
+    for (i = 0; i < g->n; i++) {
+        g->tns[row * (size_t)g->n + (size_t)i] = chrono_clock_ns(g->clk, g->t[i].ticks) / (double)g->iters;
+        bad |= (unsigned char)g->t[i].disturbed;
+    }
+    g->bad[row] = bad;
+    g->recorded++;
+}
+
+/* The engine's body: every worker arrived at the barrier, all released at
+   once, the calling thread's share run, the others waited for. */
+CHRONO__PRIVATE void chrono__threads_call(void *ctx, uint64_t iters)
+{
+    chrono__threads *g = (chrono__threads *)ctx;
+    unsigned long workers = (unsigned long)(g->n - 1);
+    chrono__wait_for(&g->arrived, workers * (g->calls + 1));
+    g->iters = iters ? iters : 1;
+    g->calls++;
+    CHRONO__ATOMIC_STORE(&g->go, g->calls);
+    chrono__thread_share(&g->t[0]);
+    chrono__wait_for(&g->done, workers * g->calls);
+    if (g->recording) chrono__threads_note(g);
+}
+
+/* The CPUs the threads take: the calling thread's (the session's pinned one,
+   or where it runs now), then the next ones it may use; -1 beyond them.
+   The count of threads that got no CPU of their own. */
+CHRONO__PRIVATE int chrono__threads_cpus(chrono__threads *g, int own)
+{
+    int count = chrono_cpu_count(), c, i = 1;
+    g->t[0].cpu = own;
+    for (c = 0; c < count && i < g->n && CHRONO_CPU_HAVE_PIN; c++)
+        if (c != own && chrono_cpu_allowed(c) == 1) g->t[i++].cpu = c;
+    for (c = i; c < g->n; c++) g->t[c].cpu = -1;
+    if (own < 0 && count > 0) return g->n > count ? g->n - count : 0;
+    return g->n - i;
+}
+
+/* The workers started, each pinned by itself; the session's thread unpinned
+   meanwhile, so that they may take other CPUs (a thread starts with its
+   creator's mask).  *spare: threads without a CPU of their own. */
+CHRONO__PRIVATE int chrono__threads_start(chrono_session *s, chrono__threads *g, int *spare)
+{
+    int i, rc = 0, own = s->pin.pinned ? s->pin.cpu : chrono_cpu_current(), repin = s->pin.pinned;
+    if (repin) (void)chrono_cpu_unpin(&s->pin);
+    *spare = chrono__threads_cpus(g, own);
+    for (i = 1; i < g->n && rc == 0; i++) {
+        g->t[i].g = g; g->t[i].index = i;
+        if ((rc = chrono__thread_start(&g->t[i])) == 0) g->t[i].started = 1;
+    }
+    if (repin) (void)chrono_cpu_pin(&s->pin, own);
+    if (rc == 0) chrono__wait_for(&g->arrived, (unsigned long)(g->n - 1));   /* started and pinned: not timed */
+    return rc;
+}
+
+/* Iterations per sample to start the engine's sizing from: grown until the
+   quickest thread's own share takes .min_sample_us.  The engine's sizing
+   times the whole call, barrier included: a worker the scheduler keeps off
+   its CPU for a while could pass for a slow body and size the batch at one
+   iteration; the threads' own clock reads do not wait for one another. */
+CHRONO__PRIVATE uint64_t chrono__threads_presize(const chrono_session *s, chrono__threads *g)
+{
+    double want = s->cfg.min_sample_us * 1e3;
+    uint64_t iters = 1;
+    int step, i;
+    for (step = 0; step < 64 && iters < ((uint64_t)1 << 40); step++) {
+        double ns = INFINITY;
+        chrono__threads_call(g, iters);
+        for (i = 0; i < g->n; i++) {
+            double t = chrono_clock_ns(g->clk, g->t[i].ticks);
+            if (t < ns) ns = t;
+        }
+        if (ns >= want) break;
+        iters = ns > 0 && want / ns < 100 ? (uint64_t)((double)iters * 1.2 * want / ns) + 1 : iters * 100;
+    }
+    return iters;
+}
+
+/* Every started worker told to quit and joined. */
+CHRONO__PRIVATE void chrono__threads_stop(chrono__threads *g)
+{
+    unsigned long started = 0;
+    int i;
+    for (i = 1; i < g->n; i++) started += (unsigned long)g->t[i].started;
+    chrono__wait_for(&g->arrived, started * (g->calls + 1));
+    g->quit = 1;
+    CHRONO__ATOMIC_STORE(&g->go, g->calls + 1);
+    for (i = 1; i < g->n; i++)
+        if (g->t[i].started) chrono__thread_join(&g->t[i]);
+}
+
+/* The run's shared state and its records, allocated before any sample. */
+CHRONO__PRIVATE chrono__threads *chrono__threads_new(const chrono_session *s, chrono_fn fn, void *ctx, int n)
+{
+    size_t cap = 4 * (size_t)s->cfg.samples + 16, bytes = sizeof(chrono__threads) + (size_t)n * sizeof(chrono__thread);
+    size_t rec = cap * (size_t)n * sizeof(double) + cap;
+    chrono__threads *g = (chrono__threads *)CHRONO_MALLOC(bytes + rec);
+    if (!g) return NULL;
+    memset(g, 0, bytes + rec);
+    g->t = (chrono__thread *)(void *)(g + 1);
+    g->tns = (double *)(void *)(g->t + n);
+    g->bad = (unsigned char *)(g->tns + cap * (size_t)n);
+    g->fn = fn; g->ctx = ctx; g->clk = &s->clock; g->n = n; g->cap = cap; g->iters = 1;
+    g->t[0].g = g;
+    return g;
+}
+
+/* The threads' figures into r from the calls recorded: those where no
+   thread was disturbed (all of them, INTERRUPTED, when none is whole); the
+   time an iteration takes a thread (its statistics in ns, ticks and, at the
+   run's core clock, cycles), the slowest thread's, the throughput. */
+CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chrono__threads *g, chrono_result *r)
+{
+    size_t rows = g->recorded < g->cap ? g->recorded : g->cap, n = (size_t)g->n, i, j, k = 0, m = 0, whole = 0;
+    double *x, *slow, conf = s->cfg.confidence, iqr;
+    chrono_stats st;
+    int rc;
+    for (i = 0; i < rows; i++) whole += !g->bad[i];
+    if (rows == 0) return CHRONO_ENOSAMPLES;
+    if (whole == 0) r->warnings |= CHRONO_WARN_INTERRUPTED;
+    if (!(x = (double *)CHRONO_MALLOC((2 * rows * n + rows) * sizeof(double)))) return CHRONO_ENOMEM;
+    slow = x + 2 * rows * n;
+    for (i = 0; i < rows; i++) {
+        if (whole && g->bad[i]) continue;
+        slow[m] = 0;
+        for (j = 0; j < n; j++) {
+            double v = g->tns[i * n + j];
+            x[k++] = v;
+            if (v > slow[m]) slow[m] = v;
+        }
+        m++;
+    }
+    rc = chrono_stats_compute(x, k, conf, x + rows * n, &r->ns);
+    if (rc == 0) rc = chrono_stats_compute(slow, m, conf, x + rows * n, &st);
+    if (rc == 0) {
+        chrono_stats_scale(&r->ns, 1.0 / s->clock.ns_per_tick, &r->ticks);
+        if (r->has_cycles && r->core_ghz > 0) chrono_stats_scale(&r->ns, r->core_ghz, &r->cycles);
+        r->samples = m;
+        r->threads = g->n;
+        r->thread_slowest_ns = st.median;
+        r->threads_per_second = st.median > 0 ? (double)g->n * 1e9 / st.median : NAN;
+        iqr = r->ns.q3 - r->ns.q1;
+        r->hist_lo = r->ns.min;
+        r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
+        chrono_stats_histogram(x, k, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
+        if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;
+        r->sample_ns = NULL;
+        r->nsample_ns = 0;
+    }
+    CHRONO_FREE(x);
+    return rc;
+}
+
+/* The engine's run of the threads' body (chrono_run's steps: size, warm,
+   size again, sample, drop, summarise), the threads' figures over it, the
+   result kept in the session. */
+CHRONO__PRIVATE int chrono__threads_engine(chrono_session *s, const char *name, chrono__threads *g, int spare,
+                                           chrono_result *r)
+{
+    chrono_engine_target t = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL };
+    chrono_engine_side side;
+    chrono_engine e;
+    size_t want = (size_t)s->cfg.samples, rows = want * 3 + (want * 100 < 100000 ? want * 100 : 100000);
+    int rc;
+    side.name = name; side.fn = chrono__threads_call; side.ctx = g; side.result = r;
+    if ((rc = chrono_engine_open(&e, s, &side, 1, rows)) < 0) return rc;
+    (void)chrono_engine_size(&e, chrono__threads_presize(s, g), s->cfg.max_ms / 4, 0);
+    (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
+    (void)chrono_engine_size(&e, e.iters, s->cfg.max_ms / 2, 0);
+    g->recording = 1;
+    rc = chrono_engine_run(&e, &t);
+    g->recording = 0;
+    if (rc < 0) return rc;
+    chrono_engine_figures(&e);
+    (void)chrono_engine_drop(&e, CHRONO_ENGINE_DROP_RUN);
+    if (r->migrated) r->warnings |= CHRONO_WARN_MIGRATED;
+    if ((rc = chrono_engine_summarise(&e)) < 0) return rc;
+    if ((rc = chrono__threads_figures(s, g, r)) < 0) return rc;
+    if (spare > 0) r->warnings |= CHRONO_WARN_OVERSUBSCRIBED;
+    s->warnings |= r->warnings;
+    return chrono_engine_keep(&e, NULL);
+}
+
+CHRONO_API int chrono_run_threads(chrono_session *s, const char *name, chrono_fn fn, void *ctx, int threads,
+                                  chrono_result *out)
+{
+    chrono__threads *g;
+    chrono_result r;
+    int rc, spare = 0;
+    if (out) { memset(out, 0, sizeof *out); out->ns.median = NAN; }
+    if (!s || !s->is_open || !fn || !name || !*name) return CHRONO_EINVAL;
+    if (strlen(name) >= CHRONO_NAME_MAX || threads < 1 || threads > CHRONO_THREADS_MAX) return CHRONO_ERANGE;
+    if (!(g = chrono__threads_new(s, fn, ctx, threads))) return CHRONO_ENOMEM;
+    rc = chrono__threads_start(s, g, &spare);
+    if (rc == 0) rc = chrono__threads_engine(s, name, g, spare, &r);
+    chrono__threads_stop(g);
+    CHRONO_FREE(g);
+    if (out && rc == 0) *out = r;
+    return rc;
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_THREADS_IMPL */
+
 /* ==== chronoscope/table.h: implementation ===================================== */
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_TABLE_IMPL)
 #define CHRONOSCOPE_TABLE_IMPL
@@ -8792,6 +9261,24 @@ CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chron
     }
 }
 
+/* A threaded run (threads.h): "  2 threads: slowest 0.327 ns, 6.11 G/s
+   together" after the distribution: the slowest thread's time per iteration
+   and the iterations of all threads per second. */
+CHRONO__PRIVATE void chrono__threads_append(char *cell, size_t n, const chrono_result *r)
+{
+    static const char *const unit[] = { "", " k", " M", " G", " T" };
+    char d[48], num[48];
+    size_t len = strlen(cell);
+    double per_s = r->threads_per_second;
+    int u = 0;
+    if (r->threads < 1) return;
+    while (chrono__finite(per_s) && per_s >= 999.5 && u < 4) { per_s /= 1000; u++; }
+    chrono_report_duration(d, sizeof d, r->thread_slowest_ns);
+    (void)chrono__bprintf(cell + len, n - len, "  %d thread%s: slowest %s, %s%s/s together", r->threads,
+                          r->threads == 1 ? "" : "s", d,
+                          chrono__finite(per_s) ? chrono__fmt3(num, sizeof num, per_s) : "n/a", unit[u]);
+}
+
 /* Per-run warnings: " !" after the name on the row concerned, and a footnote. */
 #define CHRONO__MARK " !"
 CHRONO__PRIVATE void chrono__mark(char *cell, size_t n, unsigned warnings)
@@ -8854,6 +9341,7 @@ CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, 
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
     chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
     chrono__throughput_append(row->cell[8], CHRONO__CELL, r);
+    chrono__threads_append(row->cell[8], CHRONO__CELL, r);
 }
 
 CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s)
@@ -9492,7 +9980,7 @@ CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r
     chrono__jstr(o, "run_type", "iteration");
     chrono__jint(o, "repetitions", 1);
     chrono__jint(o, "repetition_index", 0);
-    chrono__jint(o, "threads", 1);
+    chrono__jint(o, "threads", r->threads > 1 ? r->threads : 1);
     if (!ok) {
         chrono__jbool(o, "error_occurred", 1);
         chrono__jstr(o, "error_message", "no accepted samples");
@@ -10452,6 +10940,7 @@ CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const c
         chrono__sparkline(spark, sizeof spark, r->hist, CHRONO_HIST_BINS, " ");
         tp[0] = '\0';
         chrono__throughput_append(tp, sizeof tp, r);
+        chrono__threads_append(tp, sizeof tp, r);
         while (*t == ' ') t++;
         fputs("<td><span class=\"spark\">", out);
         (void)chrono_escape(out, spark, CHRONO_FORMAT_HTML);
@@ -10531,17 +11020,26 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
     fputs("</p>\n", out);
 }
 
-/* A run's memory figures and its spread between processes, where it has them. */
+/* A run's memory figures, its spread between processes, its threads and its
+   counters per iteration, where it has them. */
 CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const char *side)
 {
-    char line[512];
+    static const char *const what[4] = { "memory: ", "between processes: ", "threads: ", "per iteration: " };
+    char line[640];
     int k;
-    for (k = 0; k < 2; k++) {
-        if (!(k == 0 ? chrono__memory_line(line, sizeof line, r) : chrono__processes_line(line, sizeof line, r))) continue;
+    for (k = 0; k < 4; k++) {
+        const char *t = line;
+        line[0] = '\0';
+        if (k == 0 && !chrono__memory_line(line, sizeof line, r)) continue;
+        if (k == 1 && !chrono__processes_line(line, sizeof line, r)) continue;
+        if (k == 2) chrono__threads_append(line, sizeof line, r);
+        if (k == 3 && r->counters) (void)chrono__counters_cell(line, sizeof line, r);
+        while (*t == ' ') t++;
+        if (!*t) continue;
         fputs("<p class=\"note\">", out);
         if (side) { (void)chrono_escape(out, side, CHRONO_FORMAT_HTML); fputs(": ", out); }
-        fputs(k == 0 ? "memory: " : "between processes: ", out);
-        (void)chrono_escape(out, line, CHRONO_FORMAT_HTML);
+        fputs(what[k], out);
+        (void)chrono_escape(out, t, CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
     }
 }
@@ -10719,7 +11217,8 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(COUNTERS, "--counters", "LIST", "perf_event counters per iteration, comma-separated: instructions, cycles, "    \
       "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
       "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
-    X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1)
+    X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1) \
+    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
 enum { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ID) CHRONO__F_COUNT };
@@ -10909,6 +11408,9 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_PROCESSES:
         if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0) o->processes = (int)n;
+        break;
+    case CHRONO__F_THREADS:
+        if ((rc = chrono__cli_get_int(o, "--threads", v, 1, 256, &n)) == 0) o->threads = (int)n;
         break;
     case CHRONO__F_SAMPLES:
         if ((rc = chrono__cli_get_int(o, "--samples", v, 1, CHRONO_SAMPLES_MAX, &n)) == 0) {
@@ -12496,6 +12998,7 @@ CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.u
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
 CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list) { e.counters = list; return e; }
+CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n) { e.threads = n; return e; }
 
 /* --format=html without an --out file: the page goes to stdout at the end. */
 CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
@@ -12746,6 +13249,15 @@ CHRONO__PRIVATE int chrono__run_product(chrono_program *p, const chrono_entry *e
     return rc;
 }
 
+/* A threaded entry's thread count: its own, or --threads (default: the online CPUs). */
+CHRONO__PRIVATE int chrono__entry_threads(const chrono_program *p, const chrono_entry *e)
+{
+    int cpus = chrono_cpu_count();
+    if (e->threads != CHRONO_THREADS_CLI) return e->threads;
+    if (p->cli.threads > 0) return p->cli.threads;
+    return cpus > 1 ? (cpus < CHRONO_THREADS_MAX ? cpus : CHRONO_THREADS_MAX) : 1;
+}
+
 CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 {
     chrono_session *s = &p->session;
@@ -12764,8 +13276,10 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0) rc = CHRONO_EINVAL;
     if (rc == 0) switch (e->kind) {
     case CHRONO_ENTRY_RUN:
-        rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
-                      : chrono_run(s, e->name, e->fn, e->ctx, NULL);
+        if (e->threads && e->setup) rc = CHRONO_EINVAL;   /* a setup per call has no threaded form */
+        else if (e->threads) rc = chrono_run_threads(s, e->name, e->fn, e->ctx, chrono__entry_threads(p, e), NULL);
+        else rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
+                           : chrono_run(s, e->name, e->fn, e->ctx, NULL);
         if (rc == 0) chrono__set_throughput(&s->results[s->nresults - 1], e);
         if (rc == 0) rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
         break;

@@ -82,8 +82,9 @@ def check_schema(doc, label):
     ok(all(isinstance(b.get(k), t) for b in runs for k, t in GB_RUN.items()),
        "%s: every benchmark has Google Benchmark's run fields" % label)
     ok(all(b["run_type"] == "iteration" and b["time_unit"] == "ns" and b["run_name"] == b["name"] and
-           b["repetitions"] == 1 and b["repetition_index"] == 0 and b["threads"] == 1 for b in runs),
-       "%s: run_type iteration, time_unit ns, one repetition, one thread" % label)
+           b["repetitions"] == 1 and b["repetition_index"] == 0 and
+           b["threads"] == (1 if "slowest_thread_ns" not in b else b["threads"]) >= 1 for b in runs),
+       "%s: run_type iteration, time_unit ns, one repetition, one thread (a threaded run: its threads)" % label)
     keys = list(runs[0].keys()) if runs else []
     ok(keys[:12] == list(GB_RUN.keys()), "%s: Google Benchmark's field order first" % label)
     return ctx, runs
@@ -126,6 +127,10 @@ def check_json_fixed():
        "fixed json: controls, controls_slow and control_reading (null without controls)")
     ok(c.get("cpu_time") == 0.285 and c.get("cpu_share", 1) is None and by.get("copy/2", {}).get("cpu_time") == 15,
        "fixed json: cpu_time is the CPU time per iteration (0.75 x 20 ns), the real time where it is unknown")
+    t, one = by.get("copy/4", {}), by.get("copy/2", {})
+    ok(t.get("threads") == 4 and t.get("slowest_thread_ns") == 50 and t.get("iterations_per_second_all_threads") == 8e7 and
+       one.get("threads") == 1 and "slowest_thread_ns" not in one and "iterations_per_second_all_threads" not in one,
+       "fixed json: a threaded run's threads, slowest_thread_ns and iterations_per_second_all_threads (absent when not threaded)")
     n = by.get("no_samples", {})
     ok(n.get("error_occurred") is True and n.get("real_time") == 0 and n.get("median_ns", 1) is None,
        "fixed json: a result without samples is an error run with null statistics")
@@ -184,6 +189,10 @@ def check_csv_fixed():
     ok(first[col["controls"]] == "25" and first[col["controls_slow"]] == "3" and float(first[col["control_reading"]]) == 1.0025 and
        body[1][col["controls"]] == "0" and body[1][col["control_reading"]] == "",
        "fixed csv: controls, controls_slow, control_reading (empty without controls)")
+    ok(body[6][col["threads"]] == "4" and float(body[6][col["slowest_thread_ns"]]) == 50 and
+       float(body[6][col["iterations_per_second_all_threads"]]) == 8e7 and first[col["threads"]] == "1" and
+       first[col["slowest_thread_ns"]] == "",
+       "fixed csv: threads (1 when not threaded), slowest_thread_ns and iterations_per_second_all_threads (empty then)")
     ok(body[1][col["cycles_per_iteration"]] == "" and body[7][col["median_ns"]] == "", "fixed csv: unknown values are empty")
     ok([r[col["kind"]] for r in body[4:7]] == ["sweep"] * 3 and body[4][col["group"]] == "copy", "fixed csv: sweep points")
     ok([r[col["side"]] for r in body] == SIDES, "fixed csv: side a / b on a comparison's rows, empty elsewhere")

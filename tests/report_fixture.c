@@ -178,7 +178,8 @@ static void fixture_ratios(chrono_comparison *c, double *v)
 /* Results: 0 quote (1500 ns), 1 control characters (0.285 ns, no cycles),
    2 UTF-8 (2.5 ms, truncated), 3 invalid UTF-8 (12 s), 4-6 sweep "copy"
    (10, 20, 40 ns at 1, 2, 4), 7 no samples (all NaN).  Result 0 processes 3000
-   bytes an iteration (2 GB/s), result 5 four items (200 M items/s).  Each
+   bytes an iteration (2 GB/s), result 5 four items (200 M items/s), result 6
+   ran in 4 threads (the slowest 50 ns, 80 M iterations/s together).  Each
    was on a CPU 75% of its sampling (CPU time 0.75 x the median) but result
    1, whose CPU time is unknown.  Comparisons:
    imul1000 vs add1000 (3.001 [2.999, 3.003]), same_a vs same_b (1.001
@@ -212,6 +213,9 @@ static void fixture_fill(fixture *f)
     f->results[0].process_max_ns = 1570.0;
     f->results[0].bytes_per_iter = 3000;   /* 2 GB/s at 1500 ns */
     f->results[5].items_per_iter = 4;      /* 200 M items/s at 20 ns */
+    f->results[6].threads = 4;             /* a threaded run (threads.h): the slowest thread 50 ns, */
+    f->results[6].thread_slowest_ns = 50;  /* 4 threads 80 M iterations/s together */
+    f->results[6].threads_per_second = 4e9 / 50;
     f->results[1].cpu_share = f->results[1].cpu_ns_per_iter = NAN;   /* CPU time unknown */
     f->results[1].controls = f->results[1].controls_slow = 0;         /* no controls (no reference chains) */
     f->results[1].control_reading = NAN;

@@ -61,6 +61,9 @@
                                  first and refuses a NAME no entry measures (exit 2)
      --processes=N               .processes: programs of program.h run their benchmarks
                                  in N fresh processes and pool them (1..1000)
+     --threads=N                 .threads: program.h's entries made with
+                                 chrono_with_threads(e, CHRONO_THREADS_CLI) run in N
+                                 threads (1..256; default: the online CPUs)
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -126,6 +129,7 @@ typedef struct chrono_cli {
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
     int processes;           /* --processes, 0: not given (one process, this one) */
+    int threads;             /* --threads, 0: not given */
     char error[256];         /* after CHRONO_EINVAL: the flag, the value, what is wrong */
     FILE *out;               /* opened by chrono_cli_output */
     /* private */
@@ -248,7 +252,8 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(COUNTERS, "--counters", "LIST", "perf_event counters per iteration, comma-separated: instructions, cycles, "    \
       "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
       "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
-    X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1)
+    X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1) \
+    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
 enum { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ID) CHRONO__F_COUNT };
@@ -438,6 +443,9 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_PROCESSES:
         if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0) o->processes = (int)n;
+        break;
+    case CHRONO__F_THREADS:
+        if ((rc = chrono__cli_get_int(o, "--threads", v, 1, 256, &n)) == 0) o->threads = (int)n;
         break;
     case CHRONO__F_SAMPLES:
         if ((rc = chrono__cli_get_int(o, "--samples", v, 1, CHRONO_SAMPLES_MAX, &n)) == 0) {

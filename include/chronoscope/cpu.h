@@ -119,7 +119,9 @@ typedef struct chrono_cache {
     X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
                                  "with the level it reaches, n/a for a single one, and its row is marked") \
     X(CHRONO_WARN_CYCLES_DISAGREE, 17, "the PMU's core cycles and the reference chains' estimate disagree by more " \
-                                       "than 1%: one of them is wrong here (the row is marked)")
+                                       "than 1%: one of them is wrong here (the row is marked)") \
+    X(CHRONO_WARN_OVERSUBSCRIBED, 18, "a threaded run had more threads than CPUs it may use: its threads took " \
+                                      "turns, and their times include each other's (the row is marked)")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
    session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
@@ -127,9 +129,9 @@ typedef struct chrono_cache {
    chrono_comparison.warnings; the session keeps the union): MIGRATED,
    CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED,
    LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
-   at 0.95). */
+   at 0.95), CYCLES_DISAGREE, OVERSUBSCRIBED (threads.h). */
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_CYCLES_DISAGREE };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_OVERSUBSCRIBED };
 #undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {

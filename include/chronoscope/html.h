@@ -666,6 +666,7 @@ CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const c
         chrono__sparkline(spark, sizeof spark, r->hist, CHRONO_HIST_BINS, " ");
         tp[0] = '\0';
         chrono__throughput_append(tp, sizeof tp, r);
+        chrono__threads_append(tp, sizeof tp, r);
         while (*t == ' ') t++;
         fputs("<td><span class=\"spark\">", out);
         (void)chrono_escape(out, spark, CHRONO_FORMAT_HTML);
@@ -745,17 +746,26 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
     fputs("</p>\n", out);
 }
 
-/* A run's memory figures and its spread between processes, where it has them. */
+/* A run's memory figures, its spread between processes, its threads and its
+   counters per iteration, where it has them. */
 CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const char *side)
 {
-    char line[512];
+    static const char *const what[4] = { "memory: ", "between processes: ", "threads: ", "per iteration: " };
+    char line[640];
     int k;
-    for (k = 0; k < 2; k++) {
-        if (!(k == 0 ? chrono__memory_line(line, sizeof line, r) : chrono__processes_line(line, sizeof line, r))) continue;
+    for (k = 0; k < 4; k++) {
+        const char *t = line;
+        line[0] = '\0';
+        if (k == 0 && !chrono__memory_line(line, sizeof line, r)) continue;
+        if (k == 1 && !chrono__processes_line(line, sizeof line, r)) continue;
+        if (k == 2) chrono__threads_append(line, sizeof line, r);
+        if (k == 3 && r->counters) (void)chrono__counters_cell(line, sizeof line, r);
+        while (*t == ' ') t++;
+        if (!*t) continue;
         fputs("<p class=\"note\">", out);
         if (side) { (void)chrono_escape(out, side, CHRONO_FORMAT_HTML); fputs(": ", out); }
-        fputs(k == 0 ? "memory: " : "between processes: ", out);
-        (void)chrono_escape(out, line, CHRONO_FORMAT_HTML);
+        fputs(what[k], out);
+        (void)chrono_escape(out, t, CHRONO_FORMAT_HTML);
         fputs("</p>\n", out);
     }
 }

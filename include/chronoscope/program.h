@@ -59,6 +59,9 @@
      chrono_with_blocking(entry)                   the body blocks by design
      chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
+     chrono_with_threads(entry, n)                 a run in n threads at once (threads.h);
+                                                   CHRONO_THREADS_CLI: as many as --threads=N says
+                                                   (default: the online CPUs)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_program_child(p)                       0, or in a child of those processes its number (from 1)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
@@ -75,6 +78,7 @@
 #define CHRONOSCOPE_PROGRAM_H
 
 #include "processes.h"
+#include "threads.h"
 
 typedef enum chrono_entry_kind {
     CHRONO_ENTRY_RUN = 1,
@@ -116,6 +120,8 @@ typedef struct chrono_entry {
     int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
     const char *counters;        /* counters.h names this entry reads besides --counters
                                     ("context-switches,page-faults"); NULL: none */
+    int threads;                 /* run: in this many threads at once (chrono_with_threads);
+                                    CHRONO_THREADS_CLI: --threads; 0: one thread, not a threaded run */
 } chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
@@ -179,6 +185,12 @@ CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values,
 CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list);
 /* Counters this entry reads besides --counters: names of counters.h, comma-separated. */
 CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list);
+/* A run in n threads at once (chrono_run_threads; 1..CHRONO_THREADS_MAX),
+   or with n = CHRONO_THREADS_CLI in as many as --threads=N says (default:
+   the online CPUs).  The row keeps the entry's name; its thread count is
+   in the row ("2 threads: ...") and in JSON/CSV "threads". */
+#define CHRONO_THREADS_CLI (-1)
+CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -314,6 +326,7 @@ CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.u
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
 CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list) { e.counters = list; return e; }
+CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n) { e.threads = n; return e; }
 
 /* --format=html without an --out file: the page goes to stdout at the end. */
 CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
@@ -564,6 +577,15 @@ CHRONO__PRIVATE int chrono__run_product(chrono_program *p, const chrono_entry *e
     return rc;
 }
 
+/* A threaded entry's thread count: its own, or --threads (default: the online CPUs). */
+CHRONO__PRIVATE int chrono__entry_threads(const chrono_program *p, const chrono_entry *e)
+{
+    int cpus = chrono_cpu_count();
+    if (e->threads != CHRONO_THREADS_CLI) return e->threads;
+    if (p->cli.threads > 0) return p->cli.threads;
+    return cpus > 1 ? (cpus < CHRONO_THREADS_MAX ? cpus : CHRONO_THREADS_MAX) : 1;
+}
+
 CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 {
     chrono_session *s = &p->session;
@@ -582,8 +604,10 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
     if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0) rc = CHRONO_EINVAL;
     if (rc == 0) switch (e->kind) {
     case CHRONO_ENTRY_RUN:
-        rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
-                      : chrono_run(s, e->name, e->fn, e->ctx, NULL);
+        if (e->threads && e->setup) rc = CHRONO_EINVAL;   /* a setup per call has no threaded form */
+        else if (e->threads) rc = chrono_run_threads(s, e->name, e->fn, e->ctx, chrono__entry_threads(p, e), NULL);
+        else rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
+                           : chrono_run(s, e->name, e->fn, e->ctx, NULL);
         if (rc == 0) chrono__set_throughput(&s->results[s->nresults - 1], e);
         if (rc == 0) rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
         break;

@@ -208,6 +208,10 @@ typedef struct chrono_report_writer {
     X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], 0) \
     X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, 0) \
     X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, 0) \
+    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, 0) \
+    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, 0) \
+    X("iterations_per_second_all_threads", num, CHRONO__F_ALL, f->r->threads > 0 ? f->r->threads_per_second : NAN, \
+      f->r->threads > 0, 0) \
     X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, 0) \
     X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
     X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
@@ -598,6 +602,24 @@ CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chron
     }
 }
 
+/* A threaded run (threads.h): "  2 threads: slowest 0.327 ns, 6.11 G/s
+   together" after the distribution: the slowest thread's time per iteration
+   and the iterations of all threads per second. */
+CHRONO__PRIVATE void chrono__threads_append(char *cell, size_t n, const chrono_result *r)
+{
+    static const char *const unit[] = { "", " k", " M", " G", " T" };
+    char d[48], num[48];
+    size_t len = strlen(cell);
+    double per_s = r->threads_per_second;
+    int u = 0;
+    if (r->threads < 1) return;
+    while (chrono__finite(per_s) && per_s >= 999.5 && u < 4) { per_s /= 1000; u++; }
+    chrono_report_duration(d, sizeof d, r->thread_slowest_ns);
+    (void)chrono__bprintf(cell + len, n - len, "  %d thread%s: slowest %s, %s%s/s together", r->threads,
+                          r->threads == 1 ? "" : "s", d,
+                          chrono__finite(per_s) ? chrono__fmt3(num, sizeof num, per_s) : "n/a", unit[u]);
+}
+
 /* Per-run warnings: " !" after the name on the row concerned, and a footnote. */
 #define CHRONO__MARK " !"
 CHRONO__PRIVATE void chrono__mark(char *cell, size_t n, unsigned warnings)
@@ -660,6 +682,7 @@ CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, 
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
     chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
     chrono__throughput_append(row->cell[8], CHRONO__CELL, r);
+    chrono__threads_append(row->cell[8], CHRONO__CELL, r);
 }
 
 CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s)
@@ -1298,7 +1321,7 @@ CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r
     chrono__jstr(o, "run_type", "iteration");
     chrono__jint(o, "repetitions", 1);
     chrono__jint(o, "repetition_index", 0);
-    chrono__jint(o, "threads", 1);
+    chrono__jint(o, "threads", r->threads > 1 ? r->threads : 1);
     if (!ok) {
         chrono__jbool(o, "error_occurred", 1);
         chrono__jstr(o, "error_message", "no accepted samples");

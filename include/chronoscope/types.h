@@ -186,6 +186,14 @@ typedef struct chrono_result {
     unsigned counters;
     chrono_stats counter[CHRONO_COUNTER_COUNT];
     double ipc;
+    /* Threads (threads.h, chrono_run_threads): how many ran the body at once
+       (0: not a threaded run).  .ns is then the time an iteration takes one
+       thread (median over threads and samples); thread_slowest_ns the
+       slowest thread of a sample per iteration (median over samples; times
+       .iters_per_sample: its wall time), threads_per_second the iterations
+       of all threads together per second; both 0 when not threaded. */
+    int threads;
+    double thread_slowest_ns, threads_per_second;
 } chrono_result;
 
 typedef struct chrono_comparison {
