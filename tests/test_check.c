@@ -399,11 +399,11 @@ static void test_saved_check(void)
            ck.items[ck.n - 1].ci_low, ck.items[ck.n - 1].ci_high);
     {   /* the same as a table row: CHRONO_CHECK_SAVED fills the entry in its fields' order */
         const chrono_check_entry row = CHRONO_CHECK_SAVED("kernel", sim_body, &b, path, 1.1);
-        tap_ok(row.kind == CHRONO_EXPECT_SAVED && row.fn == sim_body && row.ctx == (void *)&b && row.claim == 1.1 &&
+        tap_ok(row.kind == CHRONO_EXPECT_SAVED && row.fn == sim_body && row.ctx == (void *)&b && row.claim == (double)1.1 &&
                row.saved_path == path && !row.slow && !row.sweep && !row.params,
                "CHRONO_CHECK_SAVED: kind, body, context, max_slowdown and the JSON path in their fields");
         v = chrono_check_entry_run(&ck, &row);
-        tap_ok(v == CHRONO_PASS && ck.items[ck.n - 1].kind == CHRONO_EXPECT_SAVED && ck.items[ck.n - 1].claim == 1.1,
+        tap_ok(v == CHRONO_PASS && ck.items[ck.n - 1].kind == CHRONO_EXPECT_SAVED && ck.items[ck.n - 1].claim == (double)1.1,
                "CHRONO_CHECK_SAVED run by chrono_check_entry_run: PASS against the saved run (%.3f)", ck.items[ck.n - 1].estimate);
     }
     b.cost = 400;
@@ -499,7 +499,7 @@ static void test_real(void)
     v = chrono_expect_faster(&s, "identical", work, &one, work, &one, 1.5);
     tap_ok(v != CHRONO_PASS && v != CHRONO_VERDICT_ERROR, "real clock: identical bodies, claim >= 1.5: %s (not PASS)",
            chrono_verdict_name(v));
-    tap_ok(s.ncomparisons == 2, "both stored in the session");
+    tap_ok(s.ncomparisons == 2, "both stored in the session (%d)", (int)s.ncomparisons);
     chrono_session_close(&s);
 }
 
