@@ -23,7 +23,7 @@
         chrono_keep(sum);                                        \
     }
 
-#if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
+#if CHRONO_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
 #  define HAVE_TSC 1
 static uint64_t rdtsc_bare(void)
 {
@@ -38,11 +38,11 @@ static uint64_t rdtsc_lfence_both(void)
     return ((uint64_t)hi << 32) | lo;
 }
 READ_LOOP(read_rdtsc, rdtsc_bare())
-READ_LOOP(read_lfence_rdtsc, chrono__tsc_fenced())
+READ_LOOP(read_lfence_rdtsc, chrono_tsc_read())
 READ_LOOP(read_lfence_rdtsc_lfence, rdtsc_lfence_both())
-READ_LOOP(read_rdtscp, chrono__tscp_stop())
-READ_LOOP(read_bare_pair, chrono__tsc_fenced() + chrono__tsc_fenced())
-READ_LOOP(read_bare_pair_p, chrono__tsc_fenced() + chrono__tscp_stop())
+READ_LOOP(read_rdtscp, chrono_tscp_read())
+READ_LOOP(read_bare_pair, chrono_tsc_read() + chrono_tsc_read())
+READ_LOOP(read_bare_pair_p, chrono_tsc_read() + chrono_tscp_read())
 #else
 #  define HAVE_TSC 0
 #endif

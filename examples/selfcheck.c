@@ -18,7 +18,7 @@
 #  include <unistd.h>
 #endif
 
-#if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
+#if CHRONO_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
 #  define HAVE_CHAINS 1
 #  define CHAIN(op, n)                                                                      \
     static void op##n(void *ctx, uint64_t iters)                                           \
@@ -28,7 +28,7 @@
         for (uint64_t i = 0; i < iters; i++)                                                \
             __asm__ __volatile__(".rept " #n "\n\t" #op " %1, %0\n\t.endr" : "+r"(x) : "r"(one)); \
     }
-#elif defined(CHRONO__ARM64) && (defined(__GNUC__) || defined(__clang__))
+#elif CHRONO_ARCH_ARM64 && (defined(__GNUC__) || defined(__clang__))
 #  define HAVE_CHAINS 1
 #  define STR_(x) #x
 #  define STR(x) STR_(x)   /* expands op first: imul -> mul */
@@ -45,7 +45,7 @@
 #  define HAVE_CHAINS 0
 #endif
 
-#if HAVE_CHAINS && defined(CHRONO__X86)
+#if HAVE_CHAINS && CHRONO_ARCH_X86
 #  define HAVE_SWEEP 1
 /* 150 dependent adds, then a loop of n more: a fixed and a per-unit cost of
    one cycle an add, for the sweep's fit (issue: an unweighted fit read the
@@ -78,7 +78,7 @@ static void empty_loop(void *ctx, uint64_t iters)
     for (uint64_t i = 0; i < iters; i++) chrono_keep(i);
 }
 
-CHRONO__NOINLINE static uint64_t tiny(uint64_t x) { return x * 3 + 1; }
+CHRONO_NOINLINE static uint64_t tiny(uint64_t x) { return x * 3 + 1; }
 
 static void tiny_call(void *ctx, uint64_t iters)
 {

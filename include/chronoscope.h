@@ -67,9 +67,13 @@
    _GNU_SOURCE itself; after a system header it makes the Linux system calls
    itself; only under a strict -std=c99 with a system header first (glibc then
    hides clock_gettime) it stops with an #error that names _GNU_SOURCE.
+   What a program may test itself (base.h, each 0 or 1): CHRONO_ARCH_X86
+   (x86 or x86-64), CHRONO_ARCH_X86_64, CHRONO_ARCH_I386, CHRONO_ARCH_ARM64,
+   CHRONO_OS_LINUX, CHRONO_OS_WINDOWS, CHRONO_OS_APPLE, CHRONO_OS_POSIX (another
+   POSIX system); CHRONO_NOINLINE keeps a function out of line.
 
    5. MODULES ---------------------------------------------------------------------
-     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror
+     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror, platform facts
      chronoscope/clock.h   tick sources and their calibration
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits

@@ -77,9 +77,13 @@
    _GNU_SOURCE itself; after a system header it makes the Linux system calls
    itself; only under a strict -std=c99 with a system header first (glibc then
    hides clock_gettime) it stops with an #error that names _GNU_SOURCE.
+   What a program may test itself (base.h, each 0 or 1): CHRONO_ARCH_X86
+   (x86 or x86-64), CHRONO_ARCH_X86_64, CHRONO_ARCH_I386, CHRONO_ARCH_ARM64,
+   CHRONO_OS_LINUX, CHRONO_OS_WINDOWS, CHRONO_OS_APPLE, CHRONO_OS_POSIX (another
+   POSIX system); CHRONO_NOINLINE keeps a function out of line.
 
    5. MODULES ---------------------------------------------------------------------
-     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror
+     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror, platform facts
      chronoscope/clock.h   tick sources and their calibration
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
@@ -109,7 +113,13 @@
    and one implementation), version, feature and platform macros, allocation hooks,
    error codes and chrono_strerror.
 
-   Usage: included by every module; users include <chronoscope.h>.
+   Usage: included by every module; users include <chronoscope.h>.  Programs may
+   test the platform with its public facts (CHRONO_ARCH_*, CHRONO_OS_*, each 0/1)
+   and keep a function out of line with CHRONO_NOINLINE:
+
+       #if CHRONO_ARCH_X86 && CHRONO_OS_LINUX
+       CHRONO_NOINLINE static unsigned leaf(unsigned a) { return a + 1; }
+       #endif
 
        int rc = chrono_clock_open(&clk, CHRONO_CLOCK_AUTO);
        if (rc < 0) fprintf(stderr, "clock: %s\n", chrono_strerror(rc));
@@ -175,44 +185,75 @@
 #  define CHRONO__EXTERN_C_END
 #endif
 
+/* ---- facts for programs: public, documented in the top comment -------------
+   CHRONO_NOINLINE              keep a function out of line (a call stays a call)
+   CHRONO_ARCH_X86              1 on x86 and x86-64, else 0
+   CHRONO_ARCH_X86_64 / _I386   1 on the one of the two it is, else 0
+   CHRONO_ARCH_ARM64            1 on aarch64, else 0
+   CHRONO_OS_LINUX / _WINDOWS / _APPLE   1 on that system, else 0
+   CHRONO_OS_POSIX              1 on another POSIX system (BSD, macOS), else 0 */
 #if defined(_MSC_VER)
-#  define CHRONO__NOINLINE __declspec(noinline)
+#  define CHRONO_NOINLINE __declspec(noinline)
 #elif defined(__GNUC__) || defined(__clang__)
-#  define CHRONO__NOINLINE __attribute__((noinline))
+#  define CHRONO_NOINLINE __attribute__((noinline))
 #else
-#  define CHRONO__NOINLINE
+#  define CHRONO_NOINLINE
 #endif
 
-/* ---- architecture and operating system, once, as 0/1 ---------------------- */
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
-#  define CHRONO__X86 1
-#elif defined(__aarch64__) || defined(_M_ARM64)
-#  define CHRONO__ARM64 1
+#if defined(__x86_64__) || defined(_M_X64)
+#  define CHRONO_ARCH_X86_64 1
+#else
+#  define CHRONO_ARCH_X86_64 0
 #endif
-#if defined(CHRONO__X86) && defined(_MSC_VER)
+#if defined(__i386__) || defined(_M_IX86)
+#  define CHRONO_ARCH_I386 1
+#else
+#  define CHRONO_ARCH_I386 0
+#endif
+#define CHRONO_ARCH_X86 (CHRONO_ARCH_X86_64 || CHRONO_ARCH_I386)
+#if defined(__aarch64__) || defined(_M_ARM64)
+#  define CHRONO_ARCH_ARM64 1
+#else
+#  define CHRONO_ARCH_ARM64 0
+#endif
+#if CHRONO_ARCH_X86 && defined(_MSC_VER)
 #  include <intrin.h>   /* the compiler's own: __rdtsc, _mm_lfence */
 #endif
 
 #if defined(_WIN32)
-#  define CHRONO__OS_WINDOWS 1
+#  define CHRONO_OS_WINDOWS 1
 #else
-#  define CHRONO__OS_WINDOWS 0
+#  define CHRONO_OS_WINDOWS 0
 #endif
 #if defined(__APPLE__)
-#  define CHRONO__OS_APPLE 1
+#  define CHRONO_OS_APPLE 1
 #else
-#  define CHRONO__OS_APPLE 0
+#  define CHRONO_OS_APPLE 0
 #endif
 #if defined(__linux__)
-#  define CHRONO__OS_LINUX 1
+#  define CHRONO_OS_LINUX 1
 #else
-#  define CHRONO__OS_LINUX 0
+#  define CHRONO_OS_LINUX 0
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_LINUX && (CHRONO__OS_APPLE || defined(__unix__) || defined(__unix))
-#  define CHRONO__OS_POSIX 1   /* another POSIX system: BSD, macOS */
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_LINUX && (CHRONO_OS_APPLE || defined(__unix__) || defined(__unix))
+#  define CHRONO_OS_POSIX 1
 #else
-#  define CHRONO__OS_POSIX 0
+#  define CHRONO_OS_POSIX 0
 #endif
+
+/* The same facts under the private names the modules use inside (defined or
+   not for the architecture, 0/1 for the system). */
+#define CHRONO__NOINLINE CHRONO_NOINLINE
+#if CHRONO_ARCH_X86
+#  define CHRONO__X86 1
+#endif
+#if CHRONO_ARCH_ARM64
+#  define CHRONO__ARM64 1
+#endif
+#define CHRONO__OS_WINDOWS CHRONO_OS_WINDOWS
+#define CHRONO__OS_APPLE CHRONO_OS_APPLE
+#define CHRONO__OS_LINUX CHRONO_OS_LINUX
+#define CHRONO__OS_POSIX CHRONO_OS_POSIX
 
 /* ---- facts about the caller's build --------------------------------------
    Taken where the user's code calls in (chrono_session_open and the other
@@ -285,11 +326,15 @@ CHRONO__EXTERN_C_END
        chrono_clock_calibrate(c, windows, window_ns, &hz, &spread)
        chrono_clock_available(src)          1 if this machine has the source
        chrono_clock_source_name(src), chrono_clock_hz_method_name(m)
+       chrono_tsc_read()                    x86 only (#if CHRONO_ARCH_X86): lfence;rdtsc, the TSC
+                                            read behind start (inline, raw ticks)
+       chrono_tscp_read()                   x86 only: rdtscp;lfence, the stop read where RDTSCP
+                                            exists (.has_rdtscp); an illegal instruction elsewhere
 
    Sources (CHRONO_CLOCK_AUTO picks the first the machine has):
      x86 / x86-64  CHRONO_CLOCK_TSC       start lfence;rdtsc, stop rdtscp;lfence when CPUID
                                           0x80000001 EDX[27] says RDTSCP exists, else
-                                          lfence;rdtsc (see chrono__tsc_stop); lfence;rdtsc
+                                          lfence;rdtsc (chrono_tsc_read); lfence;rdtsc
                                           too under valgrind (found at run time by its
                                           client request; CHRONO_NO_RDTSCP forces it).
                                           Chosen only with invariant TSC.
@@ -358,17 +403,17 @@ typedef struct chrono_clock {
     void *chrono__ctx;
 } chrono_clock;
 
-/* ---- raw reads --------------------------------------------------------- */
+/* ---- raw reads (chrono_tsc_read and chrono_tscp_read are public) -------- */
 enum { CHRONO__KIND_TSC, CHRONO__KIND_TSCP, CHRONO__KIND_CNTVCT, CHRONO__KIND_POSIX,
        CHRONO__KIND_QPC, CHRONO__KIND_MACH, CHRONO__KIND_CUSTOM };
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
 /* lfence waits for every earlier instruction to finish, so rdtsc cannot
    read before the code ahead of it is done.  Used for start, and for stop
    where RDTSCP is absent: a trailing lfence (lfence;rdtsc;lfence) would only
    hold back the code after the read and costs ~6 ns a read on this Zen 5
    VM (clockinfo: start+stop pair 1.18x the bare lfence;rdtsc pair with it,
    ~1.0x without). */
-CHRONO__INLINE uint64_t chrono__tsc_fenced(void)
+CHRONO__INLINE uint64_t chrono_tsc_read(void)
 {
 #  if defined(_MSC_VER)
     _mm_lfence();
@@ -381,7 +426,7 @@ CHRONO__INLINE uint64_t chrono__tsc_fenced(void)
 }
 /* rdtscp waits for the region to finish; the lfence after it keeps later
    instructions from starting before the read. */
-CHRONO__INLINE uint64_t chrono__tscp_stop(void)
+CHRONO__INLINE uint64_t chrono_tscp_read(void)
 {
 #  if defined(_MSC_VER)
     unsigned aux;
@@ -396,7 +441,7 @@ CHRONO__INLINE uint64_t chrono__tscp_stop(void)
 }
 #endif
 
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
 CHRONO__INLINE uint64_t chrono__cntvct(void)
 {
     uint64_t v;
@@ -463,8 +508,8 @@ CHRONO__EXTERN_C_END
 CHRONO__INLINE uint64_t chrono_clock_start(const chrono_clock *c)
 {
     if (!c) return 0;
-#if defined(CHRONO__X86)
-    if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono__tsc_fenced();
+#if CHRONO_ARCH_X86
+    if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono_tsc_read();
 #endif
     return chrono_clock_read(c);
 }
@@ -472,9 +517,9 @@ CHRONO__INLINE uint64_t chrono_clock_start(const chrono_clock *c)
 CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
 {
     if (!c) return 0;
-#if defined(CHRONO__X86)
-    if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono__tscp_stop();
-    if (c->chrono__kind == CHRONO__KIND_TSC) return chrono__tsc_fenced();
+#if CHRONO_ARCH_X86
+    if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono_tscp_read();
+    if (c->chrono__kind == CHRONO__KIND_TSC) return chrono_tsc_read();
 #endif
     return chrono_clock_read(c);
 }
@@ -3646,7 +3691,7 @@ CHRONO__PRIVATE int chrono__bprintf(char *buf, size_t n, const char *fmt, ...)
    leaf is beyond the maximum the CPU reports or there is no CPUID. */
 CHRONO__PRIVATE int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
-#if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
+#if CHRONO_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
     uint32_t a, b, c, d, max;
     uint32_t base = leaf & 0xffff0000u;
     __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(base), "c"(0));
@@ -3657,7 +3702,7 @@ CHRONO__PRIVATE int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
     __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(leaf), "c"(sub));
     r[0] = a; r[1] = b; r[2] = c; r[3] = d;
     return 0;
-#elif defined(CHRONO__X86) && defined(_MSC_VER)
+#elif CHRONO_ARCH_X86 && defined(_MSC_VER)
     int v[4];
     __cpuidex(v, (int)(leaf & 0xffff0000u), 0);
     if (leaf > (uint32_t)v[0]) { r[0] = r[1] = r[2] = r[3] = 0; return -1; }
@@ -3848,19 +3893,19 @@ CHRONO__EXTERN_C_END
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CLOCK_IMPL)
 #define CHRONOSCOPE_CLOCK_IMPL
 
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
 #  ifndef WIN32_LEAN_AND_MEAN
 #    define WIN32_LEAN_AND_MEAN
 #  endif
 #  include <windows.h>
-#elif CHRONO__OS_APPLE
+#elif CHRONO_OS_APPLE
 #  include <mach/mach_time.h>
 #  include <time.h>
 #else
 #  include <time.h>
 #  include <unistd.h>
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE && !defined(CLOCK_MONOTONIC)
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE && !defined(CLOCK_MONOTONIC)
 #  error "chronoscope implementation: clock_gettime is hidden (strict -std, and a system header came before the implementation): #define _GNU_SOURCE before the first #include of this file, or compile the implementation in a file of its own (src/chronoscope.c)"
 #endif
 
@@ -3870,13 +3915,13 @@ CHRONO__EXTERN_C_BEGIN
    measured against. */
 CHRONO__PRIVATE uint64_t chrono__os_ns(int clockid)
 {
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     LARGE_INTEGER t, f;
     (void)clockid;
     QueryPerformanceCounter(&t);
     QueryPerformanceFrequency(&f);
     return (uint64_t)((double)t.QuadPart * (1e9 / (double)f.QuadPart));
-#elif CHRONO__OS_APPLE
+#elif CHRONO_OS_APPLE
     (void)clockid;
     return clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
 #else
@@ -3900,17 +3945,17 @@ CHRONO__PRIVATE int chrono__reference_clockid(void)
 CHRONO_API uint64_t chrono_clock_read(const chrono_clock *c)
 {
     switch (c->chrono__kind) {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     case CHRONO__KIND_TSC:
-    case CHRONO__KIND_TSCP:   return chrono__tsc_fenced();
+    case CHRONO__KIND_TSCP:   return chrono_tsc_read();
 #endif
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
     case CHRONO__KIND_CNTVCT: return chrono__cntvct();
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     case CHRONO__KIND_QPC: { LARGE_INTEGER t; QueryPerformanceCounter(&t); return (uint64_t)t.QuadPart; }
 #endif
-#if CHRONO__OS_APPLE
+#if CHRONO_OS_APPLE
     case CHRONO__KIND_MACH:   return mach_absolute_time();
 #endif
     case CHRONO__KIND_CUSTOM: return c->chrono__read(c->chrono__ctx);
@@ -3971,22 +4016,22 @@ CHRONO_API int chrono_clock_available(chrono_clock_source src)
 {
     switch (src) {
     case CHRONO_CLOCK_AUTO: return 1;
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     case CHRONO_CLOCK_TSC: { chrono__x86_facts f; chrono__x86_read(&f); return f.tsc; }
 #endif
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
     case CHRONO_CLOCK_CNTVCT: return chrono__cntfrq() != 0;
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0; }
 #  endif
     case CHRONO_CLOCK_MONOTONIC: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC, &ts) == 0; }
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: return 1;
 #endif
-#if CHRONO__OS_APPLE
+#if CHRONO_OS_APPLE
     case CHRONO_CLOCK_MACH: return 1;
 #endif
     default: return 0;
@@ -4123,7 +4168,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
     c->name = chrono_clock_source_name(src);
     c->chrono__clockid = chrono__reference_clockid();
     switch (src) {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     case CHRONO_CLOCK_TSC: {
         chrono__x86_facts f;
         chrono__x86_read(&f);
@@ -4133,12 +4178,12 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
         return chrono__settle_hz(c, f.hz_hv, CHRONO_HZ_HYPERVISOR);
     }
 #endif
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
     case CHRONO_CLOCK_CNTVCT:
         c->chrono__kind = CHRONO__KIND_CNTVCT;
         return chrono__settle_hz(c, (double)chrono__cntfrq(), CHRONO_HZ_REGISTER);
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW:
         c->chrono__kind = CHRONO__KIND_POSIX;
@@ -4154,7 +4199,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
         chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
         return 0;
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: {
         LARGE_INTEGER f;
         QueryPerformanceFrequency(&f);
@@ -4164,7 +4209,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
         return 0;
     }
 #endif
-#if CHRONO__OS_APPLE
+#if CHRONO_OS_APPLE
     case CHRONO_CLOCK_MACH: {
         mach_timebase_info_data_t tb;
         mach_timebase_info(&tb);
@@ -4181,7 +4226,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
 
 CHRONO__PRIVATE void chrono__fill_x86_flags(chrono_clock *c)
 {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     chrono__x86_facts f;
     chrono__x86_read(&f);
     c->invariant_tsc = f.invariant;
@@ -4197,16 +4242,16 @@ CHRONO__PRIVATE void chrono__fill_x86_flags(chrono_clock *c)
    or the OS's monotonic clock. */
 CHRONO__PRIVATE chrono_clock_source chrono__auto_source(void)
 {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     chrono__x86_facts f;
     chrono__x86_read(&f);
     if (f.tsc && f.invariant) return CHRONO_CLOCK_TSC;
-#elif defined(CHRONO__ARM64)
+#elif CHRONO_ARCH_ARM64
     if (chrono__cntfrq() != 0) return CHRONO_CLOCK_CNTVCT;
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     return CHRONO_CLOCK_QPC;
-#elif CHRONO__OS_APPLE
+#elif CHRONO_OS_APPLE
     return CHRONO_CLOCK_MACH;
 #elif defined(CLOCK_MONOTONIC_RAW)
     return CHRONO_CLOCK_MONOTONIC_RAW;

@@ -2,7 +2,13 @@
    and one implementation), version, feature and platform macros, allocation hooks,
    error codes and chrono_strerror.
 
-   Usage: included by every module; users include <chronoscope.h>.
+   Usage: included by every module; users include <chronoscope.h>.  Programs may
+   test the platform with its public facts (CHRONO_ARCH_*, CHRONO_OS_*, each 0/1)
+   and keep a function out of line with CHRONO_NOINLINE:
+
+       #if CHRONO_ARCH_X86 && CHRONO_OS_LINUX
+       CHRONO_NOINLINE static unsigned leaf(unsigned a) { return a + 1; }
+       #endif
 
        int rc = chrono_clock_open(&clk, CHRONO_CLOCK_AUTO);
        if (rc < 0) fprintf(stderr, "clock: %s\n", chrono_strerror(rc));
@@ -68,44 +74,75 @@
 #  define CHRONO__EXTERN_C_END
 #endif
 
+/* ---- facts for programs: public, documented in the top comment -------------
+   CHRONO_NOINLINE              keep a function out of line (a call stays a call)
+   CHRONO_ARCH_X86              1 on x86 and x86-64, else 0
+   CHRONO_ARCH_X86_64 / _I386   1 on the one of the two it is, else 0
+   CHRONO_ARCH_ARM64            1 on aarch64, else 0
+   CHRONO_OS_LINUX / _WINDOWS / _APPLE   1 on that system, else 0
+   CHRONO_OS_POSIX              1 on another POSIX system (BSD, macOS), else 0 */
 #if defined(_MSC_VER)
-#  define CHRONO__NOINLINE __declspec(noinline)
+#  define CHRONO_NOINLINE __declspec(noinline)
 #elif defined(__GNUC__) || defined(__clang__)
-#  define CHRONO__NOINLINE __attribute__((noinline))
+#  define CHRONO_NOINLINE __attribute__((noinline))
 #else
-#  define CHRONO__NOINLINE
+#  define CHRONO_NOINLINE
 #endif
 
-/* ---- architecture and operating system, once, as 0/1 ---------------------- */
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
-#  define CHRONO__X86 1
-#elif defined(__aarch64__) || defined(_M_ARM64)
-#  define CHRONO__ARM64 1
+#if defined(__x86_64__) || defined(_M_X64)
+#  define CHRONO_ARCH_X86_64 1
+#else
+#  define CHRONO_ARCH_X86_64 0
 #endif
-#if defined(CHRONO__X86) && defined(_MSC_VER)
+#if defined(__i386__) || defined(_M_IX86)
+#  define CHRONO_ARCH_I386 1
+#else
+#  define CHRONO_ARCH_I386 0
+#endif
+#define CHRONO_ARCH_X86 (CHRONO_ARCH_X86_64 || CHRONO_ARCH_I386)
+#if defined(__aarch64__) || defined(_M_ARM64)
+#  define CHRONO_ARCH_ARM64 1
+#else
+#  define CHRONO_ARCH_ARM64 0
+#endif
+#if CHRONO_ARCH_X86 && defined(_MSC_VER)
 #  include <intrin.h>   /* the compiler's own: __rdtsc, _mm_lfence */
 #endif
 
 #if defined(_WIN32)
-#  define CHRONO__OS_WINDOWS 1
+#  define CHRONO_OS_WINDOWS 1
 #else
-#  define CHRONO__OS_WINDOWS 0
+#  define CHRONO_OS_WINDOWS 0
 #endif
 #if defined(__APPLE__)
-#  define CHRONO__OS_APPLE 1
+#  define CHRONO_OS_APPLE 1
 #else
-#  define CHRONO__OS_APPLE 0
+#  define CHRONO_OS_APPLE 0
 #endif
 #if defined(__linux__)
-#  define CHRONO__OS_LINUX 1
+#  define CHRONO_OS_LINUX 1
 #else
-#  define CHRONO__OS_LINUX 0
+#  define CHRONO_OS_LINUX 0
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_LINUX && (CHRONO__OS_APPLE || defined(__unix__) || defined(__unix))
-#  define CHRONO__OS_POSIX 1   /* another POSIX system: BSD, macOS */
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_LINUX && (CHRONO_OS_APPLE || defined(__unix__) || defined(__unix))
+#  define CHRONO_OS_POSIX 1
 #else
-#  define CHRONO__OS_POSIX 0
+#  define CHRONO_OS_POSIX 0
 #endif
+
+/* The same facts under the private names the modules use inside (defined or
+   not for the architecture, 0/1 for the system). */
+#define CHRONO__NOINLINE CHRONO_NOINLINE
+#if CHRONO_ARCH_X86
+#  define CHRONO__X86 1
+#endif
+#if CHRONO_ARCH_ARM64
+#  define CHRONO__ARM64 1
+#endif
+#define CHRONO__OS_WINDOWS CHRONO_OS_WINDOWS
+#define CHRONO__OS_APPLE CHRONO_OS_APPLE
+#define CHRONO__OS_LINUX CHRONO_OS_LINUX
+#define CHRONO__OS_POSIX CHRONO_OS_POSIX
 
 /* ---- facts about the caller's build --------------------------------------
    Taken where the user's code calls in (chrono_session_open and the other
@@ -197,7 +234,7 @@ CHRONO__PRIVATE int chrono__bprintf(char *buf, size_t n, const char *fmt, ...)
    leaf is beyond the maximum the CPU reports or there is no CPUID. */
 CHRONO__PRIVATE int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
-#if defined(CHRONO__X86) && (defined(__GNUC__) || defined(__clang__))
+#if CHRONO_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
     uint32_t a, b, c, d, max;
     uint32_t base = leaf & 0xffff0000u;
     __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(base), "c"(0));
@@ -208,7 +245,7 @@ CHRONO__PRIVATE int chrono__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
     __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(leaf), "c"(sub));
     r[0] = a; r[1] = b; r[2] = c; r[3] = d;
     return 0;
-#elif defined(CHRONO__X86) && defined(_MSC_VER)
+#elif CHRONO_ARCH_X86 && defined(_MSC_VER)
     int v[4];
     __cpuidex(v, (int)(leaf & 0xffff0000u), 0);
     if (leaf > (uint32_t)v[0]) { r[0] = r[1] = r[2] = r[3] = 0; return -1; }

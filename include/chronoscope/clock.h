@@ -19,11 +19,15 @@
        chrono_clock_calibrate(c, windows, window_ns, &hz, &spread)
        chrono_clock_available(src)          1 if this machine has the source
        chrono_clock_source_name(src), chrono_clock_hz_method_name(m)
+       chrono_tsc_read()                    x86 only (#if CHRONO_ARCH_X86): lfence;rdtsc, the TSC
+                                            read behind start (inline, raw ticks)
+       chrono_tscp_read()                   x86 only: rdtscp;lfence, the stop read where RDTSCP
+                                            exists (.has_rdtscp); an illegal instruction elsewhere
 
    Sources (CHRONO_CLOCK_AUTO picks the first the machine has):
      x86 / x86-64  CHRONO_CLOCK_TSC       start lfence;rdtsc, stop rdtscp;lfence when CPUID
                                           0x80000001 EDX[27] says RDTSCP exists, else
-                                          lfence;rdtsc (see chrono__tsc_stop); lfence;rdtsc
+                                          lfence;rdtsc (chrono_tsc_read); lfence;rdtsc
                                           too under valgrind (found at run time by its
                                           client request; CHRONO_NO_RDTSCP forces it).
                                           Chosen only with invariant TSC.
@@ -93,17 +97,17 @@ typedef struct chrono_clock {
     void *chrono__ctx;
 } chrono_clock;
 
-/* ---- raw reads --------------------------------------------------------- */
+/* ---- raw reads (chrono_tsc_read and chrono_tscp_read are public) -------- */
 enum { CHRONO__KIND_TSC, CHRONO__KIND_TSCP, CHRONO__KIND_CNTVCT, CHRONO__KIND_POSIX,
        CHRONO__KIND_QPC, CHRONO__KIND_MACH, CHRONO__KIND_CUSTOM };
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
 /* lfence waits for every earlier instruction to finish, so rdtsc cannot
    read before the code ahead of it is done.  Used for start, and for stop
    where RDTSCP is absent: a trailing lfence (lfence;rdtsc;lfence) would only
    hold back the code after the read and costs ~6 ns a read on this Zen 5
    VM (clockinfo: start+stop pair 1.18x the bare lfence;rdtsc pair with it,
    ~1.0x without). */
-CHRONO__INLINE uint64_t chrono__tsc_fenced(void)
+CHRONO__INLINE uint64_t chrono_tsc_read(void)
 {
 #  if defined(_MSC_VER)
     _mm_lfence();
@@ -116,7 +120,7 @@ CHRONO__INLINE uint64_t chrono__tsc_fenced(void)
 }
 /* rdtscp waits for the region to finish; the lfence after it keeps later
    instructions from starting before the read. */
-CHRONO__INLINE uint64_t chrono__tscp_stop(void)
+CHRONO__INLINE uint64_t chrono_tscp_read(void)
 {
 #  if defined(_MSC_VER)
     unsigned aux;
@@ -131,7 +135,7 @@ CHRONO__INLINE uint64_t chrono__tscp_stop(void)
 }
 #endif
 
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
 CHRONO__INLINE uint64_t chrono__cntvct(void)
 {
     uint64_t v;
@@ -198,8 +202,8 @@ CHRONO__EXTERN_C_END
 CHRONO__INLINE uint64_t chrono_clock_start(const chrono_clock *c)
 {
     if (!c) return 0;
-#if defined(CHRONO__X86)
-    if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono__tsc_fenced();
+#if CHRONO_ARCH_X86
+    if (c->chrono__kind <= CHRONO__KIND_TSCP) return chrono_tsc_read();
 #endif
     return chrono_clock_read(c);
 }
@@ -207,9 +211,9 @@ CHRONO__INLINE uint64_t chrono_clock_start(const chrono_clock *c)
 CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
 {
     if (!c) return 0;
-#if defined(CHRONO__X86)
-    if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono__tscp_stop();
-    if (c->chrono__kind == CHRONO__KIND_TSC) return chrono__tsc_fenced();
+#if CHRONO_ARCH_X86
+    if (c->chrono__kind == CHRONO__KIND_TSCP) return chrono_tscp_read();
+    if (c->chrono__kind == CHRONO__KIND_TSC) return chrono_tsc_read();
 #endif
     return chrono_clock_read(c);
 }
@@ -220,19 +224,19 @@ CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CLOCK_IMPL)
 #define CHRONOSCOPE_CLOCK_IMPL
 
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
 #  ifndef WIN32_LEAN_AND_MEAN
 #    define WIN32_LEAN_AND_MEAN
 #  endif
 #  include <windows.h>
-#elif CHRONO__OS_APPLE
+#elif CHRONO_OS_APPLE
 #  include <mach/mach_time.h>
 #  include <time.h>
 #else
 #  include <time.h>
 #  include <unistd.h>
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE && !defined(CLOCK_MONOTONIC)
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE && !defined(CLOCK_MONOTONIC)
 #  error "chronoscope implementation: clock_gettime is hidden (strict -std, and a system header came before the implementation): #define _GNU_SOURCE before the first #include of this file, or compile the implementation in a file of its own (src/chronoscope.c)"
 #endif
 
@@ -242,13 +246,13 @@ CHRONO__EXTERN_C_BEGIN
    measured against. */
 CHRONO__PRIVATE uint64_t chrono__os_ns(int clockid)
 {
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     LARGE_INTEGER t, f;
     (void)clockid;
     QueryPerformanceCounter(&t);
     QueryPerformanceFrequency(&f);
     return (uint64_t)((double)t.QuadPart * (1e9 / (double)f.QuadPart));
-#elif CHRONO__OS_APPLE
+#elif CHRONO_OS_APPLE
     (void)clockid;
     return clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
 #else
@@ -272,17 +276,17 @@ CHRONO__PRIVATE int chrono__reference_clockid(void)
 CHRONO_API uint64_t chrono_clock_read(const chrono_clock *c)
 {
     switch (c->chrono__kind) {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     case CHRONO__KIND_TSC:
-    case CHRONO__KIND_TSCP:   return chrono__tsc_fenced();
+    case CHRONO__KIND_TSCP:   return chrono_tsc_read();
 #endif
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
     case CHRONO__KIND_CNTVCT: return chrono__cntvct();
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     case CHRONO__KIND_QPC: { LARGE_INTEGER t; QueryPerformanceCounter(&t); return (uint64_t)t.QuadPart; }
 #endif
-#if CHRONO__OS_APPLE
+#if CHRONO_OS_APPLE
     case CHRONO__KIND_MACH:   return mach_absolute_time();
 #endif
     case CHRONO__KIND_CUSTOM: return c->chrono__read(c->chrono__ctx);
@@ -343,22 +347,22 @@ CHRONO_API int chrono_clock_available(chrono_clock_source src)
 {
     switch (src) {
     case CHRONO_CLOCK_AUTO: return 1;
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     case CHRONO_CLOCK_TSC: { chrono__x86_facts f; chrono__x86_read(&f); return f.tsc; }
 #endif
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
     case CHRONO_CLOCK_CNTVCT: return chrono__cntfrq() != 0;
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0; }
 #  endif
     case CHRONO_CLOCK_MONOTONIC: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC, &ts) == 0; }
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: return 1;
 #endif
-#if CHRONO__OS_APPLE
+#if CHRONO_OS_APPLE
     case CHRONO_CLOCK_MACH: return 1;
 #endif
     default: return 0;
@@ -495,7 +499,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
     c->name = chrono_clock_source_name(src);
     c->chrono__clockid = chrono__reference_clockid();
     switch (src) {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     case CHRONO_CLOCK_TSC: {
         chrono__x86_facts f;
         chrono__x86_read(&f);
@@ -505,12 +509,12 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
         return chrono__settle_hz(c, f.hz_hv, CHRONO_HZ_HYPERVISOR);
     }
 #endif
-#if defined(CHRONO__ARM64)
+#if CHRONO_ARCH_ARM64
     case CHRONO_CLOCK_CNTVCT:
         c->chrono__kind = CHRONO__KIND_CNTVCT;
         return chrono__settle_hz(c, (double)chrono__cntfrq(), CHRONO_HZ_REGISTER);
 #endif
-#if !CHRONO__OS_WINDOWS && !CHRONO__OS_APPLE
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW:
         c->chrono__kind = CHRONO__KIND_POSIX;
@@ -526,7 +530,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
         chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
         return 0;
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: {
         LARGE_INTEGER f;
         QueryPerformanceFrequency(&f);
@@ -536,7 +540,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
         return 0;
     }
 #endif
-#if CHRONO__OS_APPLE
+#if CHRONO_OS_APPLE
     case CHRONO_CLOCK_MACH: {
         mach_timebase_info_data_t tb;
         mach_timebase_info(&tb);
@@ -553,7 +557,7 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
 
 CHRONO__PRIVATE void chrono__fill_x86_flags(chrono_clock *c)
 {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     chrono__x86_facts f;
     chrono__x86_read(&f);
     c->invariant_tsc = f.invariant;
@@ -569,16 +573,16 @@ CHRONO__PRIVATE void chrono__fill_x86_flags(chrono_clock *c)
    or the OS's monotonic clock. */
 CHRONO__PRIVATE chrono_clock_source chrono__auto_source(void)
 {
-#if defined(CHRONO__X86)
+#if CHRONO_ARCH_X86
     chrono__x86_facts f;
     chrono__x86_read(&f);
     if (f.tsc && f.invariant) return CHRONO_CLOCK_TSC;
-#elif defined(CHRONO__ARM64)
+#elif CHRONO_ARCH_ARM64
     if (chrono__cntfrq() != 0) return CHRONO_CLOCK_CNTVCT;
 #endif
-#if CHRONO__OS_WINDOWS
+#if CHRONO_OS_WINDOWS
     return CHRONO_CLOCK_QPC;
-#elif CHRONO__OS_APPLE
+#elif CHRONO_OS_APPLE
     return CHRONO_CLOCK_MACH;
 #elif defined(CLOCK_MONOTONIC_RAW)
     return CHRONO_CLOCK_MONOTONIC_RAW;
