@@ -1,7 +1,8 @@
 """examples/counters with --counters: the kernel's software events per
 iteration in text, CSV and JSON (a 50 us sleep is ~1 context switch, a fresh
 page ~1 page fault, within 10%), CPU time beside real time (a sleeping body's
-is a small share of it), an entry's own counters, a hardware counter this
+is a small share of it), an entry's own counters (in the streamed
+header too), a hardware counter this
 machine lacks said once and never printed, and an unknown name refused."""
 import csv
 import io
@@ -89,6 +90,10 @@ rc, out, err = run("--format=json")
 b = by_name(json.loads(out)["benchmarks"])
 ok(rc == 0 and b["add_chain"].get("task-clock", 0) > 0 and "context-switches" not in b["sleep_50us"],
    "an entry's own counter (add_chain: task-clock %s ns), none on the others" % b["add_chain"].get("task-clock"))
+rc, out, err = run("--filter=add_chain")
+head = [l for l in out.split("\n") if l.startswith("counters ")]
+ok(rc == 0 and len(head) == 1 and "task-clock" in head[0],
+   "text: the streamed header names an entry's own counters too (%s)" % head)
 
 # a hardware counter: where there is no PMU, said once and never printed
 rc, out, err = run("--counters=instructions")

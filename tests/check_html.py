@@ -169,6 +169,10 @@ def main():
            'fixed: a run\'s memory figures are on the page')
         ok(text is not None and 'between processes: medians 1.45 \u00b5s .. 1.57 \u00b5s across 3 processes (spread 8.00%)' in text,
            'fixed: a pooled run\'s spread between processes is on the page')
+        ok(text is not None and 'per iteration: instr 100 [99.8, 100]' in text and 'faults 109 [109, 109]' in text and
+           'IPC 1.01' in text, 'fixed: a run\'s counters per iteration, with their intervals and IPC, are on the page')
+        ok(text is not None and 'CPU time 1.12 \u00b5s an iteration (on a CPU 75% of the time)' in text and 'CPU time n/a' in text,
+           'fixed: each run\'s CPU time per iteration beside its real time (n/a where unknown)')
         with open(fixed, encoding='utf-8') as f:
             raw = f.read()
         ok('<span class="tp">2.00 GB/s</span></td>' in raw and '<span class="tp">200 M items/s</span></td>' in raw and

@@ -288,12 +288,15 @@ def check_markdown_fixed():
     lines = [l for l in p.stdout.decode("utf-8").split("\n") if l.startswith("|")]
     cells = [md_cells(l) for l in lines]
     ok(p.returncode == 0 and len(lines) == 2 + len(FIXED_NAMES), "md: title, separator, one row per result")
-    ok(len({len(c) for c in cells}) == 1 and len(cells[0]) == 9, "md: every table row has the same 9 cells")
+    ok(len({len(c) for c in cells}) == 1 and len(cells[0]) == 10, "md: every table row has the same 10 cells")
     ok(all(re.match(r"^:?-{3,}:?$", c) for c in cells[1]), "md: separator row")
     ok(cells[0][:2] == ["name", "median"], "md: title row")
     ok([c[0] for c in cells[2:]] == [display(n) for n in ROW_NAMES],
        "md: names unescape to what they show, a comparison's sides labelled a: and b:")
     ok(cells[2][1] == "1.500 \u00b5s" and cells[2][2] == "[1.498, 1.502] \u00b5s", "md: median and CI with units")
+    ok(cells[0][8] == "cpu time" and cells[2][8] == "1.12 \u00b5s" and cells[3][8] == "n/a" and cells[5][8] == "9.00 s",
+       "md: the CPU time per iteration beside the real time (0.75 x the median; n/a where unknown) (%s)" %
+       [c[8] for c in cells[2:6]])
     ok("\n\nrejected and replaced samples: 24 migrated, 12 preempted, 0 clock went backwards, "
        "0 reference chains disagreed, 36 front end contended, 0 execution ports contended\n" in p.stdout.decode("utf-8"),
        "md: rejected samples summed by cause, after the table")
@@ -336,8 +339,8 @@ def check_markdown_rendered():
     r = subprocess.run([cmark, "-e", "table"], input=md, stdout=subprocess.PIPE, timeout=60)
     t = TableParser()
     t.feed(r.stdout.decode("utf-8"))
-    ok(r.returncode == 0 and len(t.rows) == 1 + len(FIXED_NAMES) and all(len(row) == 9 for row in t.rows),
-       "md rendered by cmark-gfm: a table of 9 columns, one row per result")
+    ok(r.returncode == 0 and len(t.rows) == 1 + len(FIXED_NAMES) and all(len(row) == 10 for row in t.rows),
+       "md rendered by cmark-gfm: a table of 10 columns, one row per result")
     ok([row[0] for row in t.rows[1:]] == [display(n) for n in ROW_NAMES], "md rendered: names shown as in the text report")
     ok(t.rows[0][0] == "name" and t.rows[1][1] == "1.500 \u00b5s", "md rendered: header and values")
 

@@ -788,6 +788,9 @@ CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, c
     (void)chrono_escape(out, row.cell[6], CHRONO_FORMAT_HTML);
     fputs(" iterations \xC3\x97 samples, outliers ", out);
     (void)chrono_escape(out, row.cell[7], CHRONO_FORMAT_HTML);
+    fputs(", CPU time ", out);
+    (void)chrono_escape(out, row.cell[8], CHRONO_FORMAT_HTML);
+    if (r->cpu_share == r->cpu_share) fprintf(out, " an iteration (on a CPU %.0f%% of the time)", 100.0 * r->cpu_share);
     fputs("</p>\n", out);
 }
 

@@ -904,6 +904,20 @@ CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry 
     return rc;
 }
 
+/* The counters the selected entries ask for themselves (chrono_with_counters)
+   into the session's group before the header is streamed, so that its
+   counters line names them too (opened outside any timed region; a run
+   would add them anyway). */
+CHRONO__PRIVATE void chrono__entries_counters(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    unsigned mask = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (entries[i].counters && chrono__entry_selected(p, &entries[i]))
+            (void)chrono_counters_parse(entries[i].counters, &mask, NULL, 0);
+    if (mask & ~p->session.counters.asked) (void)chrono_counters_add(&p->session.counters, mask);
+}
+
 /* Start the console report (once): text beside a file, else the chosen
    format (to stdout); its name column fits the names to come. */
 CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry *entries, size_t n)
@@ -932,6 +946,7 @@ CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry 
         if (entries[i].name_b && (int)strlen(entries[i].name_b) > width) width = (int)strlen(entries[i].name_b);
     }
     ro.name_width = width;
+    chrono__entries_counters(p, entries, n);
     ro.executable = p->cli.prog;
     ro.baseline = p->cli.baseline;
     rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p), chrono__console_format(p), &ro);

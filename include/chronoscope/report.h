@@ -22,7 +22,10 @@
                              every warning), then one aligned row per result:
                              name, median, its CI, min, MAD, ~cycles (estimated
                              core cycles per iteration), iterations x samples,
-                             outliers and a sparkline of the samples
+                             outliers, cpu time (the thread's CPU time per
+                             iteration beside the median, which is real time:
+                             far below it for a body that sleeps or blocks;
+                             n/a where the OS does not say) and a sparkline of the samples
                              (▁▂▃▄▅▆▇█ over chrono_result.hist).  Durations
                              scale per value: ns, µs, ms, s.  Then one line per
                              comparison ("a vs b: 3.001x [2.999, 3.003] — b is
@@ -474,13 +477,14 @@ CHRONO__PRIVATE unsigned chrono__next_warning(unsigned w, unsigned bit)
 }
 
 /* ---- the table's cells ----------------------------------------------------------- */
-#define CHRONO__COLS 9
+#define CHRONO__COLS 10
 typedef struct chrono__row { char cell[CHRONO__COLS][CHRONO__CELL]; } chrono__row;
 
 static const char *const chrono__col_title[CHRONO__COLS] = {
-    "name", "median", "CI", "min", "MAD", "~cycles", "iters \xC3\x97 samples", "outliers", "distribution"
+    "name", "median", "CI", "min", "MAD", "~cycles", "iters \xC3\x97 samples", "outliers", "cpu time", "distribution"
 };
-static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 8, 16, 12, 16 };   /* outliers: "12 (3 severe)" */
+/* outliers: "12 (3 severe)"; cpu time: the thread's CPU time per iteration beside the median (real time) */
+static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 8, 16, 12, 9, 16 };
 
 /* A sparkline of the histogram: one block character per bin (▁ to █), `zero`
    for an empty bin, "-" when there is no sample. */
@@ -679,10 +683,13 @@ CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, 
                        chrono__u64(b, (uint64_t)r->ns.outliers_severe));
     else
         (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
+    /* the thread's CPU time per iteration (chrono_result.cpu_ns_per_iter): n/a where the OS does not say */
+    if (chrono__finite(r->cpu_ns_per_iter) && chrono__finite(r->ns.median)) chrono_report_duration(row->cell[8], CHRONO__CELL, r->cpu_ns_per_iter);
+    else (void)chrono__bprintf(row->cell[8], CHRONO__CELL, "n/a");
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
-    chrono__sparkline(row->cell[8], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
-    chrono__throughput_append(row->cell[8], CHRONO__CELL, r);
-    chrono__threads_append(row->cell[8], CHRONO__CELL, r);
+    chrono__sparkline(row->cell[9], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
+    chrono__throughput_append(row->cell[9], CHRONO__CELL, r);
+    chrono__threads_append(row->cell[9], CHRONO__CELL, r);
 }
 
 CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s)
@@ -1538,8 +1545,8 @@ CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__r
     char num[48];
     chrono__row_label(row->cell[0], CHRONO__CELL, x->side);
     if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
-        size_t len = strlen(row->cell[8]);
-        (void)chrono__bprintf(row->cell[8] + len, CHRONO__CELL - len, "  %sx %s",
+        size_t len = strlen(row->cell[CHRONO__COLS - 1]);
+        (void)chrono__bprintf(row->cell[CHRONO__COLS - 1] + len, CHRONO__CELL - len, "  %sx %s",
                               chrono__sig3(num, sizeof num, r->ns.median / base), w->baseline);
     }
 }
