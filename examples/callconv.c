@@ -375,7 +375,6 @@ int main(int argc, char **argv)
     static cc_p1 p1[9];
     static chrono_entry entries[CC_NPART2 + 8];
     chrono_program p;
-    chrono_env_note note;
     chrono_then_now tn;
     int bytes = 16 << 20, literal = 0, have_tn = 0, rc, nproc;
     double seed_mhz = 0.0, ops;
@@ -400,8 +399,6 @@ int main(int argc, char **argv)
     }
     ops = (double)bytes;
     cc_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
-    if (!p.cli.list && chrono_env_note_read(&p.session, &note) == 0)
-        for (i = 0; i < note.n; i++) { cc_str(&envtab, 0, note.line[i]); envtab.t.nrows++; }
 
     /* ---- the table: Part 2 (no kernel), then Part 1 (the replica) ---- */
     for (i = 0; i < CC_NPART2; i++)

@@ -433,8 +433,8 @@ static double ms_ns(const chrono_program *p, const char *name)
 }
 
 /* ---- the program ------------------------------------------------------------------ */
-/* Page-table isolation as the environment note read it. */
-static const char *ms_pti(const chrono_env_note *env) { return env->pti == 1 ? "on" : env->pti == 0 ? "off" : "unknown"; }
+/* Page-table isolation as the session's environment read it. */
+static const char *ms_pti(const chrono_env *env) { return env->pti == 1 ? "on" : env->pti == 0 ? "off" : "unknown"; }
 
 int main(int argc, char **argv)
 {
@@ -445,7 +445,6 @@ int main(int argc, char **argv)
     static chrono_entry e[64];
     static char notes[9][MS_CELL];
     chrono_program p;
-    chrono_env_note env;
     chrono_then_now tn;
     int bytes = 16 << 20, compile_quick = 0, rc, have_tn = 0;
     const char *dir = NULL;
@@ -490,9 +489,6 @@ int main(int argc, char **argv)
 
     /* ---- environment: what dominates the cost here ---- */
     ms_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
-    if (!p.cli.list && chrono_env_note_read(&p.session, &env) == 0)
-        for (i = 0; i < env.n; i++) { ms_str(&envtab, 0, env.line[i]); envtab.t.nrows++; }
-    else env.pti = -1;
 
     /* ---- Part 1: one transition ---- */
     e[n++] = chrono_bench("empty_call", empty_call, NULL);
@@ -716,7 +712,7 @@ int main(int argc, char **argv)
         MS_ROW("protected->real switch", 19, "getppid / 2 (kernel->user)", ns_getppid / 2, "the way back is the other half");
         snprintf(notes[8], MS_CELL, "the clock is ~60x faster, the switch much less so; here %s, PTI %s "
                  "(~0.1 us bare metal without PTI, ~1 us with PTI in a PVM guest)",
-                 p.session.env.in_vm ? "a VM" : "bare metal", ms_pti(&env));
+                 p.session.env.in_vm ? "a VM" : "bare metal", ms_pti(&p.session.env));
         MS_ROW("round trip", 40, "getppid (a null system call)", ns_getppid, notes[8]);
         if (ns_cpuid == ns_cpuid)
             MS_ROW("round trip", 40, p.session.env.in_vm ? "cpuid (a VM exit to the hypervisor)" : "cpuid (serialising, no VM exit)", ns_cpuid,
@@ -746,7 +742,7 @@ int main(int argc, char **argv)
     }
     if (ns_getppid == ns_getppid)
         chrono_program_note(&p, "modeswitch: null system call here %.2f us (PTI %s), against ~0.1 us on bare metal without PTI",
-                            ns_getppid / 1e3, ms_pti(&env));
+                            ns_getppid / 1e3, ms_pti(&p.session.env));
 
 done:
 #if MS_LINUX

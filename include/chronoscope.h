@@ -86,7 +86,7 @@
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
-     chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
+     chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, literal runs
      chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)

@@ -96,7 +96,7 @@
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
-     chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, environment notes
+     chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, literal runs
      chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
@@ -571,7 +571,9 @@ CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
        chrono_cpu_unpin(p)      restore the saved mask; call it from the thread
                                 that pinned (another thread gets CHRONO_EINVAL).
                                 Harmless when not pinned or called twice.
-       chrono_env_read(e)       fill *e; missing files leave fields "unknown"
+       chrono_env_read(e)       fill *e; missing files leave fields "unknown"; with
+                                page-table isolation (.pti) and the CPU bugs'
+                                mitigations (.mitigations) on Linux
        chrono_env_warning(bit)  one line of text for one CHRONO_WARN_* bit
        chrono_env_warning_name(bit)  its short name ("SHARED_CORE")
 
@@ -675,6 +677,11 @@ typedef struct chrono_env {
     char emulator[24];      /* the code runs on an emulator: "qemu-user", "QEMU TCG", "valgrind"; "" */
     char clocksource[32];   /* Linux current_clocksource, "" */
     char kernel[96];        /* "Linux 6.1.0-... x86_64", "Windows x86_64" */
+    int  pti;               /* page-table isolation: 1 on (meltdown "Mitigation: PTI": every system
+                               call switches page tables), 0 off, -1 unknown */
+    char mitigations[160];  /* " spectre_v2=Mitigation: Retpolines;" per affected CPU bug (Linux's
+                               /sys/devices/system/cpu/vulnerabilities, "Not affected" left out,
+                               each value cut at 40 bytes); "" none or unknown (pti -1) */
     char hostname[64];
     char compiler[96];      /* "gcc 12.2.0", "clang 14.0.6", "MSVC 1939" */
     int  optimized;         /* 1/0 (__OPTIMIZE__), -1 where the compiler does not say */
@@ -1985,7 +1992,8 @@ CHRONO__EXTERN_C_END
 
    Formats:
      CHRONO_FORMAT_TEXT      environment header (CPU, pinned CPU, clock and its
-                             frequency, core clock, VM, compiler, optimisation,
+                             frequency, core clock, VM, PTI and the CPU bugs'
+                             mitigations, compiler, optimisation,
                              every warning), then one aligned row per result:
                              name, median, its CI, min, MAD, ~cycles (estimated
                              core cycles per iteration), iterations x samples,
@@ -2227,7 +2235,7 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
 
 /* The text report's header alone: "chronoscope VERSION  DATE", the
-   environment (cpu, pinned, clock, core, machine, build, run) and one line
+   environment (cpu, pinned, clock, core, machine, security, build, run) and one line
    per warning of the session, each line after `prefix` ("# " makes them TAP
    comments: check.h's chrono_checker_tap); no colour.  prefix may be NULL.
    0, CHRONO_EINVAL (NULL, closed session) or CHRONO_EIO. */
@@ -2679,8 +2687,9 @@ CHRONO__EXTERN_C_END
 /* chronoscope/experiment.h — what programs that reproduce an old measurement
    share: a difference with its confidence interval (and whether it is below
    the noise floor), a per-op cost projected to a total, a "then vs now"
-   table with ratios in time and in cycles, and a note on what dominates the
-   figures of this machine (VM, PTI and other mitigations, TSC and core clock).
+   table with ratios in time and in cycles.  What dominates this machine's
+   figures (VM, PTI and the other mitigations, TSC and core clock) is the
+   report's environment header, written once (report.h).
 
    Usage:
 
@@ -2688,14 +2697,10 @@ CHRONO__EXTERN_C_END
        chrono_delta d;
        chrono_projection p;
        chrono_then_now tn;
-       chrono_env_note note;
-       size_t i;
        chrono_delta_from(&c, &d);             // d.diff_ns [d.ci_low_ns, d.ci_high_ns], d.below_noise
        chrono_project(&c.a, 16777216.0, 0.95, &p);   // p.total_ns [p.ci_low_ns, p.ci_high_ns], mean-based
        chrono_literal lit;                    // the real batch, against a projection measured beside it
        chrono_literal_run(&s, "copy", copy, ctx, 4194304, &lit);   // lit.ns, lit.beside.total_ns, lit.ratio
-       chrono_env_note_read(&s, &note);
-       for (i = 0; i < note.n; i++) printf("# %s\n", note.line[i]);
        chrono_then_now_build(&tn, "then_vs_now", "then (2002) vs now", rows, nrows, 450.0);
        // chrono_report_options opt = { 0 }; opt.tables = &tn.table; opt.ntables = 1;
        chrono_then_now_free(&tn);
@@ -2711,7 +2716,6 @@ CHRONO__EXTERN_C_END
                                             projection from samples taken between its slices
      chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
      chrono_then_now_free(t)                frees what build allocated
-     chrono_env_note_read(s, out)           text lines: VM, PTI/mitigations, TSC vs core GHz
 
    Definitions:
      Δ          (ratio − 1) × median ns of b, where ratio is chrono_compare's median of
@@ -2810,16 +2814,6 @@ typedef struct chrono_then_now {
     const char **chrono__cells;
 } chrono_then_now;
 
-#define CHRONO_ENV_NOTE_LINES 6
-typedef struct chrono_env_note {
-    size_t n;                    /* lines filled */
-    char line[CHRONO_ENV_NOTE_LINES][192];
-    int in_vm;                   /* 1/0 */
-    int pti;                     /* 1: meltdown "Mitigation: PTI", 0: not, -1 unknown */
-    double tsc_ghz, core_ghz;    /* NAN unknown */
-    int emulated;                /* 1: the timings are an emulator's (chrono_session_emulated), said first */
-} chrono_env_note;
-
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
 /* Δ = a − b from a comparison.  CHRONO_EINVAL for NULL or a comparison
@@ -2854,11 +2848,6 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
 CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
                                      const chrono_then_now_row *rows, size_t nrows, double seed_mhz);
 CHRONO_API void chrono_then_now_free(chrono_then_now *t);
-
-/* What dominates this machine's figures, as lines to print.  s must be open
-   (its environment, clock and core clock are read, plus
-   /sys/devices/system/cpu/vulnerabilities on Linux). */
-CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *out);
 
 CHRONO__EXTERN_C_END
 
@@ -4934,54 +4923,44 @@ CHRONO__PRIVATE void chrono__env_uname(chrono_env *e)
 
 #if CHRONO__OS_LINUX
 /* cpuinfo (n bytes): the first CPU's lines of /proc/cpuinfo; *kernel_vm: its
-   hypervisor flag (or /sys/hypervisor) said this is a VM. */
-CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
+   hypervisor flag said this is a VM.  The kernel's view of the flag is also
+   right under emulators such as valgrind, whose CPUID hides it. */
+CHRONO__PRIVATE void chrono__env_cpuinfo(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
 {
-    char buf[4096], path[96];
-    long v;
+    char buf[4096];
     size_t used = 0;
-    int i, flags_seen = 0;
-    cpuinfo[0] = '\0';
-    *kernel_vm = 0;
+    int flags_seen = 0;
     FILE *f = fopen("/proc/cpuinfo", "r");
-    /* The kernel's view of the hypervisor flag (also right under emulators
-       such as valgrind, whose CPUID hides it) and the model name. */
-    if (f) {
-        while (fgets(buf, (int)sizeof buf, f)) {
-            char *colon = strchr(buf, ':');
-            size_t len = strlen(buf);
-            if (buf[0] == '\n') break;             /* end of the first CPU */
-            if (used + len < n) { memcpy(cpuinfo + used, buf, len + 1); used += len; }
-            if (!colon) continue;
-            if (!e->cpu_brand[0] && strncmp(buf, "model name", 10) == 0) {
-                chrono__str_trim(colon + 1);
-                chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, colon + 1);
-            } else if (!flags_seen && strncmp(buf, "flags", 5) == 0) {
-                const char *h = colon;
-                flags_seen = 1;
-                while ((h = strstr(h, " hypervisor")) != NULL) {
-                    if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = *kernel_vm = 1; break; }
-                    h += 11;
-                }
+    cpuinfo[0] = '\0';
+    if (!f) return;
+    while (fgets(buf, (int)sizeof buf, f)) {
+        char *colon = strchr(buf, ':');
+        size_t len = strlen(buf);
+        if (buf[0] == '\n') break;             /* end of the first CPU */
+        if (used + len < n) { memcpy(cpuinfo + used, buf, len + 1); used += len; }
+        if (!colon) continue;
+        if (!e->cpu_brand[0] && strncmp(buf, "model name", 10) == 0) {
+            chrono__str_trim(colon + 1);
+            chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, colon + 1);
+        } else if (!flags_seen && strncmp(buf, "flags", 5) == 0) {
+            const char *h = colon;
+            flags_seen = 1;
+            while ((h = strstr(h, " hypervisor")) != NULL) {
+                if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = *kernel_vm = 1; break; }
+                h += 11;
             }
         }
-        fclose(f);
     }
-    if (chrono__file_line("/sys/hypervisor/type", buf, sizeof buf) == 0) {
-        e->in_vm = *kernel_vm = 1;
-        if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
-    }
-    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
-    (void)chrono__file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-                            e->clocksource, sizeof e->clocksource);
-    if (chrono__file_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0) e->boost = v != 0;
-    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0) e->boost = v == 0;
-    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
-    if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
-    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
-    chrono__env_uname(e);
+    fclose(f);
+}
+
+/* cpu0's caches from sysfs, lowest index first. */
+CHRONO__PRIVATE void chrono__env_linux_caches(chrono_env *e)
+{
+    static const char *const types[] = { "Data", "Instruction", "Unified" };
+    char buf[128], path[96];
+    int i;
     for (i = 0; i < 32; i++) {
-        static const char *const types[] = { "Data", "Instruction", "Unified" };
         long level, size;
         int t, sharing = -1;
         char *end;
@@ -5000,6 +4979,56 @@ CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, i
         if (chrono__file_line(path, buf, sizeof buf) == 0) sharing = chrono__cpulist_count(buf);
         chrono__env_add_cache(e, (int)level, t + 1, size, sharing);
     }
+}
+
+/* .pti and .mitigations from a vulnerabilities directory (Linux's is
+   /sys/devices/system/cpu/vulnerabilities; a test passes its own).  Without
+   a meltdown file both stay unknown (-1, ""). */
+CHRONO__PRIVATE void chrono__env_mitigations(chrono_env *e, const char *dir)
+{
+    static const char *const bugs[] = { "spectre_v2", "retbleed", "spec_rstack_overflow", "mds", "l1tf",
+                                        "spec_store_bypass", "mmio_stale_data", "gather_data_sampling" };
+    char path[256], val[160];
+    size_t i, w = 0;
+    e->pti = -1;
+    e->mitigations[0] = '\0';
+    (void)chrono__bprintf(path, sizeof path, "%s/meltdown", dir);
+    if (chrono__file_line(path, val, sizeof val) != 0) return;
+    e->pti = strstr(val, "PTI") != NULL;
+    for (i = 0; i < sizeof bugs / sizeof bugs[0] && w < sizeof e->mitigations; i++) {
+        int k;
+        (void)chrono__bprintf(path, sizeof path, "%s/%s", dir, bugs[i]);
+        if (chrono__file_line(path, val, sizeof val) != 0 || !strncmp(val, "Not affected", 12)) continue;
+        val[40] = '\0';
+        k = chrono__bprintf(e->mitigations + w, sizeof e->mitigations - w, " %s=%s;", bugs[i], val);
+        w += k > 0 ? (size_t)k : 0;
+    }
+}
+
+/* The rest of the machine from /proc and /sys; cpuinfo and *kernel_vm as
+   chrono__env_cpuinfo leaves them (/sys/hypervisor counts as the kernel's
+   word too). */
+CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
+{
+    char buf[128];
+    long v;
+    *kernel_vm = 0;
+    chrono__env_cpuinfo(e, cpuinfo, n, kernel_vm);
+    if (chrono__file_line("/sys/hypervisor/type", buf, sizeof buf) == 0) {
+        e->in_vm = *kernel_vm = 1;
+        if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
+    }
+    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
+    (void)chrono__file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                            e->clocksource, sizeof e->clocksource);
+    if (chrono__file_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0) e->boost = v != 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0) e->boost = v == 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
+    if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
+    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
+    chrono__env_uname(e);
+    chrono__env_linux_caches(e);
+    chrono__env_mitigations(e, "/sys/devices/system/cpu/vulnerabilities");
 }
 #elif CHRONO__OS_WINDOWS
 CHRONO__PRIVATE void chrono__env_windows(chrono_env *e)
@@ -5061,6 +5090,7 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
     e->boost = -1;
     e->smt = -1;
     e->loadavg1 = -1.0;
+    e->pti = -1;
     chrono__env_compiler(e);
     chrono__env_cpuid(e);
     n = chrono_cpu_count();
@@ -9070,7 +9100,7 @@ CHRONO__PRIVATE const char *chrono__or(const char *s, const char *dflt) { return
 
 /* The environment as labelled lines, for the text and markdown headers. */
 typedef struct chrono__env_line { const char *label; char text[256]; } chrono__env_line;
-#define CHRONO__ENV_LINES 7
+#define CHRONO__ENV_LINES 8
 
 CHRONO__PRIVATE void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
 {
@@ -9131,6 +9161,15 @@ CHRONO__PRIVATE void chrono__env_machine(const chrono_session *s, char *buf, siz
                    e->emulator[0] ? ", emulated by " : "", e->emulator, load, chrono__or(e->hostname, "unknown"));
 }
 
+/* Page-table isolation and the CPU bugs' mitigations (cpu.h reads them). */
+CHRONO__PRIVATE void chrono__env_security(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_env *e = &s->env;
+    if (e->pti < 0) (void)chrono__bprintf(buf, n, "PTI and mitigations unknown (no /sys/devices/system/cpu/vulnerabilities)");
+    else (void)chrono__bprintf(buf, n, "PTI %s; mitigations:%s", e->pti ? "on: every system call switches page tables" : "off",
+                               e->mitigations[0] ? e->mitigations : " none");
+}
+
 CHRONO__PRIVATE void chrono__env_build(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
@@ -9167,8 +9206,9 @@ CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line
     l[2].label = "clock";   chrono__env_clock(s, l[2].text, sizeof l[2].text);
     l[3].label = "core";    chrono__env_core(s, l[3].text, sizeof l[3].text);
     l[4].label = "machine"; chrono__env_machine(s, l[4].text, sizeof l[4].text);
-    l[5].label = "build";   chrono__env_build(s, l[5].text, sizeof l[5].text);
-    l[6].label = "run";     chrono__env_run(s, l[6].text, sizeof l[6].text);
+    l[5].label = "security"; chrono__env_security(s, l[5].text, sizeof l[5].text);
+    l[6].label = "build";   chrono__env_build(s, l[6].text, sizeof l[6].text);
+    l[7].label = "run";     chrono__env_run(s, l[7].text, sizeof l[7].text);
 }
 
 /* Next CHRONO_WARN_* bit set in w after `bit` (0 to start); 0 when none is left. */
@@ -9966,6 +10006,8 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jstr(o, "hypervisor", e->hypervisor);
     chrono__jstr(o, "emulator", e->emulator);
     chrono__jstr(o, "kernel", e->kernel);
+    chrono__jbool(o, "pti", e->pti);
+    chrono__jstr(o, "mitigations", e->mitigations);
     chrono__jstr(o, "clocksource", e->clocksource);
     chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
     chrono__jnum(o, "clock_hz", c->hz);
@@ -12918,75 +12960,6 @@ CHRONO_API void chrono_then_now_free(chrono_then_now *t)
     if (t->chrono__text) CHRONO_FREE(t->chrono__text);
     if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
     memset(t, 0, sizeof *t);
-}
-
-/* The first line of a small file, without its newline; 0 or -1. */
-CHRONO__PRIVATE int chrono__read_line(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    size_t len;
-    if (!f) return -1;
-    if (!fgets(buf, (int)n, f)) { fclose(f); return -1; }
-    fclose(f);
-    len = strlen(buf);
-    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = '\0';
-    return 0;
-}
-
-CHRONO__PRIVATE void chrono__note_add(chrono_env_note *o, const char *text)
-{
-    if (o->n < CHRONO_ENV_NOTE_LINES) (void)chrono__bprintf(o->line[o->n++], sizeof o->line[0], "%s", text);
-}
-
-CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *out)
-{
-    static const char *const vulns[] = { "spectre_v2", "retbleed", "spec_rstack_overflow", "mds", "l1tf",
-                                         "spec_store_bypass", "mmio_stale_data", "gather_data_sampling" };
-    char line[192], val[160], a[32], b[32];
-    size_t i, w;
-    if (!s || !out) return CHRONO_EINVAL;
-    memset(out, 0, sizeof *out);
-    out->in_vm = s->env.in_vm ? 1 : 0;
-    out->pti = -1;
-    out->tsc_ghz = s->clock.hz > 0 ? s->clock.hz / 1e9 : NAN;
-    out->core_ghz = s->core_ghz;
-    /* an emulator (qemu, valgrind) first: it makes every other line moot */
-    out->emulated = chrono__emulated_why(s, val, sizeof val);
-    if (out->emulated) {
-        (void)chrono__bprintf(line, sizeof line, "EMULATED (%s): timings are the emulator's, not this machine's: "
-                              "read them for correctness only; no cycles are estimated", val);
-        chrono__note_add(out, line);
-    }
-    /* the VM */
-    if (out->in_vm)
-        (void)chrono__bprintf(line, sizeof line, "VM: a guest (%s): system calls and interrupts cost more than on bare metal",
-                              s->env.hypervisor[0] ? s->env.hypervisor : "hypervisor unknown");
-    else (void)chrono__bprintf(line, sizeof line, "VM: none detected");
-    chrono__note_add(out, line);
-    /* PTI and the other mitigations (Linux) */
-    if (chrono__read_line("/sys/devices/system/cpu/vulnerabilities/meltdown", val, sizeof val) == 0) {
-        out->pti = strstr(val, "PTI") != NULL;
-        (void)chrono__bprintf(line, sizeof line, "meltdown: %s%s", val,
-                              out->pti ? " (PTI on: every system call switches page tables)" : "");
-        chrono__note_add(out, line);
-        w = (size_t)chrono__bprintf(line, sizeof line, "mitigations:");
-        for (i = 0; i < sizeof vulns / sizeof vulns[0] && w < sizeof line; i++) {
-            char path[96];
-            (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/vulnerabilities/%s", vulns[i]);
-            if (chrono__read_line(path, val, sizeof val) < 0 || !strncmp(val, "Not affected", 12)) continue;
-            val[40] = '\0';
-            w += (size_t)chrono__bprintf(line + w, sizeof line - w, " %s=%s;", vulns[i], val);
-        }
-        chrono__note_add(out, line);
-    } else chrono__note_add(out, "mitigations: unknown (no /sys/devices/system/cpu/vulnerabilities)");
-    /* the clocks */
-    if (chrono__finite(out->core_ghz)) (void)chrono__bprintf(val, sizeof val, "core clock ~%s GHz (estimated by reference chains)",
-                                                             chrono__num(b, sizeof b, "%.2f", out->core_ghz));
-    else (void)chrono__bprintf(val, sizeof val, "core clock not estimated");
-    (void)chrono__bprintf(line, sizeof line, "clock: %s at %s GHz; %s", chrono_clock_source_name(s->clock.source),
-                          chrono__finite(out->tsc_ghz) ? chrono__num(a, sizeof a, "%.3f", out->tsc_ghz) : "?", val);
-    chrono__note_add(out, line);
-    return 0;
 }
 
 CHRONO__EXTERN_C_END

@@ -1,7 +1,8 @@
 /* test_experiment — the experiment helpers on hand-made inputs: Δ and its CI
    from a synthetic comparison, the projection's arithmetic (mean-based), the
    then-vs-now table's cells ("n/a" without the seed's clock), the
-   environment note on a hand-filled session; one real batch against the
+   environment the experiments print (once, the report's header: PTI and
+   mitigations read from a vulnerabilities directory); one real batch against the
    projection measured beside it (chrono_literal_run). */
 #include <chronoscope.h>
 #include "tap.h"
@@ -279,47 +280,87 @@ static void test_then_now(void)
     chrono_then_now_free(NULL);
 }
 
-static void test_env_note(void)
+#if CHRONO_OS_LINUX
+#  include <stdlib.h>
+#  include <unistd.h>
+static void put(const char *dir, const char *name, const char *text)
 {
-    chrono_session s;
-    chrono_env_note n;
+    char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if ((f = fopen(path, "w")) != NULL) { fputs(text, f); fclose(f); }
+}
+
+/* cpu.h reads PTI and the mitigations into chrono_env from a vulnerabilities
+   directory: "Not affected" left out, values cut at 40 bytes, no meltdown
+   file: unknown. */
+static void test_env_mitigations(void)
+{
+    static const char *const names[] = { "meltdown", "spectre_v2", "mds", "l1tf", "retbleed" };
+    char dir[] = "/tmp/chrono-vulns-XXXXXX", path[512];
+    chrono_env e;
     size_t i;
-    int has_clock = 0;
+    memset(&e, 0, sizeof e);
+    if (!mkdtemp(dir)) { tap_ok(0, "mkdtemp"); return; }
+    chrono__env_mitigations(&e, dir);
+    tap_ok(e.pti == -1 && e.mitigations[0] == '\0', "mitigations: no meltdown file: PTI unknown, none listed");
+    put(dir, "meltdown", "Mitigation: PTI\n");
+    put(dir, "spectre_v2", "Mitigation: Retpolines; STIBP: disabled\n");
+    put(dir, "mds", "Not affected\n");
+    put(dir, "l1tf", "Mitigation: PTE Inversion; VMX: conditional cache flushes, SMT vulnerable\n");
+    chrono__env_mitigations(&e, dir);
+    tap_ok(e.pti == 1 && !strcmp(e.mitigations, " spectre_v2=Mitigation: Retpolines; STIBP: disabled;"
+                                               " l1tf=Mitigation: PTE Inversion; VMX: conditio;"),
+           "mitigations: PTI on, mds left out, l1tf cut at 40 bytes (%s)", e.mitigations);
+    put(dir, "meltdown", "Not affected\n");
+    put(dir, "retbleed", "Vulnerable\n");
+    chrono__env_mitigations(&e, dir);
+    tap_ok(e.pti == 0 && strstr(e.mitigations, " retbleed=Vulnerable;") != NULL, "mitigations: meltdown not affected: PTI off");
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        (void)remove(path);
+    }
+    (void)rmdir(dir);
+}
+#endif
+
+/* What dominates the figures is said once, in the report's header (the
+   experiments print no second environment text): the VM, PTI and the
+   mitigations, the TSC and the core clock. */
+static void test_env_header(void)
+{
+    static char text[8192];
+    chrono_session s;
+    FILE *f = tmpfile();
+    size_t n;
     memset(&s, 0, sizeof s);
+    s.is_open = 1;
     s.env.in_vm = 1;
     (void)snprintf(s.env.hypervisor, sizeof s.env.hypervisor, "KVMKVMKVM");
+    s.env.pti = 1;
+    (void)snprintf(s.env.mitigations, sizeof s.env.mitigations, " spectre_v2=Mitigation: Retpolines;");
     s.clock.hz = 2.6e9;
+    s.clock.name = "tsc";
     s.core_ghz = 3.8;
     s.has_cycles = 1;
-    memset(&n, 0, sizeof n);
-    i = chrono_env_note_read(&s, &n) == 0;
-    tap_ok(i && n.n >= 3, "env note: %u lines", (unsigned)n.n);
-    for (i = 0; i < n.n; i++) {
-        tap_diag("%s", n.line[i]);
-        if (strstr(n.line[i], "2.600 GHz") && strstr(n.line[i], "3.80 GHz")) has_clock = 1;
-    }
-    /* the VM's line is the first, or the second after an emulator's (under valgrind) */
-    tap_ok(n.in_vm == 1 && strstr(n.line[n.emulated ? 1 : 0], "VM: a guest (KVMKVMKVM)") != NULL, "env note: the VM is named");
-    tap_ok(has_clock && close_to(n.tsc_ghz, 2.6, 1e-12), "env note: TSC 2.600 GHz and core 3.80 GHz");
-    /* under valgrind every session is an emulator's, whatever its clock says */
-    tap_ok(n.emulated == chrono__under_valgrind(), "env note: 3.8 GHz is plausible (emulated %d, under valgrind %d)",
-           n.emulated, chrono__under_valgrind());
-    s.core_ghz = 0.3;
-    tap_ok(chrono_env_note_read(&s, &n) == 0 && n.emulated == 1 && strstr(n.line[0], "EMULATED") != NULL &&
-           (chrono__under_valgrind() || strstr(n.line[0], "0.30 GHz") != NULL), "env note: 0.3 GHz says EMULATED, first: %s",
-           n.line[0]);
-    /* an emulator the environment names: said first, by name; the core clock not estimated */
-    s.core_ghz = NAN;
-    s.has_cycles = 0;
-    (void)snprintf(s.env.emulator, sizeof s.env.emulator, "qemu-user");
-    tap_ok(chrono_env_note_read(&s, &n) == 0 && n.emulated == 1 && strstr(n.line[0], "EMULATED (qemu-user): timings are the emulator's") &&
-           strstr(n.line[n.n - 1], "core clock not estimated") != NULL && chrono_session_emulated(&s) == 1,
-           "env note: qemu-user named first, no core clock (%s | %s)", n.line[0], n.line[n.n - 1]);
-    /* a clock of the user's counts what it says, emulated or not */
-    s.clock.source = CHRONO_CLOCK_CUSTOM;
-    tap_ok(chrono_session_emulated(&s) == 0 && chrono_env_note_read(&s, &n) == 0 && n.emulated == 0 &&
-           strstr(n.line[0], "EMULATED") == NULL, "env note: a custom clock is never emulated");
-    tap_ok(chrono_env_note_read(NULL, &n) == CHRONO_EINVAL, "env note: NULL");
+    if (!f) { tap_ok(0, "tmpfile"); return; }
+    tap_ok(chrono_report_environment(&s, f, "") == 0, "environment: written");
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    tap_ok(strstr(text, "\nmachine  ") && strstr(text, "virtual machine KVMKVMKVM") &&
+           strstr(text, "\nsecurity PTI on: every system call switches page tables; mitigations: spectre_v2=Mitigation: Retpolines;\n") &&
+           strstr(text, "tsc at 2.60") && strstr(text, "3.800 GHz measured by reference chains"),
+           "environment: VM, PTI, mitigations, TSC and core clock, each once");
+    rewind(f);
+    s.env.pti = -1;
+    s.env.mitigations[0] = '\0';
+    tap_ok(chrono_report_environment(&s, f, "") == 0, "environment: written again");
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    tap_ok(strstr(text, "\nsecurity PTI and mitigations unknown") != NULL, "environment: PTI unknown is said");
+    fclose(f);
 }
 
 int main(void)
@@ -333,6 +374,9 @@ int main(void)
     test_emulated_session();
 #endif
     test_then_now();
-    test_env_note();
+#if CHRONO_OS_LINUX
+    test_env_mitigations();
+#endif
+    test_env_header();
     return tap_done();
 }

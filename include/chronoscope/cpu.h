@@ -41,7 +41,9 @@
        chrono_cpu_unpin(p)      restore the saved mask; call it from the thread
                                 that pinned (another thread gets CHRONO_EINVAL).
                                 Harmless when not pinned or called twice.
-       chrono_env_read(e)       fill *e; missing files leave fields "unknown"
+       chrono_env_read(e)       fill *e; missing files leave fields "unknown"; with
+                                page-table isolation (.pti) and the CPU bugs'
+                                mitigations (.mitigations) on Linux
        chrono_env_warning(bit)  one line of text for one CHRONO_WARN_* bit
        chrono_env_warning_name(bit)  its short name ("SHARED_CORE")
 
@@ -146,6 +148,11 @@ typedef struct chrono_env {
     char emulator[24];      /* the code runs on an emulator: "qemu-user", "QEMU TCG", "valgrind"; "" */
     char clocksource[32];   /* Linux current_clocksource, "" */
     char kernel[96];        /* "Linux 6.1.0-... x86_64", "Windows x86_64" */
+    int  pti;               /* page-table isolation: 1 on (meltdown "Mitigation: PTI": every system
+                               call switches page tables), 0 off, -1 unknown */
+    char mitigations[160];  /* " spectre_v2=Mitigation: Retpolines;" per affected CPU bug (Linux's
+                               /sys/devices/system/cpu/vulnerabilities, "Not affected" left out,
+                               each value cut at 40 bytes); "" none or unknown (pti -1) */
     char hostname[64];
     char compiler[96];      /* "gcc 12.2.0", "clang 14.0.6", "MSVC 1939" */
     int  optimized;         /* 1/0 (__OPTIMIZE__), -1 where the compiler does not say */
@@ -821,54 +828,44 @@ CHRONO__PRIVATE void chrono__env_uname(chrono_env *e)
 
 #if CHRONO__OS_LINUX
 /* cpuinfo (n bytes): the first CPU's lines of /proc/cpuinfo; *kernel_vm: its
-   hypervisor flag (or /sys/hypervisor) said this is a VM. */
-CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
+   hypervisor flag said this is a VM.  The kernel's view of the flag is also
+   right under emulators such as valgrind, whose CPUID hides it. */
+CHRONO__PRIVATE void chrono__env_cpuinfo(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
 {
-    char buf[4096], path[96];
-    long v;
+    char buf[4096];
     size_t used = 0;
-    int i, flags_seen = 0;
-    cpuinfo[0] = '\0';
-    *kernel_vm = 0;
+    int flags_seen = 0;
     FILE *f = fopen("/proc/cpuinfo", "r");
-    /* The kernel's view of the hypervisor flag (also right under emulators
-       such as valgrind, whose CPUID hides it) and the model name. */
-    if (f) {
-        while (fgets(buf, (int)sizeof buf, f)) {
-            char *colon = strchr(buf, ':');
-            size_t len = strlen(buf);
-            if (buf[0] == '\n') break;             /* end of the first CPU */
-            if (used + len < n) { memcpy(cpuinfo + used, buf, len + 1); used += len; }
-            if (!colon) continue;
-            if (!e->cpu_brand[0] && strncmp(buf, "model name", 10) == 0) {
-                chrono__str_trim(colon + 1);
-                chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, colon + 1);
-            } else if (!flags_seen && strncmp(buf, "flags", 5) == 0) {
-                const char *h = colon;
-                flags_seen = 1;
-                while ((h = strstr(h, " hypervisor")) != NULL) {
-                    if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = *kernel_vm = 1; break; }
-                    h += 11;
-                }
+    cpuinfo[0] = '\0';
+    if (!f) return;
+    while (fgets(buf, (int)sizeof buf, f)) {
+        char *colon = strchr(buf, ':');
+        size_t len = strlen(buf);
+        if (buf[0] == '\n') break;             /* end of the first CPU */
+        if (used + len < n) { memcpy(cpuinfo + used, buf, len + 1); used += len; }
+        if (!colon) continue;
+        if (!e->cpu_brand[0] && strncmp(buf, "model name", 10) == 0) {
+            chrono__str_trim(colon + 1);
+            chrono__str_copy(e->cpu_brand, sizeof e->cpu_brand, colon + 1);
+        } else if (!flags_seen && strncmp(buf, "flags", 5) == 0) {
+            const char *h = colon;
+            flags_seen = 1;
+            while ((h = strstr(h, " hypervisor")) != NULL) {
+                if (chrono__is_space(h[11]) || h[11] == '\0') { e->in_vm = *kernel_vm = 1; break; }
+                h += 11;
             }
         }
-        fclose(f);
     }
-    if (chrono__file_line("/sys/hypervisor/type", buf, sizeof buf) == 0) {
-        e->in_vm = *kernel_vm = 1;
-        if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
-    }
-    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
-    (void)chrono__file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-                            e->clocksource, sizeof e->clocksource);
-    if (chrono__file_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0) e->boost = v != 0;
-    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0) e->boost = v == 0;
-    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
-    if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
-    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
-    chrono__env_uname(e);
+    fclose(f);
+}
+
+/* cpu0's caches from sysfs, lowest index first. */
+CHRONO__PRIVATE void chrono__env_linux_caches(chrono_env *e)
+{
+    static const char *const types[] = { "Data", "Instruction", "Unified" };
+    char buf[128], path[96];
+    int i;
     for (i = 0; i < 32; i++) {
-        static const char *const types[] = { "Data", "Instruction", "Unified" };
         long level, size;
         int t, sharing = -1;
         char *end;
@@ -887,6 +884,56 @@ CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, i
         if (chrono__file_line(path, buf, sizeof buf) == 0) sharing = chrono__cpulist_count(buf);
         chrono__env_add_cache(e, (int)level, t + 1, size, sharing);
     }
+}
+
+/* .pti and .mitigations from a vulnerabilities directory (Linux's is
+   /sys/devices/system/cpu/vulnerabilities; a test passes its own).  Without
+   a meltdown file both stay unknown (-1, ""). */
+CHRONO__PRIVATE void chrono__env_mitigations(chrono_env *e, const char *dir)
+{
+    static const char *const bugs[] = { "spectre_v2", "retbleed", "spec_rstack_overflow", "mds", "l1tf",
+                                        "spec_store_bypass", "mmio_stale_data", "gather_data_sampling" };
+    char path[256], val[160];
+    size_t i, w = 0;
+    e->pti = -1;
+    e->mitigations[0] = '\0';
+    (void)chrono__bprintf(path, sizeof path, "%s/meltdown", dir);
+    if (chrono__file_line(path, val, sizeof val) != 0) return;
+    e->pti = strstr(val, "PTI") != NULL;
+    for (i = 0; i < sizeof bugs / sizeof bugs[0] && w < sizeof e->mitigations; i++) {
+        int k;
+        (void)chrono__bprintf(path, sizeof path, "%s/%s", dir, bugs[i]);
+        if (chrono__file_line(path, val, sizeof val) != 0 || !strncmp(val, "Not affected", 12)) continue;
+        val[40] = '\0';
+        k = chrono__bprintf(e->mitigations + w, sizeof e->mitigations - w, " %s=%s;", bugs[i], val);
+        w += k > 0 ? (size_t)k : 0;
+    }
+}
+
+/* The rest of the machine from /proc and /sys; cpuinfo and *kernel_vm as
+   chrono__env_cpuinfo leaves them (/sys/hypervisor counts as the kernel's
+   word too). */
+CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, int *kernel_vm)
+{
+    char buf[128];
+    long v;
+    *kernel_vm = 0;
+    chrono__env_cpuinfo(e, cpuinfo, n, kernel_vm);
+    if (chrono__file_line("/sys/hypervisor/type", buf, sizeof buf) == 0) {
+        e->in_vm = *kernel_vm = 1;
+        if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
+    }
+    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
+    (void)chrono__file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                            e->clocksource, sizeof e->clocksource);
+    if (chrono__file_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0) e->boost = v != 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0) e->boost = v == 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
+    if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
+    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
+    chrono__env_uname(e);
+    chrono__env_linux_caches(e);
+    chrono__env_mitigations(e, "/sys/devices/system/cpu/vulnerabilities");
 }
 #elif CHRONO__OS_WINDOWS
 CHRONO__PRIVATE void chrono__env_windows(chrono_env *e)
@@ -948,6 +995,7 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
     e->boost = -1;
     e->smt = -1;
     e->loadavg1 = -1.0;
+    e->pti = -1;
     chrono__env_compiler(e);
     chrono__env_cpuid(e);
     n = chrono_cpu_count();

@@ -1,8 +1,9 @@
 /* chronoscope/experiment.h — what programs that reproduce an old measurement
    share: a difference with its confidence interval (and whether it is below
    the noise floor), a per-op cost projected to a total, a "then vs now"
-   table with ratios in time and in cycles, and a note on what dominates the
-   figures of this machine (VM, PTI and other mitigations, TSC and core clock).
+   table with ratios in time and in cycles.  What dominates this machine's
+   figures (VM, PTI and the other mitigations, TSC and core clock) is the
+   report's environment header, written once (report.h).
 
    Usage:
 
@@ -10,14 +11,10 @@
        chrono_delta d;
        chrono_projection p;
        chrono_then_now tn;
-       chrono_env_note note;
-       size_t i;
        chrono_delta_from(&c, &d);             // d.diff_ns [d.ci_low_ns, d.ci_high_ns], d.below_noise
        chrono_project(&c.a, 16777216.0, 0.95, &p);   // p.total_ns [p.ci_low_ns, p.ci_high_ns], mean-based
        chrono_literal lit;                    // the real batch, against a projection measured beside it
        chrono_literal_run(&s, "copy", copy, ctx, 4194304, &lit);   // lit.ns, lit.beside.total_ns, lit.ratio
-       chrono_env_note_read(&s, &note);
-       for (i = 0; i < note.n; i++) printf("# %s\n", note.line[i]);
        chrono_then_now_build(&tn, "then_vs_now", "then (2002) vs now", rows, nrows, 450.0);
        // chrono_report_options opt = { 0 }; opt.tables = &tn.table; opt.ntables = 1;
        chrono_then_now_free(&tn);
@@ -33,7 +30,6 @@
                                             projection from samples taken between its slices
      chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
      chrono_then_now_free(t)                frees what build allocated
-     chrono_env_note_read(s, out)           text lines: VM, PTI/mitigations, TSC vs core GHz
 
    Definitions:
      Δ          (ratio − 1) × median ns of b, where ratio is chrono_compare's median of
@@ -134,16 +130,6 @@ typedef struct chrono_then_now {
     const char **chrono__cells;
 } chrono_then_now;
 
-#define CHRONO_ENV_NOTE_LINES 6
-typedef struct chrono_env_note {
-    size_t n;                    /* lines filled */
-    char line[CHRONO_ENV_NOTE_LINES][192];
-    int in_vm;                   /* 1/0 */
-    int pti;                     /* 1: meltdown "Mitigation: PTI", 0: not, -1 unknown */
-    double tsc_ghz, core_ghz;    /* NAN unknown */
-    int emulated;                /* 1: the timings are an emulator's (chrono_session_emulated), said first */
-} chrono_env_note;
-
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
 /* Δ = a − b from a comparison.  CHRONO_EINVAL for NULL or a comparison
@@ -178,11 +164,6 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
 CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
                                      const chrono_then_now_row *rows, size_t nrows, double seed_mhz);
 CHRONO_API void chrono_then_now_free(chrono_then_now *t);
-
-/* What dominates this machine's figures, as lines to print.  s must be open
-   (its environment, clock and core clock are read, plus
-   /sys/devices/system/cpu/vulnerabilities on Linux). */
-CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *out);
 
 CHRONO__EXTERN_C_END
 
@@ -398,75 +379,6 @@ CHRONO_API void chrono_then_now_free(chrono_then_now *t)
     if (t->chrono__text) CHRONO_FREE(t->chrono__text);
     if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
     memset(t, 0, sizeof *t);
-}
-
-/* The first line of a small file, without its newline; 0 or -1. */
-CHRONO__PRIVATE int chrono__read_line(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    size_t len;
-    if (!f) return -1;
-    if (!fgets(buf, (int)n, f)) { fclose(f); return -1; }
-    fclose(f);
-    len = strlen(buf);
-    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = '\0';
-    return 0;
-}
-
-CHRONO__PRIVATE void chrono__note_add(chrono_env_note *o, const char *text)
-{
-    if (o->n < CHRONO_ENV_NOTE_LINES) (void)chrono__bprintf(o->line[o->n++], sizeof o->line[0], "%s", text);
-}
-
-CHRONO_API int chrono_env_note_read(const chrono_session *s, chrono_env_note *out)
-{
-    static const char *const vulns[] = { "spectre_v2", "retbleed", "spec_rstack_overflow", "mds", "l1tf",
-                                         "spec_store_bypass", "mmio_stale_data", "gather_data_sampling" };
-    char line[192], val[160], a[32], b[32];
-    size_t i, w;
-    if (!s || !out) return CHRONO_EINVAL;
-    memset(out, 0, sizeof *out);
-    out->in_vm = s->env.in_vm ? 1 : 0;
-    out->pti = -1;
-    out->tsc_ghz = s->clock.hz > 0 ? s->clock.hz / 1e9 : NAN;
-    out->core_ghz = s->core_ghz;
-    /* an emulator (qemu, valgrind) first: it makes every other line moot */
-    out->emulated = chrono__emulated_why(s, val, sizeof val);
-    if (out->emulated) {
-        (void)chrono__bprintf(line, sizeof line, "EMULATED (%s): timings are the emulator's, not this machine's: "
-                              "read them for correctness only; no cycles are estimated", val);
-        chrono__note_add(out, line);
-    }
-    /* the VM */
-    if (out->in_vm)
-        (void)chrono__bprintf(line, sizeof line, "VM: a guest (%s): system calls and interrupts cost more than on bare metal",
-                              s->env.hypervisor[0] ? s->env.hypervisor : "hypervisor unknown");
-    else (void)chrono__bprintf(line, sizeof line, "VM: none detected");
-    chrono__note_add(out, line);
-    /* PTI and the other mitigations (Linux) */
-    if (chrono__read_line("/sys/devices/system/cpu/vulnerabilities/meltdown", val, sizeof val) == 0) {
-        out->pti = strstr(val, "PTI") != NULL;
-        (void)chrono__bprintf(line, sizeof line, "meltdown: %s%s", val,
-                              out->pti ? " (PTI on: every system call switches page tables)" : "");
-        chrono__note_add(out, line);
-        w = (size_t)chrono__bprintf(line, sizeof line, "mitigations:");
-        for (i = 0; i < sizeof vulns / sizeof vulns[0] && w < sizeof line; i++) {
-            char path[96];
-            (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/vulnerabilities/%s", vulns[i]);
-            if (chrono__read_line(path, val, sizeof val) < 0 || !strncmp(val, "Not affected", 12)) continue;
-            val[40] = '\0';
-            w += (size_t)chrono__bprintf(line + w, sizeof line - w, " %s=%s;", vulns[i], val);
-        }
-        chrono__note_add(out, line);
-    } else chrono__note_add(out, "mitigations: unknown (no /sys/devices/system/cpu/vulnerabilities)");
-    /* the clocks */
-    if (chrono__finite(out->core_ghz)) (void)chrono__bprintf(val, sizeof val, "core clock ~%s GHz (estimated by reference chains)",
-                                                             chrono__num(b, sizeof b, "%.2f", out->core_ghz));
-    else (void)chrono__bprintf(val, sizeof val, "core clock not estimated");
-    (void)chrono__bprintf(line, sizeof line, "clock: %s at %s GHz; %s", chrono_clock_source_name(s->clock.source),
-                          chrono__finite(out->tsc_ghz) ? chrono__num(a, sizeof a, "%.3f", out->tsc_ghz) : "?", val);
-    chrono__note_add(out, line);
-    return 0;
 }
 
 CHRONO__EXTERN_C_END

@@ -18,7 +18,8 @@
 
    Formats:
      CHRONO_FORMAT_TEXT      environment header (CPU, pinned CPU, clock and its
-                             frequency, core clock, VM, compiler, optimisation,
+                             frequency, core clock, VM, PTI and the CPU bugs'
+                             mitigations, compiler, optimisation,
                              every warning), then one aligned row per result:
                              name, median, its CI, min, MAD, ~cycles (estimated
                              core cycles per iteration), iterations x samples,
@@ -262,7 +263,7 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
 
 /* The text report's header alone: "chronoscope VERSION  DATE", the
-   environment (cpu, pinned, clock, core, machine, build, run) and one line
+   environment (cpu, pinned, clock, core, machine, security, build, run) and one line
    per warning of the session, each line after `prefix` ("# " makes them TAP
    comments: check.h's chrono_checker_tap); no colour.  prefix may be NULL.
    0, CHRONO_EINVAL (NULL, closed session) or CHRONO_EIO. */
@@ -366,7 +367,7 @@ CHRONO__PRIVATE const char *chrono__or(const char *s, const char *dflt) { return
 
 /* The environment as labelled lines, for the text and markdown headers. */
 typedef struct chrono__env_line { const char *label; char text[256]; } chrono__env_line;
-#define CHRONO__ENV_LINES 7
+#define CHRONO__ENV_LINES 8
 
 CHRONO__PRIVATE void chrono__env_cpu(const chrono_session *s, char *buf, size_t n)
 {
@@ -427,6 +428,15 @@ CHRONO__PRIVATE void chrono__env_machine(const chrono_session *s, char *buf, siz
                    e->emulator[0] ? ", emulated by " : "", e->emulator, load, chrono__or(e->hostname, "unknown"));
 }
 
+/* Page-table isolation and the CPU bugs' mitigations (cpu.h reads them). */
+CHRONO__PRIVATE void chrono__env_security(const chrono_session *s, char *buf, size_t n)
+{
+    const chrono_env *e = &s->env;
+    if (e->pti < 0) (void)chrono__bprintf(buf, n, "PTI and mitigations unknown (no /sys/devices/system/cpu/vulnerabilities)");
+    else (void)chrono__bprintf(buf, n, "PTI %s; mitigations:%s", e->pti ? "on: every system call switches page tables" : "off",
+                               e->mitigations[0] ? e->mitigations : " none");
+}
+
 CHRONO__PRIVATE void chrono__env_build(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
@@ -463,8 +473,9 @@ CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line
     l[2].label = "clock";   chrono__env_clock(s, l[2].text, sizeof l[2].text);
     l[3].label = "core";    chrono__env_core(s, l[3].text, sizeof l[3].text);
     l[4].label = "machine"; chrono__env_machine(s, l[4].text, sizeof l[4].text);
-    l[5].label = "build";   chrono__env_build(s, l[5].text, sizeof l[5].text);
-    l[6].label = "run";     chrono__env_run(s, l[6].text, sizeof l[6].text);
+    l[5].label = "security"; chrono__env_security(s, l[5].text, sizeof l[5].text);
+    l[6].label = "build";   chrono__env_build(s, l[6].text, sizeof l[6].text);
+    l[7].label = "run";     chrono__env_run(s, l[7].text, sizeof l[7].text);
 }
 
 /* Next CHRONO_WARN_* bit set in w after `bit` (0 to start); 0 when none is left. */
@@ -1262,6 +1273,8 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jstr(o, "hypervisor", e->hypervisor);
     chrono__jstr(o, "emulator", e->emulator);
     chrono__jstr(o, "kernel", e->kernel);
+    chrono__jbool(o, "pti", e->pti);
+    chrono__jstr(o, "mitigations", e->mitigations);
     chrono__jstr(o, "clocksource", e->clocksource);
     chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
     chrono__jnum(o, "clock_hz", c->hz);
