@@ -21,31 +21,26 @@
              from their paired differences against libc, with its interval.
 
    Everything measured goes through chrono_run / chrono_compare, everything
-   printed through the report (the tables are report.h's chrono_table). */
+   printed through the report (the tables are table.h's chrono_table_builder). */
 #define _GNU_SOURCE
 #include <chronoscope.h>
 #include <string.h>
 #include <stdlib.h>
 #include <math.h>
 
-#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__GNUC__) || defined(__clang__)
+#  define CC_GNU 1                /* GNU C: attributes, inline asm */
+#else
+#  define CC_GNU 0
+#endif
+#define CC_LINUX (CHRONO_OS_LINUX && CC_GNU)
+#define CC_X64 (CHRONO_ARCH_X86_64 && !CHRONO_OS_WINDOWS && CC_GNU)
+#define CC_I386 (CHRONO_ARCH_I386 && CC_GNU)
+#if CC_LINUX
 #  include <fcntl.h>
 #  include <unistd.h>
 #  include <sys/uio.h>
 #  include <sys/syscall.h>
-#  define CC_LINUX 1
-#else
-#  define CC_LINUX 0
-#endif
-#if defined(__x86_64__) && !defined(_WIN32) && (defined(__GNUC__) || defined(__clang__))
-#  define CC_X64 1
-#else
-#  define CC_X64 0
-#endif
-#if defined(__i386__) && (defined(__GNUC__) || defined(__clang__))
-#  define CC_I386 1
-#else
-#  define CC_I386 0
 #endif
 /* No inlining, no cloning, no constant propagation into the callee: the call
    stays a real call with the convention written on it.
@@ -300,51 +295,7 @@ static const cc_copy_entry part1[] = {
 #  define CC_NPART1 0
 #endif
 
-/* ==== the program's tables ==================================================== */
-#define CC_CELL 200
-#define CC_MAXROWS 64
-#define CC_MAXCOLS 17
-typedef struct cc_table {        /* a chrono_table and the storage of its cells */
-    chrono_table t;
-    char text[CC_MAXROWS * CC_MAXCOLS][CC_CELL];
-    const char *cells[CC_MAXROWS * CC_MAXCOLS];
-} cc_table;
-
-static void cc_table_init(cc_table *tb, const char *key, const char *title, const char *const *cols, size_t ncols)
-{
-    memset(&tb->t, 0, sizeof tb->t);
-    tb->t.key = key;
-    tb->t.title = title;
-    tb->t.cols = cols;
-    tb->t.ncols = ncols;
-    tb->t.cells = tb->cells;
-}
-
-/* Append a row: ncols printf-formatted cells, NAN as "n/a". */
-static char *cc_cell(cc_table *tb, size_t col)
-{
-    size_t k = tb->t.nrows * tb->t.ncols + col;
-    tb->cells[k] = tb->text[k];
-    return tb->text[k];
-}
-static void cc_num(cc_table *tb, size_t col, const char *fmt, double v)
-{
-    if (v == v) (void)snprintf(cc_cell(tb, col), CC_CELL, fmt, v);
-    else (void)snprintf(cc_cell(tb, col), CC_CELL, "n/a");
-}
-static void cc_str(cc_table *tb, size_t col, const char *s) { (void)snprintf(cc_cell(tb, col), CC_CELL, "%s", s); }
-
-/* Δ cells (ns, CI low, CI high, verdict) from a comparison, its verdict at the confidence asked. */
-static void cc_delta_cells(cc_table *tb, size_t col, const chrono_comparison *c, double confidence)
-{
-    chrono_delta d;
-    int ok = chrono_delta_from(c, &d) == 0;
-    cc_num(tb, col, "%+.2f", ok ? d.diff_ns : NAN);
-    cc_num(tb, col + 1, "%+.2f", ok ? d.ci_low_ns : NAN);
-    cc_num(tb, col + 2, "%+.2f", ok ? d.ci_high_ns : NAN);
-    cc_str(tb, col + 3, ok ? chrono_delta_verdict(&d, confidence) : "n/a");
-}
-
+/* ==== the program ============================================================= */
 static const char *const p2_cols[] = { "variant", "against", "ns_variant", "ns_against", "delta_ns", "delta_ci_low",
                                        "delta_ci_high", "verdict" };
 static const char *const p1_cols[] = { "variant", "projected_s_mean", "proj_ci_low_s", "proj_ci_high_s",
@@ -363,239 +314,310 @@ typedef struct cc_p1 {           /* one Part 1 row, to sort fastest first */
     int have_lit;
 } cc_p1;
 
+/* Everything one run of the program holds: its flags, the entries, Part 1's
+   rows and the tables (the report keeps views of them until it is written). */
+typedef struct cc_prog {
+    chrono_program p;
+    int bytes, literal, nproc;
+    double seed_mhz;
+#if CC_LINUX
+    cc_fh h;
+#endif
+    chrono_entry entries[CC_NPART2 + 8];
+    size_t n, n2;                /* entries: Part 2 is [0, n2), Part 1 [n2, n) */
+    cc_p1 p1[9];
+    size_t np1;
+    chrono_table_builder notes, p2tab, p1tab;
+    chrono_then_now tn;
+    int have_tn;
+} cc_prog;
+
 static int cc_p1_cmp(const void *x, const void *y)
 {
     double a = ((const cc_p1 *)x)->r.ns.median, b = ((const cc_p1 *)y)->r.ns.median;
     return (a > b) - (a < b);
 }
 
-int main(int argc, char **argv)
+/* Δ cells (ns, CI low, CI high, verdict) from a comparison, its verdict at the confidence asked. */
+static void cc_delta_cells(chrono_table_builder *tb, const chrono_comparison *c, double confidence)
 {
-    static cc_table p2tab, p1tab, envtab;
-    static cc_p1 p1[9];
-    static chrono_entry entries[CC_NPART2 + 8];
-    chrono_program p;
-    chrono_then_now tn;
-    int bytes = 16 << 20, literal = 0, have_tn = 0, rc, nproc;
-    double seed_mhz = 0.0, ops;
-    size_t i, n = 0, n2, np1 = 0;
-    const chrono_cli_flag flags[] = {
-        { "--bytes", CHRONO_CLI_INT, &bytes, 1, 1 << 30, "bytes of the copy to project (and copy with --literal), default 16777216" },
-        { "--seed-mhz", CHRONO_CLI_DOUBLE, &seed_mhz, 1, 100000, "the 2002 Pentium III's clock in MHz, for its cycles (else n/a)" },
-        { "--literal", CHRONO_CLI_BOOL, &literal, 0, 0, "really copy --bytes once per variant and time it" },
-    };
-#if CC_LINUX
-    cc_fh h;
-    h.zero = open("/dev/zero", O_RDONLY);
-    h.null = open("/dev/null", O_WRONLY);
-    h.failed = 0;
-#endif
+    chrono_delta d;
+    int ok = chrono_delta_from(c, &d) == 0;
+    chrono_table_number(tb, ok ? d.diff_ns : NAN, "%+.2f", NULL);
+    chrono_table_number(tb, ok ? d.ci_low_ns : NAN, "%+.2f", NULL);
+    chrono_table_number(tb, ok ? d.ci_high_ns : NAN, "%+.2f", NULL);
+    chrono_table_text(tb, ok ? chrono_delta_verdict(&d, confidence) : "n/a");
+}
 
-    /* ---- flags and the session ---- */
-    if ((rc = chrono_program_begin(&p, argc, argv, flags, sizeof flags / sizeof flags[0])) != 1) return chrono_program_end(&p);
-    if (p.cli.quick && literal && bytes > (1 << 20)) {
-        chrono_program_note(&p, "%s: --quick: the literal copy is scaled down to 1 MiB (projection and copy alike)", p.cli.prog);
-        bytes = 1 << 20;
-    }
-    ops = (double)bytes;
-    cc_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
-
-    /* ---- the table: Part 2 (no kernel), then Part 1 (the replica) ---- */
+/* The entries: Part 2 (no kernel), then Part 1 (the replica) in fresh processes. */
+static void cc_entries(cc_prog *st)
+{
+    chrono_program *p = &st->p;
+    size_t i;
     for (i = 0; i < CC_NPART2; i++)
-        entries[n++] = chrono_versus(part2[i].name, part2[i].fn, NULL, part2[i].base_name, part2[i].base, NULL);
-    n2 = n;
+        st->entries[st->n++] = chrono_versus(part2[i].name, part2[i].fn, NULL, part2[i].base_name, part2[i].base, NULL);
+    st->n2 = st->n;
     /* Part 1 in fresh processes: one process's difference does not repeat in the next (code and
        data land elsewhere, the host's phase changes), so a verdict must hold across several */
-    nproc = p.cli.processes > 1 ? p.cli.processes : 6;   /* 6: the fewest whose lowest to highest is a 95% interval */
+    st->nproc = p->cli.processes > 1 ? p->cli.processes : 6;   /* 6: the fewest whose lowest to highest is a 95% interval */
     /* under an emulator the timings are its own, and a fresh process may not even start (qemu-user
        cannot re-execute a program the kernel does not run): Part 1 here */
-    if (!p.cli.list && chrono_session_emulated(&p.session)) nproc = 1;
+    if (!p->cli.list && chrono_session_emulated(&p->session)) st->nproc = 1;
 #if CC_LINUX
-    if (h.zero < 0 || h.null < 0) {
-        chrono_program_note(&p, "%s: Part 1 skipped: cannot open /dev/zero or /dev/null", p.cli.prog);
+    if (st->h.zero < 0 || st->h.null < 0) {
+        chrono_program_note(p, "%s: Part 1 skipped: cannot open /dev/zero or /dev/null", p->cli.prog);
     } else {
         /* each of the nproc processes takes its share of the samples, the warm-up and the time budget */
-        const chrono_config *c = &p.session.cfg;
-        int share = (c->samples + nproc - 1) / nproc, least = c->samples < 21 ? c->samples : 21;
-        entries[n++] = chrono_with_bytes(chrono_bench("p1/libc", copy_libc, &h), 1);
+        const chrono_config *c = &p->session.cfg;
+        int share = (c->samples + st->nproc - 1) / st->nproc, least = c->samples < 21 ? c->samples : 21;
+        st->entries[st->n++] = chrono_with_bytes(chrono_bench("p1/libc", copy_libc, &st->h), 1);
         for (i = 0; i < CC_NPART1; i++)
-            entries[n++] = chrono_with_bytes(chrono_versus(part1[i].name, part1[i].fn, &h, "p1/libc", copy_libc, &h), 1);
-        for (i = n2; i < n && !p.cli.list; i++)
-            entries[i] = chrono_with_warmup(chrono_with_budget(chrono_with_samples(entries[i], share > least ? share : least),
-                                                               c->max_ms / nproc), c->warmup_ms / nproc);
+            st->entries[st->n++] = chrono_with_bytes(chrono_versus(part1[i].name, part1[i].fn, &st->h, "p1/libc",
+                                                                   copy_libc, &st->h), 1);
+        for (i = st->n2; i < st->n && !p->cli.list; i++)
+            st->entries[i] = chrono_with_warmup(chrono_with_budget(chrono_with_samples(st->entries[i], share > least ? share : least),
+                                                                   c->max_ms / st->nproc), c->warmup_ms / st->nproc);
     }
-#else
-    cc_str(&envtab, 0, "Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)");
-    envtab.t.nrows++;
 #endif
-    if (nproc > 1)
-        (void)snprintf(cc_cell(&envtab, 0), CC_CELL, "Part 1: pooled over %d fresh processes: a difference is resolved only "
-                       "when every process saw its sign and the pooled interval excludes 0", nproc);
-    else (void)snprintf(cc_cell(&envtab, 0), CC_CELL, "Part 1: in this process only (emulated): no verdict says more than that");
-    envtab.t.nrows++;
-    cc_str(&envtab, 0, "Part 1: projections use the MEAN ns per byte of every sample, interrupted ones included");
-    envtab.t.nrows++;
-    cc_str(&envtab, 0, literal ? "Part 1: literal_s is one real copy (wall time: with literal_switches > 0 others' time is in it); "
-                                 "projected_beside_s projects the samples taken between its slices"
-                               : "Part 1: --literal copies for real");
-    envtab.t.nrows++;
-    (void)chrono_program_table(&p, &envtab.t);
-    {   /* Part 2 here, Part 1 pooled; the part with --baseline first, so that every row after it shows its ratio */
-        int p1_first = p.cli.baseline && !strncmp(p.cli.baseline, "p1/", 3), k;
-        for (k = 0; k < 2 && p.status != 2; k++) {
-            if ((k == 0) != p1_first) (void)chrono_program_run(&p, entries, n2);
-            else if (p.cli.list || n == n2 || nproc < 2) (void)chrono_program_run(&p, entries + n2, n - n2);
-            else (void)chrono_program_run_processes(&p, entries + n2, n - n2, nproc);
-        }
-    }
-    if (p.cli.list || chrono_program_child(&p)) goto done;   /* a child's results travel back by themselves */
+}
 
-    /* ---- Part 2's Δ table ---- */
-    cc_table_init(&p2tab, "part2_conventions", "Part 2: calling conventions, no kernel (ns per call, against the plain one)",
-                  p2_cols, 8);
+/* How to read Part 1: a table of notes, before the benchmarks. */
+static void cc_notes(cc_prog *st)
+{
+    chrono_table_builder *tb = &st->notes;
+    chrono_table_init(tb, "environment", "What dominates these figures", env_cols, 1);
+    if (!CC_LINUX) chrono_table_text(tb, "Part 1 skipped: it needs Linux (/dev/zero, readv, the syscall instruction)");
+    if (st->nproc > 1)
+        chrono_table_textf(tb, "Part 1: pooled over %d fresh processes: a difference is resolved only "
+                           "when every process saw its sign and the pooled interval excludes 0", st->nproc);
+    else chrono_table_text(tb, "Part 1: in this process only (emulated): no verdict says more than that");
+    chrono_table_text(tb, "Part 1: projections use the MEAN ns per byte of every sample, interrupted ones included");
+    chrono_table_text(tb, st->literal ? "Part 1: literal_s is one real copy (wall time: with literal_switches > 0 others' "
+                                        "time is in it); projected_beside_s projects the samples taken between its slices"
+                                      : "Part 1: --literal copies for real");
+    (void)chrono_program_table(&st->p, &tb->table);
+}
+
+/* Part 2 here, Part 1 pooled; the part with --baseline first, so that every row after it shows its ratio. */
+static void cc_run(cc_prog *st)
+{
+    chrono_program *p = &st->p;
+    int p1_first = p->cli.baseline && !strncmp(p->cli.baseline, "p1/", 3), k;
+    for (k = 0; k < 2 && p->status != 2; k++) {
+        if ((k == 0) != p1_first) (void)chrono_program_run(p, st->entries, st->n2);
+        else if (p->cli.list || st->n == st->n2 || st->nproc < 2) (void)chrono_program_run(p, st->entries + st->n2, st->n - st->n2);
+        else (void)chrono_program_run_processes(p, st->entries + st->n2, st->n - st->n2, st->nproc);
+    }
+}
+
+/* Part 2's Δ table. */
+static void cc_part2_table(cc_prog *st)
+{
+    chrono_table_builder *tb = &st->p2tab;
+    size_t i;
+    chrono_table_init(tb, "part2_conventions", "Part 2: calling conventions, no kernel (ns per call, against the plain one)",
+                      p2_cols, 8);
     for (i = 0; i < CC_NPART2; i++) {
-        const chrono_comparison *c = chrono_program_compared(&p, part2[i].name);
+        const chrono_comparison *c = chrono_program_compared(&st->p, part2[i].name);
         if (!c) continue;
-        cc_str(&p2tab, 0, part2[i].name);
-        cc_str(&p2tab, 1, part2[i].base_name);
-        cc_num(&p2tab, 2, "%.2f", c->a.ns.median);
-        cc_num(&p2tab, 3, "%.2f", c->b.ns.median);
-        cc_delta_cells(&p2tab, 4, c, p.session.cfg.confidence);
-        p2tab.t.nrows++;
+        chrono_table_text(tb, part2[i].name);
+        chrono_table_text(tb, part2[i].base_name);
+        chrono_table_number(tb, c->a.ns.median, "%.2f", NULL);
+        chrono_table_number(tb, c->b.ns.median, "%.2f", NULL);
+        cc_delta_cells(tb, c, st->p.session.cfg.confidence);
     }
-    (void)chrono_program_table(&p, &p2tab.t);
+    (void)chrono_program_table(&st->p, &tb->table);
+}
 
-    /* ---- Part 1: rows fastest first, --literal copies, projections ---- */
 #if CC_LINUX
-    {
-        const chrono_result *base = chrono_program_find(&p, "p1/libc");
-        if (base) { p1[np1].name = "p1/libc (baseline)"; p1[np1].r = *base; p1[np1].is_base = 1; np1++; }
-        for (i = 0; i < CC_NPART1; i++) {
-            const chrono_comparison *c = chrono_program_compared(&p, part1[i].name);
-            if (c) { p1[np1].name = part1[i].name; p1[np1].c = *c; p1[np1].r = c->a; np1++; }
-        }
-        for (i = 0; i < np1 && literal; i++) {   /* --literal: the whole copy once, beside its own projection */
-            chrono_fn fn = copy_libc;
-            size_t k;
-            for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
-            p1[i].have_lit = chrono_literal_run(&p.session, p1[i].is_base ? "p1/libc" : p1[i].name, fn, &h,
-                                                (uint64_t)bytes, &p1[i].lit) == 0;
-        }
-        if (literal && np1 && p1[0].is_base) {   /* the baseline once more, last: one literal copy's own noise */
-            p1[np1] = p1[0];
-            p1[np1].name = "p1/libc (copied again, last)";
-            p1[np1].have_lit = chrono_literal_run(&p.session, "p1/libc/again", copy_libc, &h, (uint64_t)bytes, &p1[np1].lit) == 0;
-            if (p1[0].have_lit && p1[np1].have_lit)
-                chrono_program_note(&p, "Part 1: the same copy twice (libc, first and last): %.3f s and %.3f s, %.1f%% apart: "
-                                    "the noise of one literal copy here", p1[0].lit.ns / 1e9, p1[np1].lit.ns / 1e9,
-                                    100.0 * fabs(p1[np1].lit.ns / p1[0].lit.ns - 1.0));
-            np1++;
-        }
-        if (h.failed) {
-            fprintf(stderr, "%s: Part 1: a read or write did not move one byte\n", p.cli.prog);
-            p.status = 1;
-        }
+/* --literal: each copy once, beside its own projection, and the baseline once more, last. */
+static void cc_part1_literal(cc_prog *st)
+{
+    cc_p1 *p1 = st->p1;
+    size_t i, k;
+    for (i = 0; i < st->np1; i++) {
+        chrono_fn fn = copy_libc;
+        for (k = 0; k < CC_NPART1; k++) if (!p1[i].is_base && !strcmp(part1[k].name, p1[i].name)) fn = part1[k].fn;
+        p1[i].have_lit = chrono_literal_run(&st->p.session, p1[i].is_base ? "p1/libc" : p1[i].name, fn, &st->h,
+                                            (uint64_t)st->bytes, &p1[i].lit) == 0;
+    }
+    if (!st->np1 || !p1[0].is_base) return;
+    i = st->np1++;   /* the baseline again: one literal copy's own noise */
+    p1[i] = p1[0];
+    p1[i].name = "p1/libc (copied again, last)";
+    p1[i].have_lit = chrono_literal_run(&st->p.session, "p1/libc/again", copy_libc, &st->h, (uint64_t)st->bytes, &p1[i].lit) == 0;
+    if (p1[0].have_lit && p1[i].have_lit)
+        chrono_program_note(&st->p, "Part 1: the same copy twice (libc, first and last): %.3f s and %.3f s, %.1f%% apart: "
+                            "the noise of one literal copy here", p1[0].lit.ns / 1e9, p1[i].lit.ns / 1e9,
+                            100.0 * fabs(p1[i].lit.ns / p1[0].lit.ns - 1.0));
+}
+#endif
+
+/* Part 1's rows: the baseline and each shim against it, fastest first. */
+static void cc_part1_rows(cc_prog *st)
+{
+#if CC_LINUX
+    const chrono_result *base = chrono_program_find(&st->p, "p1/libc");
+    size_t i;
+    if (base) { st->p1[st->np1].name = "p1/libc (baseline)"; st->p1[st->np1].r = *base; st->p1[st->np1].is_base = 1; st->np1++; }
+    for (i = 0; i < CC_NPART1; i++) {
+        const chrono_comparison *c = chrono_program_compared(&st->p, part1[i].name);
+        if (c) { st->p1[st->np1].name = part1[i].name; st->p1[st->np1].c = *c; st->p1[st->np1].r = c->a; st->np1++; }
+    }
+    if (st->literal) cc_part1_literal(st);
+    if (st->h.failed) {
+        fprintf(stderr, "%s: Part 1: a read or write did not move one byte\n", st->p.cli.prog);
+        st->p.status = 1;
     }
 #endif
-    qsort(p1, np1, sizeof p1[0], cc_p1_cmp);
-    cc_table_init(&p1tab, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 17);
-    for (i = 0; i < np1; i++) {
+    qsort(st->p1, st->np1, sizeof st->p1[0], cc_p1_cmp);
+}
+
+/* Part 1's table: projections, Δ against libc, processes, literal copies. */
+static void cc_part1_table(cc_prog *st)
+{
+    chrono_table_builder *tb = &st->p1tab;
+    double conf = st->p.session.cfg.confidence;
+    size_t i;
+    chrono_table_init(tb, "part1_replica", "Part 1: 1 byte /dev/zero -> /dev/null per op, fastest first", p1_cols, 17);
+    for (i = 0; i < st->np1; i++) {
+        const cc_p1 *r = &st->p1[i];
         chrono_projection pr;
-        if (chrono_project(&p1[i].r, ops, p.session.cfg.confidence, &pr) < 0) continue;
-        cc_str(&p1tab, 0, p1[i].name);
-        cc_num(&p1tab, 1, "%.3f", pr.total_ns / 1e9);
-        cc_num(&p1tab, 2, "%.3f", pr.ci_low_ns / 1e9);
-        cc_num(&p1tab, 3, "%.3f", pr.ci_high_ns / 1e9);
-        cc_num(&p1tab, 4, "%.1f", pr.per_op_mean_ns);
-        cc_num(&p1tab, 5, "%.1f", pr.per_op_median_ns);
-        cc_num(&p1tab, 10, "%.0f", (double)(p1[i].r.processes > 1 ? p1[i].r.processes : 1));
-        if (p1[i].is_base) { size_t k; for (k = 6; k < 13; k++) if (k != 10) cc_str(&p1tab, k, k == 9 ? "baseline" : "0"); }
-        else {
-            chrono_delta d;
-            int ok = chrono_delta_from(&p1[i].c, &d) == 0;
-            cc_delta_cells(&p1tab, 6, &p1[i].c, p.session.cfg.confidence);
-            cc_num(&p1tab, 11, "%+.2f", ok ? d.process_min_ns : NAN);
-            cc_num(&p1tab, 12, "%+.2f", ok ? d.process_max_ns : NAN);
-        }
-        cc_num(&p1tab, 13, "%.3f", p1[i].have_lit ? p1[i].lit.ns / 1e9 : NAN);
-        cc_num(&p1tab, 14, "%.3f", p1[i].have_lit ? p1[i].lit.beside.total_ns / 1e9 : NAN);
-        cc_num(&p1tab, 15, "%.3f", p1[i].have_lit ? p1[i].lit.ratio : NAN);
-        cc_num(&p1tab, 16, "%.0f", p1[i].have_lit && p1[i].lit.switches >= 0 ? (double)p1[i].lit.switches : NAN);
-        p1tab.t.nrows++;
+        chrono_delta d;
+        int ok = !r->is_base && chrono_delta_from(&r->c, &d) == 0;
+        if (chrono_project(&r->r, (double)st->bytes, conf, &pr) < 0) continue;
+        chrono_table_text(tb, r->name);
+        chrono_table_number(tb, pr.total_ns / 1e9, "%.3f", NULL);
+        chrono_table_number(tb, pr.ci_low_ns / 1e9, "%.3f", NULL);
+        chrono_table_number(tb, pr.ci_high_ns / 1e9, "%.3f", NULL);
+        chrono_table_number(tb, pr.per_op_mean_ns, "%.1f", NULL);
+        chrono_table_number(tb, pr.per_op_median_ns, "%.1f", NULL);
+        if (r->is_base) { chrono_table_text(tb, "0"); chrono_table_text(tb, "0"); chrono_table_text(tb, "0"); chrono_table_text(tb, "baseline"); }
+        else cc_delta_cells(tb, &r->c, conf);
+        chrono_table_number(tb, (double)(r->r.processes > 1 ? r->r.processes : 1), "%.0f", NULL);
+        if (r->is_base) { chrono_table_text(tb, "0"); chrono_table_text(tb, "0"); }
+        else { chrono_table_number(tb, ok ? d.process_min_ns : NAN, "%+.2f", NULL); chrono_table_number(tb, ok ? d.process_max_ns : NAN, "%+.2f", NULL); }
+        chrono_table_number(tb, r->have_lit ? r->lit.ns / 1e9 : NAN, "%.3f", NULL);
+        chrono_table_number(tb, r->have_lit ? r->lit.beside.total_ns / 1e9 : NAN, "%.3f", NULL);
+        chrono_table_number(tb, r->have_lit ? r->lit.ratio : NAN, "%.3f", NULL);
+        chrono_table_number(tb, r->have_lit && r->lit.switches >= 0 ? (double)r->lit.switches : NAN, "%.0f", NULL);
     }
-    (void)chrono_program_table(&p, &p1tab.t);
+    (void)chrono_program_table(&st->p, &tb->table);
+}
 
-    /* ---- Part 3: then vs now ---- */
-    {
-        /* the seed's rows, beside today's closest x86-64 shim (Part 1, ns per byte = read + write) */
-        static const struct { const char *then, *now; double s; } seed[] = {
-            { "regparm (2)", "p1/sysv_shim", 37.354 },          { "__stdcall, regparm (2)", "p1/sysv_shim", 37.440 },
-            { "regparm (1)", "p1/sysv_shim", 37.482 },          { "regparm (2), regparm (3)", "p1/sysv_shim", 38.364 },
-            { "regparm (3)", "p1/sysv_shim", 38.566 },          { "neither", "p1/pointer", 38.654 },
-            { "__stdcall", "p1/ms_abi_shim", 38.848 },          { "__stdcall, regparm (3) (shipped)", "p1/ms_abi_shim", 39.409 },
-        };
-        chrono_then_now_row rows[10];
-        chrono_delta fastest, slowest, spread;
-        const char *fastest_name = NULL, *slowest_name = NULL;
-        double readv_d = NAN, ghz = p.session.core_ghz;
-        static char spread_note[CHRONO_THEN_NOW_CELL];
-        size_t k;
-        memset(rows, 0, sizeof rows);
-        /* today's spread among the shims (not readv, not the raw instruction): from their paired
-           differences against libc, each taken against libc at the same moments (the shims' own
-           medians come from different moments, and the host drifts between them) */
-        for (k = 0; k < np1; k++) {
-            chrono_delta d;
-            if (p1[k].is_base || chrono_delta_from(&p1[k].c, &d) < 0) continue;
-            if (strstr(p1[k].name, "readv")) readv_d = d.diff_ns;
-            if (strstr(p1[k].name, "readv") || strstr(p1[k].name, "syscall")) continue;
-            if (!fastest_name || d.diff_ns < fastest.diff_ns) { fastest = d; fastest_name = p1[k].name; }
-            if (!slowest_name || d.diff_ns > slowest.diff_ns) { slowest = d; slowest_name = p1[k].name; }
-        }
-        if (fastest_name && slowest_name && chrono_delta_between(&slowest, &fastest, &spread) == 0)
-            (void)snprintf(spread_note, sizeof spread_note, "%s - %s: [%+.1f, %+.1f] ns (two %.0f%% CIs), %s", slowest_name + 3,
-                           fastest_name + 3, spread.ci_low_ns, spread.ci_high_ns, 100 * fastest.ci_level,
-                           spread.resolved ? "resolved" : "below noise");
-        else spread.diff_ns = NAN;
-        for (k = 0; k < 8; k++) {
-            size_t j;
-            rows[k].then = seed[k].then;
-            rows[k].then_total_s = seed[k].s;
-            rows[k].then_ops = 16777216.0;
-            rows[k].now = CC_X64 ? seed[k].now : "p1/sysv_shim";
-            rows[k].now_ns = NAN;
-            rows[k].now_ghz = ghz;
-            rows[k].note = k == 5 ? "no stack convention on x86-64: a call through a pointer"
+/* Today's spread among the shims (not readv, not the raw instruction): from their paired
+   differences against libc, each taken against libc at the same moments (the shims' own
+   medians come from different moments, and the host drifts between them).  NAN when there is none. */
+static double cc_spread(const cc_prog *st, char *note, size_t len, double *readv_d)
+{
+    chrono_delta fastest, slowest, spread;
+    const char *fastest_name = NULL, *slowest_name = NULL;
+    size_t k;
+    *readv_d = NAN;
+    for (k = 0; k < st->np1; k++) {
+        const cc_p1 *r = &st->p1[k];
+        chrono_delta d;
+        if (r->is_base || chrono_delta_from(&r->c, &d) < 0) continue;
+        if (strstr(r->name, "readv")) *readv_d = d.diff_ns;
+        if (strstr(r->name, "readv") || strstr(r->name, "syscall")) continue;
+        if (!fastest_name || d.diff_ns < fastest.diff_ns) { fastest = d; fastest_name = r->name; }
+        if (!slowest_name || d.diff_ns > slowest.diff_ns) { slowest = d; slowest_name = r->name; }
+    }
+    if (!fastest_name || !slowest_name || chrono_delta_between(&slowest, &fastest, &spread) != 0) return NAN;
+    (void)snprintf(note, len, "%s - %s: [%+.1f, %+.1f] ns (two %.0f%% CIs), %s", slowest_name + 3, fastest_name + 3,
+                   spread.ci_low_ns, spread.ci_high_ns, 100 * fastest.ci_level, spread.resolved ? "resolved" : "below noise");
+    return spread.diff_ns;
+}
+
+/* One then-vs-now row. */
+static chrono_then_now_row cc_row(const char *then, double then_s, const char *now, double now_ns, double ghz, const char *note)
+{
+    chrono_then_now_row r;
+    memset(&r, 0, sizeof r);
+    r.then = then;
+    r.then_total_s = then_s;
+    r.then_ops = 16777216.0;
+    r.now = now;
+    r.now_ns = now_ns;
+    r.now_ghz = ghz;
+    r.note = note;
+    return r;
+}
+
+/* Part 3: the seed's rows, beside today's closest x86-64 shim (Part 1, ns per byte = read + write). */
+static void cc_part3(cc_prog *st)
+{
+    static const struct { const char *then, *now; double s; } seed[] = {
+        { "regparm (2)", "p1/sysv_shim", 37.354 },          { "__stdcall, regparm (2)", "p1/sysv_shim", 37.440 },
+        { "regparm (1)", "p1/sysv_shim", 37.482 },          { "regparm (2), regparm (3)", "p1/sysv_shim", 38.364 },
+        { "regparm (3)", "p1/sysv_shim", 38.566 },          { "neither", "p1/pointer", 38.654 },
+        { "__stdcall", "p1/ms_abi_shim", 38.848 },          { "__stdcall, regparm (3) (shipped)", "p1/ms_abi_shim", 39.409 },
+    };
+    static char spread_note[CHRONO_THEN_NOW_CELL];
+    chrono_then_now_row rows[10];
+    double readv_d, ghz = st->p.session.core_ghz, spread = cc_spread(st, spread_note, sizeof spread_note, &readv_d);
+    size_t k, j;
+    for (k = 0; k < 8; k++) {
+        const char *now = CC_X64 ? seed[k].now : "p1/sysv_shim";
+        double ns = NAN;
+        for (j = 0; j < st->np1; j++) if (!strcmp(st->p1[j].name, now)) ns = st->p1[j].r.ns.median;
+        rows[k] = cc_row(seed[k].then, seed[k].s, now, ns, ghz,
+                         k == 5 ? "no stack convention on x86-64: a call through a pointer"
                          : k >= 6 ? "stdcall -> the Windows x64 convention (Cygwin's today)"
-                                  : "regparm -> sysv: arguments in registers";
-            for (j = 0; j < np1; j++) if (!strcmp(p1[j].name, rows[k].now)) rows[k].now_ns = p1[j].r.ns.median;
-        }
-        rows[8].then = "fastest - slowest (1/8 us per read)";
-        rows[8].then_total_s = 39.409 - 37.354;
-        rows[8].then_ops = 16777216.0;
-        rows[8].now = "slowest - fastest shim (each paired with libc)";
-        rows[8].now_ns = spread.diff_ns;
-        rows[8].now_ghz = ghz;
-        rows[8].note = spread_note;
-        rows[9].then = "read forwarded to readv (+1/2 us)";
-        rows[9].then_total_s = NAN;
-        rows[9].then_us_per_op = 0.5;
-        rows[9].now = "p1/readv - libc (delta)";
-        rows[9].now_ns = readv_d;
-        rows[9].now_ghz = ghz;
-        if (chrono_then_now_build(&tn, "then_vs_now", "Part 3: then (2002, Pentium III, 16 MB copy) vs now; "
-                                  "now_cycles_est are estimated core cycles", rows, 10, seed_mhz) == 0) {
-            have_tn = 1;
-            (void)chrono_program_table(&p, &tn.table);
-        }
+                                  : "regparm -> sysv: arguments in registers");
     }
+    rows[8] = cc_row("fastest - slowest (1/8 us per read)", 39.409 - 37.354, "slowest - fastest shim (each paired with libc)",
+                     spread, ghz, spread_note);
+    rows[9] = cc_row("read forwarded to readv (+1/2 us)", NAN, "p1/readv - libc (delta)", readv_d, ghz, NULL);
+    rows[9].then_ops = 0;
+    rows[9].then_us_per_op = 0.5;
+    if (chrono_then_now_build(&st->tn, "then_vs_now", "Part 3: then (2002, Pentium III, 16 MB copy) vs now; "
+                              "now_cycles_est are estimated core cycles", rows, 10, st->seed_mhz) == 0) {
+        st->have_tn = 1;
+        (void)chrono_program_table(&st->p, &st->tn.table);
+    }
+}
 
-done:
-    rc = chrono_program_end(&p);
-    if (have_tn) chrono_then_now_free(&tn);
+/* The report, then what the tables and the descriptors hold. */
+static int cc_end(cc_prog *st)
+{
+    int rc = chrono_program_end(&st->p);
+    if (st->have_tn) chrono_then_now_free(&st->tn);
+    chrono_table_free(&st->notes);
+    chrono_table_free(&st->p2tab);
+    chrono_table_free(&st->p1tab);
 #if CC_LINUX
-    if (h.zero >= 0) close(h.zero);
-    if (h.null >= 0) close(h.null);
+    if (st->h.zero >= 0) close(st->h.zero);
+    if (st->h.null >= 0) close(st->h.null);
 #endif
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static cc_prog st;
+    const chrono_cli_flag flags[] = {
+        { "--bytes", CHRONO_CLI_INT, &st.bytes, 1, 1 << 30, "bytes of the copy to project (and copy with --literal), default 16777216" },
+        { "--seed-mhz", CHRONO_CLI_DOUBLE, &st.seed_mhz, 1, 100000, "the 2002 Pentium III's clock in MHz, for its cycles (else n/a)" },
+        { "--literal", CHRONO_CLI_BOOL, &st.literal, 0, 0, "really copy --bytes once per variant and time it" },
+    };
+    st.bytes = 16 << 20;
+#if CC_LINUX
+    st.h.zero = open("/dev/zero", O_RDONLY);
+    st.h.null = open("/dev/null", O_WRONLY);
+#endif
+    if (chrono_program_begin(&st.p, argc, argv, flags, sizeof flags / sizeof flags[0]) != 1) return cc_end(&st);
+    if (st.p.cli.quick && st.literal && st.bytes > (1 << 20)) {
+        chrono_program_note(&st.p, "%s: --quick: the literal copy is scaled down to 1 MiB (projection and copy alike)", st.p.cli.prog);
+        st.bytes = 1 << 20;
+    }
+    cc_entries(&st);
+    cc_notes(&st);
+    cc_run(&st);
+    if (st.p.cli.list || chrono_program_child(&st.p)) return cc_end(&st);   /* a child's results travel back by themselves */
+    cc_part2_table(&st);
+    cc_part1_rows(&st);
+    cc_part1_table(&st);
+    cc_part3(&st);
+    return cc_end(&st);
 }
