@@ -10,6 +10,7 @@
    Part 3  RAM disk against disk: cc -O2 -c of a generated 8,800-line file with
            TMPDIR on tmpfs, on --dir, and -pipe; O_DSYNC writes for "no write cache"
    Part 4  then vs now: a chrono_table written after the benchmarks in every format
+   (the program's tables are table.h's chrono_table_builder)
 
    Flags: the common ones (cli.h), --bytes=N (the most read per point in Part
    2, default 16 MiB), --dir=PATH (page-cache file and temp files; default
@@ -22,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
+#if CHRONO_OS_LINUX
 #  include <fcntl.h>
 #  include <sched.h>
 #  include <sys/stat.h>
@@ -31,15 +32,7 @@
 #  include <spawn.h>
 #  include <time.h>
 #  include <unistd.h>
-#  define MS_LINUX 1
 extern char **environ;
-#else
-#  define MS_LINUX 0
-#endif
-#if defined(__x86_64__) || defined(__i386__)
-#  define MS_X86 1
-#else
-#  define MS_X86 0
 #endif
 
 /* ---- clean-up: the program's own state (the library keeps none) ---------------- */
@@ -49,7 +42,7 @@ static volatile sig_atomic_t ms_npaths;
 
 static void ms_cleanup(void)
 {
-#if MS_LINUX
+#if CHRONO_OS_LINUX
     int i;
     for (i = (int)ms_npaths - 1; i >= 0; i--) {   /* newest first: files before their directory */
         size_t n = strlen(ms_paths[i]);
@@ -62,13 +55,13 @@ static void ms_cleanup(void)
     ms_npaths = 0;
 }
 
-#if MS_LINUX
+#if CHRONO_OS_LINUX
 static volatile pid_t ms_child;   /* a compiler running now: stopped before the clean-up */
 #endif
 
 static void ms_on_signal(int sig)
 {
-#if MS_LINUX
+#if CHRONO_OS_LINUX
     if (ms_child > 0) { kill(ms_child, SIGKILL); waitpid(ms_child, NULL, 0); }   /* both async-signal-safe */
 #endif
     ms_cleanup();                 /* unlink and rmdir are async-signal-safe */
@@ -77,7 +70,7 @@ static void ms_on_signal(int sig)
 }
 
 /* Remember a path for clean-up; returns it (NULL when the list is full or it is too long). */
-#if MS_LINUX
+#if CHRONO_OS_LINUX
 static const char *ms_track(const char *dir, const char *name)
 {
     int i = (int)ms_npaths;
@@ -100,7 +93,7 @@ static void empty_call(void *ctx, uint64_t iters)
     for (i = 0; i < iters; i++) ms_fp();
 }
 
-#if MS_X86 && (defined(__GNUC__) || defined(__clang__))
+#if CHRONO_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
 #  define MS_HAVE_ASM 1
 static void rdtsc_loop(void *ctx, uint64_t iters)
 {
@@ -132,7 +125,7 @@ static void cpuid_loop(void *ctx, uint64_t iters)
    platform; reading it is Linux-only). */
 typedef struct reader { int fd, seekable; size_t chunk, calls; char *buf; off_t size; } reader;
 
-#if MS_LINUX
+#if CHRONO_OS_LINUX
 static void vdso_gettime(void *ctx, uint64_t iters)
 {
     struct timespec ts;
@@ -394,36 +387,44 @@ static int dir_ok(const char *dir)
     struct stat st;
     return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
 }
-#endif /* MS_LINUX */
+#endif /* CHRONO_OS_LINUX */
 
-/* ---- the program's own tables (report.h's chrono_table) ------------------------- */
+/* ---- the program ------------------------------------------------------------------ */
 #define MS_CELL 256
-typedef struct ms_table {
-    chrono_table t;
-    char text[8 * 10][MS_CELL];
-    const char *cells[8 * 10];
-} ms_table;
+static const char *const env_cols[] = { "note" };
+static const char *const fit_cols[] = { "source", "a_us_per_call", "a_ci95_us", "b_ns_per_KiB", "b_GB_per_s",
+                                        "b_ci95_pct", "r2", "worst_residual_pct", "switch_share_4KiB", "direct_read_1B_us" };
+static const char *const labels[3] = { "page_cache", "tmpfs", "dev_zero" };   /* Part 2's sources */
 
-static void ms_table_init(ms_table *tb, const char *key, const char *title, const char *const *cols, size_t ncols)
-{
-    memset(&tb->t, 0, sizeof tb->t);
-    tb->t.key = key; tb->t.title = title; tb->t.cols = cols; tb->t.ncols = ncols; tb->t.cells = tb->cells;
-}
-
-/* Cell `col` of the row being filled: printf-formatted, NAN as "n/a". */
-static void ms_num(ms_table *tb, size_t col, const char *fmt, double v)
-{
-    size_t k = tb->t.nrows * tb->t.ncols + col;
-    tb->cells[k] = tb->text[k];
-    if (v == v) snprintf(tb->text[k], MS_CELL, fmt, v);
-    else snprintf(tb->text[k], MS_CELL, "n/a");
-}
-static void ms_str(ms_table *tb, size_t col, const char *str)
-{
-    size_t k = tb->t.nrows * tb->t.ncols + col;
-    tb->cells[k] = tb->text[k];
-    snprintf(tb->text[k], MS_CELL, "%s", str);
-}
+/* Everything one run of the program holds: flags, entries, what they read and
+   write, the figures taken from the results, the tables (the report keeps
+   views of them until it is written). */
+typedef struct ms_prog {
+    chrono_program p;
+    int bytes, compile_quick;
+    const char *dir;
+    chrono_entry e[64];
+    size_t n;
+    char notes[9][MS_CELL];
+    reader rd[3][12];            /* Part 2: three sources, up to 12 points each */
+    char p2names[3][12][64];
+    size_t np2[3];
+    double ns_read1, ns_getppid, ns_cpuid, a_zero, frac4k, ns_ram, ns_disk, ns_pipe, ns_dsync_extra;
+    int zero, null;
+    const char *probe;
+#if CHRONO_OS_LINUX
+    const char *srcs[3];
+    pingpong pp[2];
+    int pp_on[2];
+    char *buf;
+    compile cram, cdisk, cpipe;
+    wfile wc[2];
+    char d1[512], d2[512];
+#endif
+    chrono_table_builder envtab, fittab;
+    chrono_then_now tn;
+    int have_tn;
+} ms_prog;
 
 /* The median ns of a result (NAN when it did not run). */
 static double ms_ns(const chrono_program *p, const char *name)
@@ -432,330 +433,388 @@ static double ms_ns(const chrono_program *p, const char *name)
     return r ? r->ns.median : NAN;
 }
 
-/* ---- the program ------------------------------------------------------------------ */
 /* Page-table isolation as the session's environment read it. */
 static const char *ms_pti(const chrono_env *env) { return env->pti == 1 ? "on" : env->pti == 0 ? "off" : "unknown"; }
 
-int main(int argc, char **argv)
+#if CHRONO_OS_LINUX
+/* process -> process: the child on our CPU, then on another one */
+static void ms_pingpong(ms_prog *st)
 {
-    static ms_table envtab, fittab;
-    static const char *const env_cols[] = { "note" };
-    static const char *const fit_cols[] = { "source", "a_us_per_call", "a_ci95_us", "b_ns_per_KiB", "b_GB_per_s",
-                                            "b_ci95_pct", "r2", "worst_residual_pct", "switch_share_4KiB", "direct_read_1B_us" };
-    static chrono_entry e[64];
-    static char notes[9][MS_CELL];
-    chrono_program p;
-    chrono_then_now tn;
-    int bytes = 16 << 20, compile_quick = 0, rc, have_tn = 0;
-    const char *dir = NULL;
-    const chrono_cli_flag extra[] = {
-        {"--bytes", CHRONO_CLI_INT, &bytes, 4096, 1 << 30, "most bytes read per point in Part 2 (default 16 MiB)"},
-        {"--dir", CHRONO_CLI_STRING, &dir, 0, 0, "directory for the page-cache file and temp files (default /tmp)"},
-        {"--compile", CHRONO_CLI_BOOL, &compile_quick, 0, 1, "run Part 3 (compiles, minutes) under --quick too"},
-    };
-    size_t n = 0, i;
-    /* Part 2: three sources, up to 12 points each */
-    static const char *const labels[3] = { "page_cache", "tmpfs", "dev_zero" };
-    static reader rd[3][12];
-    static char p2names[3][12][64];
-    size_t np2[3] = { 0, 0, 0 };
-    double ns_read1 = NAN, ns_getppid = NAN, ns_cpuid = NAN, a_zero = NAN, frac4k = NAN;
-    double ns_ram = NAN, ns_disk = NAN, ns_pipe = NAN, ns_dsync_extra = NAN;
-    int zero = -1, null = -1;
-    const char *probe = NULL;
-#if MS_LINUX
-    const char *srcs[3] = { NULL, NULL, "/dev/zero" };
-    pingpong pp[2];
-    int pp_on[2] = { 0, 0 };
-    char *buf = NULL;
-    static compile cram, cdisk, cpipe;
-    static wfile wc[2];
-    char d1[512], d2[512];
+    chrono_program *p = &st->p;
+    int cpus[2], k;
+    cpus[0] = p->session.pin.pinned ? p->session.pin.cpu : -1;
+    cpus[1] = -1;
+    for (k = 0; k < 1024 && p->session.env.online_cpus > 1 && cpus[0] >= 0 && cpus[1] < 0; k++)
+        if (k != cpus[0] && chrono_cpu_allowed(k) != 0) cpus[1] = k;
+    if (cpus[1] < 0 && cpus[0] >= 0 && p->session.env.online_cpus > 1) cpus[1] = cpus[0] == 0 ? 1 : 0;
+    for (k = 0; k < 2; k++) {
+        const char *name = k ? "pipe_roundtrip_two_cpus" : "pipe_roundtrip_one_cpu";
+        if (cpus[k] < 0) { chrono_table_text(&st->envtab, k ? "pipe_roundtrip_two_cpus skipped: one CPU only" : "pipe round trips skipped: not pinned"); continue; }
+        if (p->cli.list) { st->e[st->n++] = chrono_bench(name, pingpong_loop, &st->pp[k]); continue; }
+        if (pingpong_start(&st->pp[k], cpus[k]) < 0) { fprintf(stderr, "modeswitch: fork/pipe: %s\n", strerror(errno)); p->status = 1; continue; }
+        st->pp_on[k] = 1;
+        /* a round trip blocks on the pipe by design: only involuntary switches reject a sample */
+        st->e[st->n++] = chrono_with_blocking(chrono_bench(name, pingpong_loop, &st->pp[k]));
+    }
+}
 #endif
 
-    if ((rc = chrono_program_begin(&p, argc, argv, extra, sizeof extra / sizeof extra[0])) != 1) return chrono_program_end(&p);
-    if (p.cli.quick && bytes == 16 << 20) bytes = 1 << 20;
-#if MS_LINUX
-    if (!dir) dir = access("/tmp", W_OK) == 0 ? "/tmp" : ".";
-    if (!dir_ok(dir)) {
-        fprintf(stderr, "modeswitch: --dir '%s' does not exist or is not a writable directory\n", dir);
-        p.status = 2;
-        return chrono_program_end(&p);
+/* Part 1: one transition.  -1 when the files it needs cannot be opened. */
+static int ms_part1(ms_prog *st)
+{
+    chrono_program *p = &st->p;
+    chrono_entry *e = st->e;
+    e[st->n++] = chrono_bench("empty_call", empty_call, NULL);
+#if MS_HAVE_ASM
+    e[st->n++] = chrono_bench("rdtsc", rdtsc_loop, NULL);
+#else
+    chrono_table_text(&st->envtab, "rdtsc and cpuid skipped: not an x86 target");
+#endif
+#if CHRONO_OS_LINUX
+    st->zero = open("/dev/zero", O_RDONLY);
+    st->null = open("/dev/null", O_WRONLY);
+    st->probe = p->cli.list ? NULL : ms_track(st->dir, "modeswitch-probe.tmp");
+    if (!p->cli.list && (st->zero < 0 || st->null < 0 || !st->probe || write_file(st->probe, 4096, 0) < 0)) {
+        fprintf(stderr, "modeswitch: cannot open /dev/zero, /dev/null or write in %s: %s\n", st->dir, strerror(errno));
+        p->status = 1;
+        return -1;
+    }
+    e[st->n++] = chrono_versus("syscall_clock_gettime", syscall_gettime, NULL, "vdso_clock_gettime", vdso_gettime, NULL);
+    e[st->n++] = chrono_bench("getppid_libc", getppid_libc, NULL);
+#  if MS_HAVE_RAW_SYSCALL
+    e[st->n++] = chrono_bench("getppid_raw_syscall", getppid_raw, NULL);
+#  else
+    chrono_table_text(&st->envtab, "raw syscall instruction skipped: x86-64 only");
+#  endif
+    e[st->n++] = chrono_with_bytes(chrono_bench("read_1B_dev_zero", read1, &st->zero), 1);
+    e[st->n++] = chrono_with_bytes(chrono_bench("write_1B_dev_null", write1, &st->null), 1);
+    e[st->n++] = chrono_bench("fstat", fstat_loop, &st->zero);
+    e[st->n++] = chrono_bench("stat", stat_loop, (void *)st->probe);
+    e[st->n++] = chrono_bench("open_close", open_close, (void *)st->probe);
+    e[st->n++] = chrono_bench("signal_raise_handler_return", raise_loop, NULL);
+    signal(SIGUSR1, on_usr1);
+    ms_pingpong(st);
+#else
+    chrono_table_text(&st->envtab, "system calls, signals, fork and /dev files skipped: not Linux");
+#endif
+#if MS_HAVE_ASM
+    e[st->n++] = chrono_bench(p->session.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising", cpuid_loop, NULL);
+#endif
+    return 0;
+}
+
+#if CHRONO_OS_LINUX
+/* Part 2's points of one source (an open descriptor; -1 when only listing). */
+static void ms_part2_points(ms_prog *st, int src, int fd, size_t file_size)
+{
+    static const size_t chunks[] = { 1, 64, 512, 4096, 65536, 1 << 20 };
+    int t, ntot = st->p.cli.quick ? 1 : 2;
+    size_t i;
+    for (t = 0; t < ntot; t++)
+        for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+            reader *r = &st->rd[src][st->np2[src]];
+            size_t total = (size_t)st->bytes >> (2 * t);
+            if (chunks[i] > total) continue;
+            r->fd = fd;
+            r->seekable = src < 2;
+            r->size = (src < 2 ? (off_t)file_size : (off_t)1 << 40);
+            r->buf = st->buf;
+            r->chunk = chunks[i];
+            r->calls = total / chunks[i] < 4096 ? total / chunks[i] : 4096;
+            snprintf(st->p2names[src][st->np2[src]], sizeof st->p2names[0][0], "read_%s/%zuB_x%zu", labels[src], r->chunk, r->calls);
+            st->e[st->n++] = chrono_with_bytes(chrono_bench(st->p2names[src][st->np2[src]], read_chunks, r),
+                                               (double)(r->chunk * r->calls));
+            st->np2[src]++;
+        }
+}
+
+/* Part 2: reads in chunks, from a page-cache file, tmpfs and /dev/zero. */
+static void ms_part2(ms_prog *st)
+{
+    chrono_program *p = &st->p;
+    size_t file_size = (size_t)st->bytes < (size_t)(2 << 20) ? (size_t)(2 << 20) : (size_t)st->bytes;
+    int src;
+    st->srcs[2] = "/dev/zero";
+    st->buf = (char *)malloc(1 << 20);
+    if (!p->cli.list) {
+        st->srcs[0] = ms_track(st->dir, "modeswitch-pagecache.tmp");
+        if (dir_ok("/dev/shm")) st->srcs[1] = ms_track("/dev/shm", "modeswitch-tmpfs.tmp");
+        else chrono_table_text(&st->envtab, "tmpfs source skipped: no writable /dev/shm");
+    } else st->srcs[0] = st->srcs[1] = "(listed)";
+    for (src = 0; src < 3 && st->buf; src++) {
+        int fd;
+        if (!st->srcs[src]) continue;
+        if (!p->cli.list && src < 2 && write_file(st->srcs[src], file_size, 0) < 0) {
+            fprintf(stderr, "modeswitch: cannot write %s: %s\n", st->srcs[src], strerror(errno));
+            p->status = 1;
+            continue;
+        }
+        fd = p->cli.list ? -1 : open(st->srcs[src], O_RDONLY);
+        if (!p->cli.list && fd < 0) { p->status = 1; continue; }
+        ms_part2_points(st, src, fd, file_size);
+    }
+}
+
+/* Part 3's entries once the compiler works: TMPDIR on tmpfs, on --dir, -pipe; O_DSYNC writes. */
+static void ms_part3_entries(ms_prog *st, const char *cc, const char *src, const char *obj, const char *rtmp,
+                             const char *dtmp, long long asm_size)
+{
+    const char *wp = ms_track(st->dir, "modeswitch-dsync.tmp");
+    snprintf(st->d1, sizeof st->d1, "%.*s", (int)strlen(rtmp) - 1, rtmp);
+    snprintf(st->d2, sizeof st->d2, "%.*s", (int)strlen(dtmp) - 1, dtmp);
+    mkdir(st->d1, 0700);
+    mkdir(st->d2, 0700);
+    st->cram.cc = cc; st->cram.src = src; st->cram.obj = obj; st->cram.env = ms_env_tmpdir(st->d1); st->cram.pipe = 0;
+    st->cdisk = st->cram; st->cdisk.env = ms_env_tmpdir(st->d2);
+    st->cpipe = st->cram; st->cpipe.pipe = 1;
+    snprintf(st->notes[1], MS_CELL, "Part 3: %.40s -O2 -c of an 8,800-line generated file; TMPDIR %.60s (tmpfs) vs %.60s (--dir) vs -pipe",
+             cc, st->d1, st->d2);
+    chrono_table_text(&st->envtab, st->notes[1]);
+    /* a compile takes seconds and forks: few samples, a long budget, blocking */
+    st->e[st->n++] = chrono_with_blocking(chrono_with_budget(chrono_with_samples(
+        chrono_versus("cc_tmpdir_disk", compile_loop, &st->cdisk, "cc_tmpdir_tmpfs", compile_loop, &st->cram), 5), 90000));
+    st->e[st->n++] = chrono_with_blocking(chrono_with_budget(chrono_with_samples(
+        chrono_versus("cc_pipe", compile_loop, &st->cpipe, "cc_tmpdir_tmpfs", compile_loop, &st->cram), 5), 90000));
+    /* "no write cache": the assembler's temp file in 4 KiB O_DSYNC writes, against cached writes */
+    st->wc[0].p = st->wc[1].p = wp;
+    st->wc[0].n = st->wc[1].n = (size_t)asm_size;
+    st->wc[0].fl = 0;
+    st->wc[1].fl = O_DSYNC;
+    snprintf(st->notes[2], MS_CELL, "O_DSYNC stand-in: the assembler's temp file, %lld bytes, in 4 KiB writes to %.100s",
+             asm_size, st->dir);
+    chrono_table_text(&st->envtab, st->notes[2]);
+    if (wp) st->e[st->n++] = chrono_with_blocking(chrono_with_bytes(
+        chrono_versus("write_asm_file_O_DSYNC", write_loop, &st->wc[1], "write_asm_file_cached", write_loop, &st->wc[0]),
+        (double)asm_size));
+}
+
+/* Part 3: RAM disk against disk (compiles: seconds each). */
+static void ms_part3(ms_prog *st)
+{
+    chrono_program *p = &st->p;
+    const char *cc, *src, *obj, *asmf, *dtmp, *rtmp;
+    struct stat sb;
+    if (p->cli.quick && !st->compile_quick) {
+        chrono_table_text(&st->envtab, "Part 3 (compiles) skipped under --quick (--compile runs it)");
+        return;
+    }
+    if (p->cli.list) return;
+    cc = getenv("CC") ? getenv("CC") : "cc";
+    src = ms_track(st->dir, "modeswitch-gen.c");
+    obj = ms_track(st->dir, "modeswitch-gen.o");
+    asmf = ms_track(st->dir, "modeswitch-gen.s");
+    dtmp = ms_track(st->dir, "modeswitch-tmp/");
+    rtmp = dir_ok("/dev/shm") ? ms_track("/dev/shm", "modeswitch-tmp/") : NULL;
+    if (!src || !obj || !asmf || !dtmp || generate_source(src) < 0) {
+        fprintf(stderr, "modeswitch: cannot write the generated source in %s\n", st->dir);
+        p->status = 1;
+    } else if (run_cc(cc, "-S", src, asmf) < 0 || stat(asmf, &sb) < 0) {
+        snprintf(st->notes[0], MS_CELL, "Part 3 skipped: no working C compiler ('%.60s'; set CC)", cc);
+        chrono_table_text(&st->envtab, st->notes[0]);
+    } else if (!rtmp) {
+        chrono_table_text(&st->envtab, "Part 3 skipped: no /dev/shm for a tmpfs TMPDIR");
+    } else ms_part3_entries(st, cc, src, obj, rtmp, dtmp, (long long)sb.st_size);
+}
+#endif
+
+/* Part 1's figures. */
+static void ms_part1_figures(ms_prog *st)
+{
+    chrono_program *p = &st->p;
+    const chrono_comparison *c = chrono_program_compared(p, "syscall_clock_gettime");
+    if (c) chrono_program_note(p, "modeswitch: syscall(SYS_clock_gettime) / vDSO clock_gettime = %.1fx [%.1f, %.1f] (%.1f%% CI): "
+                               "the same work with a user->kernel->user switch", c->ratio, c->ci_low, c->ci_high, 100 * c->ci_level);
+    st->ns_getppid = ms_ns(p, "getppid_libc");
+    st->ns_read1 = ms_ns(p, "read_1B_dev_zero");
+    st->ns_cpuid = ms_ns(p, p->session.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising");
+}
+
+/* Part 2: fit time = a calls + b bytes per source, a row of the fit table each. */
+static void ms_part2_fit(ms_prog *st)
+{
+    chrono_table_builder *tb = &st->fittab;
+    int src;
+    chrono_table_init(tb, "part2_fit", "Part 2: time = a calls + b bytes (relative weights); a is one call's switch", fit_cols, 10);
+    for (src = 0; src < 3; src++) {
+        double xc[12], xb[12], y[12], res[12], worst = 0;
+        size_t k, m = 0;
+        chrono_fit2 f;
+        for (k = 0; k < st->np2[src]; k++) {
+            double v = ms_ns(&st->p, st->p2names[src][k]);
+            if (v != v) continue;
+            xc[m] = (double)st->rd[src][k].calls;
+            xb[m] = (double)(st->rd[src][k].calls * st->rd[src][k].chunk);
+            y[m++] = v;
+        }
+        if (m < 3 || chrono_stats_fit2(xc, xb, y, m, CHRONO_FIT2_RELATIVE, res, &f) < 0) continue;
+        for (k = 0; k < m; k++) if (fabs(res[k] / y[k]) > worst) worst = fabs(res[k] / y[k]);
+        chrono_table_text(tb, labels[src]);
+        chrono_table_number(tb, f.a / 1e3, "%.3f", NULL);
+        chrono_table_number(tb, 2 * f.se_a / 1e3, "%.3f", NULL);
+        chrono_table_number(tb, f.b * 1024, "%.2f", NULL);
+        chrono_table_number(tb, 1.0 / f.b, "%.2f", NULL);
+        chrono_table_number(tb, 200 * f.se_b / f.b, "%.1f", NULL);
+        chrono_table_number(tb, f.r2, "%.4f", NULL);
+        chrono_table_number(tb, 100 * worst, "%.1f", NULL);
+        chrono_table_number(tb, f.a / (f.a + 4096 * f.b), "%.2f", NULL);
+        chrono_table_number(tb, src == 2 ? st->ns_read1 / 1e3 : NAN, "%.3f", NULL);
+        if (src == 2) { st->a_zero = f.a; st->frac4k = f.a / (f.a + 4096 * f.b); }
+    }
+    (void)chrono_program_table(&st->p, &tb->table);
+    if (st->a_zero == st->a_zero && st->ns_read1 == st->ns_read1)
+        chrono_program_note(&st->p, "modeswitch: per-call cost: fitted a (/dev/zero) %.0f ns, direct 1-byte read %.0f ns: %+.0f%% (bar: within 50%%) %s",
+                            st->a_zero, st->ns_read1, 100 * (st->a_zero / st->ns_read1 - 1),
+                            fabs(st->a_zero / st->ns_read1 - 1) <= 0.5 ? "ok" : "MISSED");
+}
+
+/* Part 3's figures. */
+static void ms_part3_figures(ms_prog *st)
+{
+    chrono_program *p = &st->p;
+    const chrono_comparison *cd = chrono_program_compared(p, "cc_tmpdir_disk");
+    const chrono_comparison *cp = chrono_program_compared(p, "cc_pipe");
+    const chrono_comparison *ws = chrono_program_compared(p, "write_asm_file_O_DSYNC");
+    if (cd) { st->ns_ram = cd->b.ns.median; st->ns_disk = cd->a.ns.median; }
+    if (cp) st->ns_pipe = cp->a.ns.median;
+    if (ws) st->ns_dsync_extra = ws->a.ns.median - ws->b.ns.median;
+    if (cd) chrono_program_note(p, "modeswitch: compile, TMPDIR on disk / tmpfs = %.3fx [%.3f, %.3f]", cd->ratio, cd->ci_low, cd->ci_high);
+    if (cp) chrono_program_note(p, "modeswitch: compile, -pipe / TMPDIR tmpfs = %.3fx [%.3f, %.3f]", cp->ratio, cp->ci_low, cp->ci_high);
+    if (ws && cd) chrono_program_note(p, "modeswitch: O_DSYNC writes of the .s file add %.1f ms = %+.1f%% of a compile",
+                                      st->ns_dsync_extra / 1e6, 100 * st->ns_dsync_extra / st->ns_ram);
+}
+
+/* One then-vs-now row (60 MHz Pentium). */
+static void ms_row(chrono_then_now_row *rows, size_t *nr, const char *then, double us, const char *now, double ns, double ghz,
+                   const char *note)
+{
+    chrono_then_now_row *r = &rows[(*nr)++];
+    memset(r, 0, sizeof *r);
+    r->then = then;
+    r->then_total_s = NAN;
+    r->then_us_per_op = us;
+    r->now = now;
+    r->now_ns = ns;
+    r->now_ghz = ghz;
+    r->note = note;
+}
+
+/* Part 4's switch rows: a mode switch then, a ring switch, a VM exit, a context switch now. */
+static void ms_part4_switches(ms_prog *st, chrono_then_now_row *rows, size_t *nr, double ghz)
+{
+    int vm = st->p.session.env.in_vm;
+    ms_row(rows, nr, "real->protected switch", 21, "getppid / 2 (user->kernel)", st->ns_getppid / 2, ghz,
+           "a ring switch (syscall/sysret) replaced a real<->protected mode switch");
+    ms_row(rows, nr, "protected->real switch", 19, "getppid / 2 (kernel->user)", st->ns_getppid / 2, ghz, "the way back is the other half");
+    snprintf(st->notes[8], MS_CELL, "the clock is ~60x faster, the switch much less so; here %s, PTI %s "
+             "(~0.1 us bare metal without PTI, ~1 us with PTI in a PVM guest)", vm ? "a VM" : "bare metal", ms_pti(&st->p.session.env));
+    ms_row(rows, nr, "round trip", 40, "getppid (a null system call)", st->ns_getppid, ghz, st->notes[8]);
+    if (st->ns_cpuid == st->ns_cpuid)
+        ms_row(rows, nr, "round trip", 40, vm ? "cpuid (a VM exit to the hypervisor)" : "cpuid (serialising, no VM exit)", st->ns_cpuid, ghz,
+               vm ? "guest->host->guest is today's costliest switch" : "bare metal: an ordinary slow instruction");
+    ms_row(rows, nr, "round trip", 40, "pipe round trip, one CPU (2 context switches)", ms_ns(&st->p, "pipe_roundtrip_one_cpu"), ghz,
+           "process->process: two switches and the scheduler");
+    ms_row(rows, nr, "round trip", 40, "pipe round trip, two CPUs (wake-ups across CPUs)", ms_ns(&st->p, "pipe_roundtrip_two_cpus"), ghz,
+           "a cross-CPU wake-up: an IPI, and an idle CPU waking");
+    snprintf(st->notes[3], MS_CELL, "one read() is one round trip, no real-mode buffer to bounce through; a 4 KiB read is %.0f%% switch",
+             100 * st->frac4k);
+    ms_row(rows, nr, "4-6 switches per 4 KB chunk (~5 x 20 us)", 100, "a of the fit (/dev/zero): one read()'s switch", st->a_zero, ghz,
+           st->notes[3]);
+}
+
+/* Part 4: then vs now, the switches and the compiles. */
+static void ms_part4(ms_prog *st)
+{
+    chrono_then_now_row rows[12];
+    size_t nr = 0;
+    double ghz = st->p.session.core_ghz, ram = st->ns_ram;
+    ms_part4_switches(st, rows, &nr, ghz);
+    snprintf(st->notes[4], MS_CELL, "1994 1.00x; now the baseline");
+    ms_row(rows, &nr, "compile makeinfo.c, temp files on a RAM disk: 21.03 s", 21.03e6, "cc -O2 -c, TMPDIR on tmpfs", ram, ghz, st->notes[4]);
+    snprintf(st->notes[5], MS_CELL, "1994 1.20x; now %.3fx: the page cache absorbs temp files", st->ns_disk / ram);
+    ms_row(rows, &nr, "compile, on disk with a write cache: 25.27 s", 25.27e6, "cc -O2 -c, TMPDIR on --dir", st->ns_disk, ghz, st->notes[5]);
+    snprintf(st->notes[6], MS_CELL, "1994 1.52x; now %.3fx: only the .s file's writes made synchronous (a stand-in)",
+             (ram + st->ns_dsync_extra) / ram);
+    ms_row(rows, &nr, "compile, no write cache: 32.07 s", 32.07e6, "tmpfs compile + O_DSYNC writes of the .s file", ram + st->ns_dsync_extra,
+           ghz, st->notes[6]);
+    snprintf(st->notes[7], MS_CELL, "no 1994 figure; now %.3fx of tmpfs: no temp files at all", st->ns_pipe / ram);
+    ms_row(rows, &nr, "compile with -pipe", NAN, "cc -O2 -pipe -c", st->ns_pipe, ghz, st->notes[7]);
+    if (chrono_then_now_build(&st->tn, "then_vs_now", "Part 4: then (60 MHz Pentium, DJGPP, 1994) vs now; "
+                              "now_cycles_est are estimated core cycles", rows, nr, 60.0) == 0) {
+        st->have_tn = 1;
+        (void)chrono_program_table(&st->p, &st->tn.table);
+    }
+    if (st->ns_getppid == st->ns_getppid)
+        chrono_program_note(&st->p, "modeswitch: null system call here %.2f us (PTI %s), against ~0.1 us on bare metal without PTI",
+                            st->ns_getppid / 1e3, ms_pti(&st->p.session.env));
+}
+
+/* Children, descriptors and temp files gone, then the report and the tables. */
+static int ms_end(ms_prog *st)
+{
+    int rc;
+#if CHRONO_OS_LINUX
+    size_t i;
+    for (i = 2; i-- > 0;) if (st->pp_on[i]) pingpong_stop(&st->pp[i]);   /* newest first: its child holds the older pipes too */
+    free(st->buf);
+    ms_env_free(st->cram.env);
+    ms_env_free(st->cdisk.env);
+    for (i = 0; i < 3; i++) if (st->np2[i] && st->rd[i][0].fd >= 0) close(st->rd[i][0].fd);
+    if (st->zero >= 0) close(st->zero);
+    if (st->null >= 0) close(st->null);
+#endif
+    ms_cleanup();
+    rc = chrono_program_end(&st->p);
+    if (st->have_tn) chrono_then_now_free(&st->tn);
+    chrono_table_free(&st->envtab);
+    chrono_table_free(&st->fittab);
+    return rc;
+}
+
+/* Flags and the session; 1 to go on, else the exit status. */
+static int ms_begin(ms_prog *st, int argc, char **argv)
+{
+    const chrono_cli_flag extra[] = {
+        {"--bytes", CHRONO_CLI_INT, &st->bytes, 4096, 1 << 30, "most bytes read per point in Part 2 (default 16 MiB)"},
+        {"--dir", CHRONO_CLI_STRING, &st->dir, 0, 0, "directory for the page-cache file and temp files (default /tmp)"},
+        {"--compile", CHRONO_CLI_BOOL, &st->compile_quick, 0, 1, "run Part 3 (compiles, minutes) under --quick too"},
+    };
+    st->bytes = 16 << 20;
+    st->zero = st->null = -1;
+    st->ns_read1 = st->ns_getppid = st->ns_cpuid = st->a_zero = st->frac4k = NAN;
+    st->ns_ram = st->ns_disk = st->ns_pipe = st->ns_dsync_extra = NAN;
+    if (chrono_program_begin(&st->p, argc, argv, extra, sizeof extra / sizeof extra[0]) != 1) return chrono_program_end(&st->p);
+    if (st->p.cli.quick && st->bytes == 16 << 20) st->bytes = 1 << 20;
+#if CHRONO_OS_LINUX
+    if (!st->dir) st->dir = access("/tmp", W_OK) == 0 ? "/tmp" : ".";
+    if (!dir_ok(st->dir)) {
+        fprintf(stderr, "modeswitch: --dir '%s' does not exist or is not a writable directory\n", st->dir);
+        st->p.status = 2;
+        return chrono_program_end(&st->p);
     }
 #endif
     signal(SIGINT, ms_on_signal);
     signal(SIGTERM, ms_on_signal);
     signal(SIGABRT, ms_on_signal);
+    return 1;
+}
 
-    /* ---- environment: what dominates the cost here ---- */
-    ms_table_init(&envtab, "environment", "What dominates these figures", env_cols, 1);
-
-    /* ---- Part 1: one transition ---- */
-    e[n++] = chrono_bench("empty_call", empty_call, NULL);
-#if MS_HAVE_ASM
-    e[n++] = chrono_bench("rdtsc", rdtsc_loop, NULL);
-#else
-    ms_str(&envtab, 0, "rdtsc and cpuid skipped: not an x86 target"); envtab.t.nrows++;
+int main(int argc, char **argv)
+{
+    static ms_prog st;
+    int rc = ms_begin(&st, argc, argv);
+    if (rc != 1) return rc;
+    chrono_table_init(&st.envtab, "environment", "What dominates these figures", env_cols, 1);
+    if (ms_part1(&st) < 0) return ms_end(&st);
+#if CHRONO_OS_LINUX
+    ms_part2(&st);
+    ms_part3(&st);
 #endif
-#if MS_LINUX
-    zero = open("/dev/zero", O_RDONLY);
-    null = open("/dev/null", O_WRONLY);
-    probe = p.cli.list ? NULL : ms_track(dir, "modeswitch-probe.tmp");
-    if (!p.cli.list && (zero < 0 || null < 0 || !probe || write_file(probe, 4096, 0) < 0)) {
-        fprintf(stderr, "modeswitch: cannot open /dev/zero, /dev/null or write in %s: %s\n", dir, strerror(errno));
-        p.status = 1;
-        goto done;
-    }
-    e[n++] = chrono_versus("syscall_clock_gettime", syscall_gettime, NULL, "vdso_clock_gettime", vdso_gettime, NULL);
-    e[n++] = chrono_bench("getppid_libc", getppid_libc, NULL);
-#  if MS_HAVE_RAW_SYSCALL
-    e[n++] = chrono_bench("getppid_raw_syscall", getppid_raw, NULL);
-#  else
-    ms_str(&envtab, 0, "raw syscall instruction skipped: x86-64 only"); envtab.t.nrows++;
-#  endif
-    e[n++] = chrono_with_bytes(chrono_bench("read_1B_dev_zero", read1, &zero), 1);
-    e[n++] = chrono_with_bytes(chrono_bench("write_1B_dev_null", write1, &null), 1);
-    e[n++] = chrono_bench("fstat", fstat_loop, &zero);
-    e[n++] = chrono_bench("stat", stat_loop, (void *)probe);
-    e[n++] = chrono_bench("open_close", open_close, (void *)probe);
-    e[n++] = chrono_bench("signal_raise_handler_return", raise_loop, NULL);
-    signal(SIGUSR1, on_usr1);
-    {   /* process -> process: the child on our CPU, then on another one */
-        int cpus[2], k;
-        cpus[0] = p.session.pin.pinned ? p.session.pin.cpu : -1;
-        cpus[1] = -1;
-        for (k = 0; k < 1024 && p.session.env.online_cpus > 1 && cpus[0] >= 0 && cpus[1] < 0; k++)
-            if (k != cpus[0] && chrono_cpu_allowed(k) != 0) cpus[1] = k;
-        if (cpus[1] < 0 && cpus[0] >= 0 && p.session.env.online_cpus > 1) cpus[1] = cpus[0] == 0 ? 1 : 0;
-        for (k = 0; k < 2; k++) {
-            const char *name = k ? "pipe_roundtrip_two_cpus" : "pipe_roundtrip_one_cpu";
-            if (cpus[k] < 0) { ms_str(&envtab, 0, k ? "pipe_roundtrip_two_cpus skipped: one CPU only" : "pipe round trips skipped: not pinned"); envtab.t.nrows++; continue; }
-            if (p.cli.list) { e[n++] = chrono_bench(name, pingpong_loop, &pp[k]); continue; }
-            if (pingpong_start(&pp[k], cpus[k]) < 0) { fprintf(stderr, "modeswitch: fork/pipe: %s\n", strerror(errno)); p.status = 1; continue; }
-            pp_on[k] = 1;
-            /* a round trip blocks on the pipe by design: only involuntary switches reject a sample */
-            e[n++] = chrono_with_blocking(chrono_bench(name, pingpong_loop, &pp[k]));
-        }
-    }
-#else
-    ms_str(&envtab, 0, "system calls, signals, fork and /dev files skipped: not Linux"); envtab.t.nrows++;
-    (void)zero; (void)null; (void)probe;
-#endif
-#if MS_HAVE_ASM
-    e[n++] = chrono_bench(p.session.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising", cpuid_loop, NULL);
-#endif
-
-    /* ---- Part 2: reads in chunks, from a page-cache file, tmpfs and /dev/zero ---- */
-#if MS_LINUX
-    {
-        static const size_t chunks[] = { 1, 64, 512, 4096, 65536, 1 << 20 };
-        size_t file_size = (size_t)bytes < (size_t)(2 << 20) ? (size_t)(2 << 20) : (size_t)bytes;
-        int src, t, ntot = p.cli.quick ? 1 : 2;
-        buf = (char *)malloc(1 << 20);
-        if (!p.cli.list) {
-            srcs[0] = ms_track(dir, "modeswitch-pagecache.tmp");
-            if (dir_ok("/dev/shm")) srcs[1] = ms_track("/dev/shm", "modeswitch-tmpfs.tmp");
-            else { ms_str(&envtab, 0, "tmpfs source skipped: no writable /dev/shm"); envtab.t.nrows++; }
-        } else srcs[0] = srcs[1] = "(listed)";
-        for (src = 0; src < 3 && buf; src++) {
-            int fd;
-            if (!srcs[src]) continue;
-            if (!p.cli.list && src < 2 && write_file(srcs[src], file_size, 0) < 0) {
-                fprintf(stderr, "modeswitch: cannot write %s: %s\n", srcs[src], strerror(errno));
-                p.status = 1;
-                continue;
-            }
-            fd = p.cli.list ? -1 : open(srcs[src], O_RDONLY);
-            if (!p.cli.list && fd < 0) { p.status = 1; continue; }
-            for (t = 0; t < ntot; t++)
-                for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
-                    reader *r = &rd[src][np2[src]];
-                    size_t total = (size_t)bytes >> (2 * t);
-                    if (chunks[i] > total) continue;
-                    r->fd = fd;
-                    r->seekable = src < 2;
-                    r->size = (src < 2 ? (off_t)file_size : (off_t)1 << 40);
-                    r->buf = buf;
-                    r->chunk = chunks[i];
-                    r->calls = total / chunks[i] < 4096 ? total / chunks[i] : 4096;
-                    snprintf(p2names[src][np2[src]], sizeof p2names[0][0], "read_%s/%zuB_x%zu", labels[src], r->chunk, r->calls);
-                    e[n++] = chrono_with_bytes(chrono_bench(p2names[src][np2[src]], read_chunks, r), (double)(r->chunk * r->calls));
-                    np2[src]++;
-                }
-        }
-    }
-
-    /* ---- Part 3: RAM disk against disk (compiles: seconds each) ---- */
-    if (p.cli.quick && !compile_quick) {
-        ms_str(&envtab, 0, "Part 3 (compiles) skipped under --quick (--compile runs it)"); envtab.t.nrows++;
-    } else if (!p.cli.list) {
-        const char *cc = getenv("CC") ? getenv("CC") : "cc";
-        const char *src = ms_track(dir, "modeswitch-gen.c"), *obj = ms_track(dir, "modeswitch-gen.o");
-        const char *asmf = ms_track(dir, "modeswitch-gen.s");
-        const char *dtmp = ms_track(dir, "modeswitch-tmp/"), *rtmp = dir_ok("/dev/shm") ? ms_track("/dev/shm", "modeswitch-tmp/") : NULL;
-        struct stat st;
-        if (!src || !obj || !asmf || !dtmp || generate_source(src) < 0) {
-            fprintf(stderr, "modeswitch: cannot write the generated source in %s\n", dir);
-            p.status = 1;
-        } else if (run_cc(cc, "-S", src, asmf) < 0 || stat(asmf, &st) < 0) {
-            snprintf(notes[0], MS_CELL, "Part 3 skipped: no working C compiler ('%.60s'; set CC)", cc);
-            ms_str(&envtab, 0, notes[0]); envtab.t.nrows++;
-        } else if (!rtmp) {
-            ms_str(&envtab, 0, "Part 3 skipped: no /dev/shm for a tmpfs TMPDIR"); envtab.t.nrows++;
-        } else {
-            const char *wp = ms_track(dir, "modeswitch-dsync.tmp");
-            snprintf(d1, sizeof d1, "%.*s", (int)strlen(rtmp) - 1, rtmp);
-            snprintf(d2, sizeof d2, "%.*s", (int)strlen(dtmp) - 1, dtmp);
-            mkdir(d1, 0700);
-            mkdir(d2, 0700);
-            cram.cc = cc; cram.src = src; cram.obj = obj; cram.env = ms_env_tmpdir(d1); cram.pipe = 0;
-            cdisk = cram; cdisk.env = ms_env_tmpdir(d2);
-            cpipe = cram; cpipe.pipe = 1;
-            snprintf(notes[1], MS_CELL, "Part 3: %.40s -O2 -c of an 8,800-line generated file; TMPDIR %.60s (tmpfs) vs %.60s (--dir) vs -pipe", cc, d1, d2);
-            ms_str(&envtab, 0, notes[1]); envtab.t.nrows++;
-            /* a compile takes seconds and forks: few samples, a long budget, blocking */
-            e[n++] = chrono_with_blocking(chrono_with_budget(chrono_with_samples(
-                         chrono_versus("cc_tmpdir_disk", compile_loop, &cdisk, "cc_tmpdir_tmpfs", compile_loop, &cram), 5), 90000));
-            e[n++] = chrono_with_blocking(chrono_with_budget(chrono_with_samples(
-                         chrono_versus("cc_pipe", compile_loop, &cpipe, "cc_tmpdir_tmpfs", compile_loop, &cram), 5), 90000));
-            /* "no write cache": the assembler's temp file in 4 KiB O_DSYNC writes, against cached writes */
-            wc[0].p = wc[1].p = wp;
-            wc[0].n = wc[1].n = (size_t)st.st_size;
-            wc[0].fl = 0;
-            wc[1].fl = O_DSYNC;
-            snprintf(notes[2], MS_CELL, "O_DSYNC stand-in: the assembler's temp file, %lld bytes, in 4 KiB writes to %.100s",
-                     (long long)st.st_size, dir);
-            ms_str(&envtab, 0, notes[2]); envtab.t.nrows++;
-            if (wp) e[n++] = chrono_with_blocking(chrono_with_bytes(
-                         chrono_versus("write_asm_file_O_DSYNC", write_loop, &wc[1], "write_asm_file_cached", write_loop, &wc[0]),
-                         (double)st.st_size));
-        }
-    }
-#endif
-
-    /* ---- run ---- */
-    (void)chrono_program_table(&p, &envtab.t);
-    (void)chrono_program_run(&p, e, n);
-    if (p.cli.list) goto done;
-
-    /* ---- Part 1's figures ---- */
-    {
-        const chrono_comparison *c = chrono_program_compared(&p, "syscall_clock_gettime");
-        if (c) chrono_program_note(&p, "modeswitch: syscall(SYS_clock_gettime) / vDSO clock_gettime = %.1fx [%.1f, %.1f] (%.1f%% CI): "
-                                   "the same work with a user->kernel->user switch", c->ratio, c->ci_low, c->ci_high, 100 * c->ci_level);
-        ns_getppid = ms_ns(&p, "getppid_libc");
-        ns_read1 = ms_ns(&p, "read_1B_dev_zero");
-        ns_cpuid = ms_ns(&p, p.session.env.in_vm ? "cpuid_vm_exit" : "cpuid_serialising");
-    }
-
-    /* ---- Part 2: fit time = a calls + b bytes per source ---- */
-    ms_table_init(&fittab, "part2_fit", "Part 2: time = a calls + b bytes (relative weights); a is one call's switch", fit_cols, 10);
-    {
-        int src;
-        for (src = 0; src < 3; src++) {
-            double xc[12], xb[12], y[12], res[12], worst = 0;
-            size_t k, m = 0;
-            chrono_fit2 f;
-            for (k = 0; k < np2[src]; k++) {
-                double v = ms_ns(&p, p2names[src][k]);
-                if (v != v) continue;
-                xc[m] = (double)rd[src][k].calls;
-                xb[m] = (double)(rd[src][k].calls * rd[src][k].chunk);
-                y[m++] = v;
-            }
-            if (m < 3 || chrono_stats_fit2(xc, xb, y, m, CHRONO_FIT2_RELATIVE, res, &f) < 0) continue;
-            for (k = 0; k < m; k++) if (fabs(res[k] / y[k]) > worst) worst = fabs(res[k] / y[k]);
-            ms_str(&fittab, 0, labels[src]);
-            ms_num(&fittab, 1, "%.3f", f.a / 1e3);
-            ms_num(&fittab, 2, "%.3f", 2 * f.se_a / 1e3);
-            ms_num(&fittab, 3, "%.2f", f.b * 1024);
-            ms_num(&fittab, 4, "%.2f", 1.0 / f.b);
-            ms_num(&fittab, 5, "%.1f", 200 * f.se_b / f.b);
-            ms_num(&fittab, 6, "%.4f", f.r2);
-            ms_num(&fittab, 7, "%.1f", 100 * worst);
-            ms_num(&fittab, 8, "%.2f", f.a / (f.a + 4096 * f.b));
-            ms_num(&fittab, 9, "%.3f", src == 2 ? ns_read1 / 1e3 : NAN);
-            fittab.t.nrows++;
-            if (src == 2) { a_zero = f.a; frac4k = f.a / (f.a + 4096 * f.b); }
-        }
-    }
-    (void)chrono_program_table(&p, &fittab.t);
-    if (a_zero == a_zero && ns_read1 == ns_read1)
-        chrono_program_note(&p, "modeswitch: per-call cost: fitted a (/dev/zero) %.0f ns, direct 1-byte read %.0f ns: %+.0f%% (bar: within 50%%) %s",
-                            a_zero, ns_read1, 100 * (a_zero / ns_read1 - 1), fabs(a_zero / ns_read1 - 1) <= 0.5 ? "ok" : "MISSED");
-
-    /* ---- Part 3's figures ---- */
-    {
-        const chrono_comparison *cd = chrono_program_compared(&p, "cc_tmpdir_disk");
-        const chrono_comparison *cp = chrono_program_compared(&p, "cc_pipe");
-        const chrono_comparison *ws = chrono_program_compared(&p, "write_asm_file_O_DSYNC");
-        if (cd) { ns_ram = cd->b.ns.median; ns_disk = cd->a.ns.median; }
-        if (cp) ns_pipe = cp->a.ns.median;
-        if (ws) ns_dsync_extra = ws->a.ns.median - ws->b.ns.median;
-        if (cd) chrono_program_note(&p, "modeswitch: compile, TMPDIR on disk / tmpfs = %.3fx [%.3f, %.3f]", cd->ratio, cd->ci_low, cd->ci_high);
-        if (cp) chrono_program_note(&p, "modeswitch: compile, -pipe / TMPDIR tmpfs = %.3fx [%.3f, %.3f]", cp->ratio, cp->ci_low, cp->ci_high);
-        if (ws && cd) chrono_program_note(&p, "modeswitch: O_DSYNC writes of the .s file add %.1f ms = %+.1f%% of a compile",
-                                          ns_dsync_extra / 1e6, 100 * ns_dsync_extra / ns_ram);
-    }
-
-    /* ---- Part 4: then vs now (60 MHz Pentium) ---- */
-    {
-        chrono_then_now_row rows[12];
-        size_t nr = 0;
-        double ghz = p.session.core_ghz;
-        memset(rows, 0, sizeof rows);
-#define MS_ROW(THEN, US, NOW, NS, NOTE) \
-        (rows[nr].then = (THEN), rows[nr].then_total_s = NAN, rows[nr].then_us_per_op = (US), rows[nr].now = (NOW), \
-         rows[nr].now_ns = (NS), rows[nr].now_ghz = ghz, rows[nr].note = (NOTE), nr++)
-        MS_ROW("real->protected switch", 21, "getppid / 2 (user->kernel)", ns_getppid / 2,
-               "a ring switch (syscall/sysret) replaced a real<->protected mode switch");
-        MS_ROW("protected->real switch", 19, "getppid / 2 (kernel->user)", ns_getppid / 2, "the way back is the other half");
-        snprintf(notes[8], MS_CELL, "the clock is ~60x faster, the switch much less so; here %s, PTI %s "
-                 "(~0.1 us bare metal without PTI, ~1 us with PTI in a PVM guest)",
-                 p.session.env.in_vm ? "a VM" : "bare metal", ms_pti(&p.session.env));
-        MS_ROW("round trip", 40, "getppid (a null system call)", ns_getppid, notes[8]);
-        if (ns_cpuid == ns_cpuid)
-            MS_ROW("round trip", 40, p.session.env.in_vm ? "cpuid (a VM exit to the hypervisor)" : "cpuid (serialising, no VM exit)", ns_cpuid,
-                   p.session.env.in_vm ? "guest->host->guest is today's costliest switch" : "bare metal: an ordinary slow instruction");
-        MS_ROW("round trip", 40, "pipe round trip, one CPU (2 context switches)", ms_ns(&p, "pipe_roundtrip_one_cpu"),
-               "process->process: two switches and the scheduler");
-        MS_ROW("round trip", 40, "pipe round trip, two CPUs (wake-ups across CPUs)", ms_ns(&p, "pipe_roundtrip_two_cpus"),
-               "a cross-CPU wake-up: an IPI, and an idle CPU waking");
-        snprintf(notes[3], MS_CELL, "one read() is one round trip, no real-mode buffer to bounce through; a 4 KiB read is %.0f%% switch",
-                 100 * frac4k);
-        MS_ROW("4-6 switches per 4 KB chunk (~5 x 20 us)", 100, "a of the fit (/dev/zero): one read()'s switch", a_zero, notes[3]);
-        snprintf(notes[4], MS_CELL, "1994 1.00x; now the baseline");
-        MS_ROW("compile makeinfo.c, temp files on a RAM disk: 21.03 s", 21.03e6, "cc -O2 -c, TMPDIR on tmpfs", ns_ram, notes[4]);
-        snprintf(notes[5], MS_CELL, "1994 1.20x; now %.3fx: the page cache absorbs temp files", ns_disk / ns_ram);
-        MS_ROW("compile, on disk with a write cache: 25.27 s", 25.27e6, "cc -O2 -c, TMPDIR on --dir", ns_disk, notes[5]);
-        snprintf(notes[6], MS_CELL, "1994 1.52x; now %.3fx: only the .s file's writes made synchronous (a stand-in)",
-                 (ns_ram + ns_dsync_extra) / ns_ram);
-        MS_ROW("compile, no write cache: 32.07 s", 32.07e6, "tmpfs compile + O_DSYNC writes of the .s file", ns_ram + ns_dsync_extra, notes[6]);
-        snprintf(notes[7], MS_CELL, "no 1994 figure; now %.3fx of tmpfs: no temp files at all", ns_pipe / ns_ram);
-        MS_ROW("compile with -pipe", NAN, "cc -O2 -pipe -c", ns_pipe, notes[7]);
-#undef MS_ROW
-        if (chrono_then_now_build(&tn, "then_vs_now", "Part 4: then (60 MHz Pentium, DJGPP, 1994) vs now; "
-                                  "now_cycles_est are estimated core cycles", rows, nr, 60.0) == 0) {
-            have_tn = 1;
-            (void)chrono_program_table(&p, &tn.table);
-        }
-    }
-    if (ns_getppid == ns_getppid)
-        chrono_program_note(&p, "modeswitch: null system call here %.2f us (PTI %s), against ~0.1 us on bare metal without PTI",
-                            ns_getppid / 1e3, ms_pti(&p.session.env));
-
-done:
-#if MS_LINUX
-    for (i = 2; i-- > 0;) if (pp_on[i]) pingpong_stop(&pp[i]);   /* newest first: its child holds the older pipes too */
-    free(buf);
-    ms_env_free(cram.env);
-    ms_env_free(cdisk.env);
-    for (i = 0; i < 3; i++) if (np2[i] && rd[i][0].fd >= 0) close(rd[i][0].fd);
-    if (zero >= 0) close(zero);
-    if (null >= 0) close(null);
-#endif
-    ms_cleanup();
-    rc = chrono_program_end(&p);
-    if (have_tn) chrono_then_now_free(&tn);
-    return rc;
+    (void)chrono_program_table(&st.p, &st.envtab.table);
+    (void)chrono_program_run(&st.p, st.e, st.n);
+    if (st.p.cli.list) return ms_end(&st);
+    ms_part1_figures(&st);
+    ms_part2_fit(&st);
+    ms_part3_figures(&st);
+    ms_part4(&st);
+    return ms_end(&st);
 }
