@@ -87,6 +87,7 @@
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, literal runs
+     chronoscope/entry.h   a benchmark as data: the entries of a program table, one run
      chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
@@ -111,6 +112,7 @@
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"
 #include "chronoscope/cli.h"
+#include "chronoscope/entry.h"
 #include "chronoscope/processes.h"
 #include "chronoscope/experiment.h"
 #include "chronoscope/program.h"

@@ -94,7 +94,7 @@ static void fake_result(chrono_result *r, const char *name, double base)
     r->nsample_ns = 21;
 }
 
-/* --processes' pooling (chrono__pool_entry) on three fake children whose
+/* --processes' pooling (chrono_processes_pool_entry) on three fake children whose
    medians are 100, 110 and 120 ns, each with a narrow spread of its own: the
    pooled row's median is 110, its interval covers the three medians, lies
    within the pooled [min, max] and says its level (0.75); min, MAD and
@@ -144,7 +144,7 @@ static void test_pooled(void)
     if (ps.procs) memcpy(ps.procs, outs, sizeof outs); else ok = 0;
     e[0] = chrono_bench("alpha", adds, &calls);
     e[1] = chrono_versus("gamma", adds, &calls, "delta", adds, &calls);
-    rc = ok ? chrono__pool_entry(&p, &e[0], &ps) : CHRONO_ENOMEM;
+    rc = ok ? chrono_processes_pool_entry(&ps, &p.session, &e[0], NULL) : CHRONO_ENOMEM;
     r = chrono_program_find(&p, "alpha");
     (void)chrono_stats_compute(all, 63, 0.95, NULL, &c);
     tap_ok(rc == 0 && r && r->processes == 3 && r->samples == 63 && r->nsample_ns == 63 && r->ns.n == 63,
@@ -161,7 +161,7 @@ static void test_pooled(void)
            r->cycles.ci_low <= 300 && r->cycles.ci_high >= 360 && fabs(r->cycles.mad - 3 * c.mad) < 1e-9,
            "pooled run: ticks the ns figures at 2 a ns, cycles pooled over the processes (median %.1f, MAD %.3f)",
            r->cycles.median, r->cycles.mad);
-    rc = ok ? chrono__pool_entry(&p, &e[1], &ps) : CHRONO_ENOMEM;
+    rc = ok ? chrono_processes_pool_entry(&ps, &p.session, &e[1], NULL) : CHRONO_ENOMEM;
     cmp = chrono_program_compared(&p, "gamma");
     /* (double): i386's x87 compares a literal in long double (FLT_EVAL_METHOD 2) */
     tap_ok(rc == 0 && cmp && cmp->ratio == (double)0.91 && cmp->ci_low <= (double)0.90 && cmp->ci_high >= (double)0.95 &&

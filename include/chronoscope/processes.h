@@ -49,10 +49,13 @@
 
    Functions:
      chrono_processes_seed(seed, k)            the seed of child k's order
+     chrono_processes_order(seed, k, order, n) the order child k runs the entries in
+     chrono_processes_timeout(cfg, entries, n) the default time limit of one child
      chrono_processes_child_args(...)          a child's flag taken out of argv
      chrono_processes_hand_back(s, fd)         a child's session, as records, to its parent
      chrono_processes_run(ps, s, ...)          start n children one after another, collect their records
      chrono_processes_pool / _pool_comparison / _pool_sweep    one benchmark pooled over them
+     chrono_processes_pool_entry(ps, s, e, hooks)   a program table's entry pooled (entry.h)
      chrono_processes_table(ps, seed, tb)      the "processes" table (a table.h builder): a row per child
      chrono_processes_free(ps) */
 #ifndef CHRONOSCOPE_PROCESSES_H
@@ -60,6 +63,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "entry.h"
 
 #define CHRONO_PROCESSES_FLAG "--chrono-child="
 #define CHRONO_PROCESSES_MAX 1000   /* processes one call may run */
@@ -92,6 +96,15 @@ typedef struct chrono_child_flag {
 CHRONO__EXTERN_C_BEGIN
 /* The seed of child k's shuffled order: seed and k, mixed (splitmix64). */
 CHRONO_API uint64_t chrono_processes_seed(uint64_t seed, int k);
+
+/* The order child k runs n entries in: a shuffle of 0..n-1 (Fisher-Yates,
+   xorshift from chrono_processes_seed(seed, k)) into order[0..n). */
+CHRONO_API void chrono_processes_order(uint64_t seed, int k, size_t *order, size_t n);
+
+/* The default time limit of one child, in seconds: generous against what
+   the entries may take under cfg (30 s and three times their budgets and
+   warm-ups, a sweep's and a product's points each, a comparison twice). */
+CHRONO_API double chrono_processes_timeout(const chrono_config *cfg, const chrono_entry *entries, size_t n);
 
 /* Take a child's flag out of argv: *argv becomes a copy without it (*copy,
    freed with CHRONO_FREE; NULL and argv untouched when there is no flag).
@@ -133,6 +146,16 @@ CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chro
    CHRONO_ENOSAMPLES, CHRONO_ENOMEM. */
 CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const char *name, chrono_sweep_result *out);
 
+/* One entry pooled over the processes into s, as chrono_entry_run would
+   have kept it there: a run's result, a comparison, a sweep's points and its
+   fit (chrono_processes_pool_sweep), the points of a product that
+   hooks->want takes (its fits are not pooled); each result kept, with the
+   entry's throughput, to hooks->result, a comparison to hooks->comparison.
+   0, CHRONO_ENOSAMPLES (no process handed it back), CHRONO_EINVAL (a
+   malformed entry), CHRONO_ENOMEM or the first error a hook returned. */
+CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
+                                           const chrono_entry_hooks *hooks);
+
 /* The "processes" table into *tb (table.h's builder, started here): a row
    per child (process, pid, results, status, order seed in hex), as many as
    ran.  tb->table is the view; chrono_table_free(tb) once it is written.
@@ -167,6 +190,31 @@ CHRONO_API uint64_t chrono_processes_seed(uint64_t seed, int k)
     uint64_t x = seed + 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1);
     x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27; x *= 0x94D049BB133111EBull; x ^= x >> 31;
     return x;
+}
+
+CHRONO_API void chrono_processes_order(uint64_t seed, int k, size_t *order, size_t n)
+{
+    uint64_t x = chrono_processes_seed(seed, k);
+    size_t a;
+    for (a = 0; a < n; a++) order[a] = a;
+    for (a = n - 1; n && a > 0; a--) {
+        size_t b, t;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        b = (size_t)(x % (a + 1));
+        t = order[a]; order[a] = order[b]; order[b] = t;
+    }
+}
+
+CHRONO_API double chrono_processes_timeout(const chrono_config *cfg, const chrono_entry *entries, size_t n)
+{
+    double runs = 0, per = (cfg->max_ms + 4 * cfg->warmup_ms) / 1e3;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double ms = entries[i].max_ms > 0 ? (entries[i].max_ms + 4 * cfg->warmup_ms) / 1e3 : per;
+        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP ? (double)entries[i].nparams : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2
+                      : entries[i].kind == CHRONO_ENTRY_PRODUCT ? (double)chrono_entry_points(&entries[i]) : 1);
+    }
+    return 30 + 3 * runs;
 }
 
 /* ---- the child's flag -------------------------------------------------------------- */
@@ -805,6 +853,86 @@ CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const cha
     }
     CHRONO_FREE(pu);
     return nsw ? 0 : CHRONO_ENOSAMPLES;
+}
+
+/* ---- a program table's entries, pooled -------------------------------------------- */
+
+/* A pooled result kept in s with the entry's throughput, then to the hooks. */
+CHRONO__PRIVATE int chrono__keep_pooled(chrono_session *s, const chrono_entry *e, const chrono_result *pooled,
+                                        const chrono_entry_hooks *h)
+{
+    int rc = chrono__keep_result(s, pooled);
+    if (rc == 0) {
+        chrono_entry_throughput(&s->results[s->nresults - 1], e);
+        if (h && h->result) rc = h->result(h->ctx, &s->results[s->nresults - 1]);
+    }
+    return rc;
+}
+
+/* A sweep pooled: each point as a run, then the sweep's own figures. */
+CHRONO__PRIVATE int chrono__pool_sweep_entry(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
+                                             const chrono_entry_hooks *h)
+{
+    chrono_sweep_result sw;
+    char name[CHRONO_NAME_MAX + 32];
+    chrono_result pooled;
+    size_t i, first = s->nresults;
+    int rc = chrono_processes_pool_sweep(ps, e->name, &sw);
+    for (i = 0; rc == 0 && i < e->nparams; i++) {
+        (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
+        rc = chrono_processes_pool(ps, s, name, &pooled);
+        if (rc == 0) rc = chrono__keep_pooled(s, e, &pooled, h);
+    }
+    sw.first_result = first;
+    if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
+    if (rc == 0) s->sweeps[s->nsweeps++] = sw;
+    return rc;
+}
+
+/* A product's points the hooks take, each pooled as a run. */
+CHRONO__PRIVATE int chrono__pool_product(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
+                                         const chrono_entry_hooks *h)
+{
+    size_t j, n = chrono_entry_points(e);
+    char name[CHRONO_NAME_MAX];
+    chrono_result pooled;
+    int rc = 0;
+    for (j = 0; rc == 0 && j < n; j++) {
+        (void)chrono_entry_point_name(name, sizeof name, e, j, 0);
+        if (h && h->want && !h->want(h->ctx, name)) continue;
+        if ((rc = chrono_processes_pool(ps, s, name, &pooled)) < 0) return rc;
+        rc = chrono__keep_pooled(s, e, &pooled, h);
+    }
+    return rc;
+}
+
+CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
+                                           const chrono_entry_hooks *hooks)
+{
+    chrono_result pooled;
+    chrono_comparison cmp;
+    int rc;
+    if (!ps || !s || !chrono_entry_ok(e)) return CHRONO_EINVAL;
+    switch (e->kind) {
+    case CHRONO_ENTRY_PRODUCT:   /* each selected point pooled as a run; the fits are not pooled */
+        return chrono__pool_product(ps, s, e, hooks);
+    case CHRONO_ENTRY_RUN:
+        if ((rc = chrono_processes_pool(ps, s, e->name, &pooled)) < 0) return rc;
+        return chrono__keep_pooled(s, e, &pooled, hooks);
+    case CHRONO_ENTRY_SWEEP:
+        return chrono__pool_sweep_entry(ps, s, e, hooks);
+    case CHRONO_ENTRY_COMPARE:
+        if ((rc = chrono_processes_pool_comparison(ps, s, e->name, e->name_b, &cmp)) < 0) return rc;
+        chrono_entry_throughput(&cmp.a, e);
+        chrono_entry_throughput(&cmp.b, e);
+        rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
+        if (rc == 0) {
+            s->comparisons[s->ncomparisons++] = cmp;
+            if (hooks && hooks->comparison) rc = hooks->comparison(hooks->ctx, &s->comparisons[s->ncomparisons - 1]);
+        }
+        return rc;
+    }
+    return CHRONO_EINVAL;
 }
 
 CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table_builder *tb)

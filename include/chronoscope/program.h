@@ -50,18 +50,10 @@
    entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
+   The entries (chrono_bench, chrono_versus, chrono_sweep_entry,
+   chrono_product_entry and the chrono_with_* modifiers) are entry.h's.
+
    Functions:
-     chrono_bench(name, fn, ctx)                   a run
-     chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
-     chrono_sweep_entry(name, fn, ctx, params, n)  a sweep
-     chrono_with_bytes / _items / _samples / _budget / _warmup / _unit (entry, value)
-     chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
-     chrono_with_blocking(entry)                   the body blocks by design
-     chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
-     chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
-     chrono_with_threads(entry, n)                 a run in n threads at once (threads.h);
-                                                   CHRONO_THREADS_CLI: as many as --threads=N says
-                                                   (default: the online CPUs)
      chrono_program_run_processes(p, e, n, nproc)  the entries in nproc fresh processes, pooled (--processes)
      chrono_program_child(p)                       0, or in a child of those processes its number (from 1)
      chrono_main(argc, argv, entries, n)           the whole program (a macro)
@@ -77,52 +69,8 @@
 #ifndef CHRONOSCOPE_PROGRAM_H
 #define CHRONOSCOPE_PROGRAM_H
 
+#include "entry.h"
 #include "processes.h"
-#include "threads.h"
-
-typedef enum chrono_entry_kind {
-    CHRONO_ENTRY_RUN = 1,
-    CHRONO_ENTRY_COMPARE,
-    CHRONO_ENTRY_SWEEP,
-    CHRONO_ENTRY_PRODUCT         /* the product of parameter lists (chrono_product_entry) */
-} chrono_entry_kind;
-
-#define CHRONO_ARGS_MAX 4          /* parameter lists of one product entry */
-#define CHRONO_PRODUCT_POINTS_MAX 100000
-
-/* A product's body: args[i] is the value of parameter list i at this point. */
-typedef void (*chrono_args_fn)(void *ctx, const uint64_t *args, uint64_t iters);
-
-typedef struct chrono_entry {
-    chrono_entry_kind kind;
-    const char *name;            /* run, sweep: its name; comparison: A's name */
-    chrono_fn fn;                /* run; comparison: A */
-    void *ctx;
-    const char *name_b;          /* comparison: B */
-    chrono_fn fn_b;
-    void *ctx_b;
-    chrono_sweep_fn sweep_fn;    /* sweep */
-    const uint64_t *params;
-    size_t nparams;
-    double bytes, items;         /* processed by one iteration; 0: none */
-    const char *unit;            /* sweep: what the parameter counts ("bytes": the report shows GB/s too) */
-    int samples;                 /* 0: the program's */
-    double max_ms;               /* 0: the program's */
-    double warmup_ms;            /* 0: the program's */
-    int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
-                                    CHRONO_WARN_EMPTY_BODY */
-    chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
-    int blocking;                /* 1: the body blocks by design (chrono_config.blocking) */
-    chrono_args_fn args_fn;      /* product: the body */
-    const uint64_t *args[CHRONO_ARGS_MAX];   /* product: its parameter lists (chrono_with_args) */
-    size_t nargs[CHRONO_ARGS_MAX];
-    int nlists;
-    int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
-    const char *counters;        /* counters.h names this entry reads besides --counters
-                                    ("context-switches,page-faults"); NULL: none */
-    int threads;                 /* run: in this many threads at once (chrono_with_threads);
-                                    CHRONO_THREADS_CLI: --threads; 0: one thread, not a threaded run */
-} chrono_entry;
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
 
@@ -155,42 +103,6 @@ typedef struct chrono_program {
 } chrono_program;
 
 CHRONO__EXTERN_C_BEGIN
-CHRONO_API chrono_entry chrono_bench(const char *name, chrono_fn fn, void *ctx);
-CHRONO_API chrono_entry chrono_versus(const char *name_a, chrono_fn a, void *ctx_a,
-                                      const char *name_b, chrono_fn b, void *ctx_b);
-CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn, void *ctx,
-                                           const uint64_t *params, size_t nparams);
-CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes);
-CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items);
-CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples);
-CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms);
-CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms);
-CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit);
-CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
-/* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
-CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
-CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e);
-/* A product of parameter lists (Google Benchmark's ArgsProduct): give it two
-   or more lists with chrono_with_args; it runs fn at every combination, named
-   NAME/a/b (values in list order, the last list varying fastest), each point
-   a run that --list names and --filter selects. */
-CHRONO_API chrono_entry chrono_product_entry(const char *name, chrono_args_fn fn, void *ctx);
-/* One more parameter list (at most CHRONO_ARGS_MAX; the values must outlive the run). */
-CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values, size_t n);
-/* Fit ns = fixed + per_unit * x along list `list` (0-based, two or more distinct
-   values): that list varies fastest, and each combination of the others is a
-   sweep (chrono_sweep_result) named with '*' at that place ("NAME/ * /8"),
-   fitted when --filter keeps all of its points.  Under --processes the
-   points are pooled, the fits are not. */
-CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list);
-/* Counters this entry reads besides --counters: names of counters.h, comma-separated. */
-CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list);
-/* A run in n threads at once (chrono_run_threads; 1..CHRONO_THREADS_MAX),
-   or with n = CHRONO_THREADS_CLI in as many as --threads=N says (default:
-   the online CPUs).  The row keeps the entry's name; its thread count is
-   in the row ("2 threads: ...") and in JSON/CSV "threads". */
-#define CHRONO_THREADS_CLI (-1)
-CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n);
 
 /* Parse the flags (the program's own in flags[0..nflags)), print --help or
    --version, open --out and, unless --list, the session.  1: go on and run;
@@ -272,61 +184,6 @@ CHRONO__EXTERN_C_END
 
 CHRONO__EXTERN_C_BEGIN
 
-CHRONO_API chrono_entry chrono_bench(const char *name, chrono_fn fn, void *ctx)
-{
-    chrono_entry e;
-    memset(&e, 0, sizeof e);
-    e.kind = CHRONO_ENTRY_RUN;
-    e.name = name; e.fn = fn; e.ctx = ctx;
-    return e;
-}
-
-CHRONO_API chrono_entry chrono_versus(const char *name_a, chrono_fn a, void *ctx_a,
-                                      const char *name_b, chrono_fn b, void *ctx_b)
-{
-    chrono_entry e = chrono_bench(name_a, a, ctx_a);
-    e.kind = CHRONO_ENTRY_COMPARE;
-    e.name_b = name_b; e.fn_b = b; e.ctx_b = ctx_b;
-    return e;
-}
-
-CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn, void *ctx,
-                                           const uint64_t *params, size_t nparams)
-{
-    chrono_entry e = chrono_bench(name, NULL, ctx);
-    e.kind = CHRONO_ENTRY_SWEEP;
-    e.sweep_fn = fn; e.params = params; e.nparams = nparams;
-    return e;
-}
-
-CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.bytes = bytes; return e; }
-
-CHRONO_API chrono_entry chrono_product_entry(const char *name, chrono_args_fn fn, void *ctx)
-{
-    chrono_entry e = chrono_bench(name, NULL, ctx);
-    e.kind = CHRONO_ENTRY_PRODUCT;
-    e.args_fn = fn;
-    return e;
-}
-
-CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values, size_t n)
-{
-    if (e.nlists < CHRONO_ARGS_MAX) { e.args[e.nlists] = values; e.nargs[e.nlists] = n; }
-    e.nlists++;   /* one too many makes the entry malformed (chrono__entry_ok) */
-    return e;
-}
-
-CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list) { e.fit = list + 1; return e; }
-CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.items = items; return e; }
-CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
-CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
-CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
-CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms) { e.warmup_ms = warmup_ms; return e; }
-CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
-CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
-CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
-CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list) { e.counters = list; return e; }
-CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n) { e.threads = n; return e; }
 
 /* --format=html without an --out file: the page goes to stdout at the end. */
 CHRONO__PRIVATE int chrono__program_html_stdout(const chrono_program *p)
@@ -401,280 +258,61 @@ CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
     return 1;
 }
 
-/* ---- products of parameter lists ------------------------------------------------------ */
-/* The number of points of a well-formed product, else 0: a body, 1..CHRONO_ARGS_MAX
-   non-empty lists, at most CHRONO_PRODUCT_POINTS_MAX points, a fit along a
-   list of two or more distinct values, names that fit CHRONO_NAME_MAX. */
-CHRONO__PRIVATE size_t chrono__product_points(const chrono_entry *e)
-{
-    size_t total = 1;
-    int l;
-    if (!e->args_fn || e->nlists < 1 || e->nlists > CHRONO_ARGS_MAX || e->fit < 0 || e->fit > e->nlists) return 0;
-    if (strlen(e->name) + 21 * (size_t)e->nlists >= CHRONO_NAME_MAX - 22) return 0;
-    for (l = 0; l < e->nlists; l++) {
-        if (!e->args[l] || !e->nargs[l] || e->nargs[l] > CHRONO_PRODUCT_POINTS_MAX / total) return 0;
-        total *= e->nargs[l];
-    }
-    if (e->fit) {
-        const uint64_t *v = e->args[e->fit - 1];
-        size_t i;
-        for (i = 1; i < e->nargs[e->fit - 1] && v[i] == v[0]; i++) {}
-        if (i == e->nargs[e->fit - 1]) return 0;   /* nothing to fit along */
-    }
-    return total;
-}
-
-/* Point j of the product (in run order: the last list, or the fitted one,
-   varies fastest): each list's index into idx[]. */
-CHRONO__PRIVATE void chrono__product_index(const chrono_entry *e, size_t j, size_t *idx)
-{
-    int d;
-    if (e->fit) { idx[e->fit - 1] = j % e->nargs[e->fit - 1]; j /= e->nargs[e->fit - 1]; }
-    for (d = e->nlists - 1; d >= 0; d--) {
-        if (d == e->fit - 1) continue;
-        idx[d] = j % e->nargs[d];
-        j /= e->nargs[d];
-    }
-}
-
-/* The point's name, NAME/a/b...; star >= 0 puts '*' in that list's place (a fit's name). */
-CHRONO__PRIVATE const char *chrono__product_name(char *buf, size_t n, const chrono_entry *e, const size_t *idx, int star)
-{
-    size_t w = 0;
-    int l;
-    (void)chrono__bprintf(buf, n, "%s", e->name);
-    for (l = 0; l < e->nlists; l++) {
-        w = strlen(buf);
-        if (l == star) (void)chrono__bprintf(buf + w, n - w, "/*");
-        else (void)chrono__bprintf(buf + w, n - w, "/%llu", (unsigned long long)e->args[l][idx[l]]);
-    }
-    return buf;
-}
-
-CHRONO__PRIVATE int chrono__entry_ok(const chrono_entry *e)
-{
-    if (!e->name || !e->name[0]) return 0;
-    switch (e->kind) {
-    case CHRONO_ENTRY_RUN:     return e->fn != NULL;
-    case CHRONO_ENTRY_COMPARE: return e->fn && e->fn_b && e->name_b && e->name_b[0];
-    case CHRONO_ENTRY_SWEEP:   return e->sweep_fn && e->params && e->nparams;
-    case CHRONO_ENTRY_PRODUCT: return chrono__product_points(e) > 0;
-    }
-    return 0;
-}
-
-/* A comparison's name for --filter and --list: "a vs b". */
-CHRONO__PRIVATE const char *chrono__entry_name(char *buf, size_t n, const chrono_entry *e)
-{
-    if (e->kind != CHRONO_ENTRY_COMPARE) return e->name;
-    (void)chrono__bprintf(buf, n, "%s vs %s", e->name, e->name_b);
-    return buf;
-}
-
-/* Throughput travels with the stored result, so every report shows it. */
-CHRONO__PRIVATE void chrono__set_throughput(chrono_result *r, const chrono_entry *e)
-{
-    r->bytes_per_iter = e->bytes;
-    r->items_per_iter = e->items;
-}
-
-/* Any point --filter selects; with print (--list), each such name printed (chrono_cli_want). */
+/* Any point of a product --filter selects; with print (--list), each such name printed (chrono_cli_want). */
 CHRONO__PRIVATE int chrono__product_wanted(const chrono_program *p, const chrono_entry *e, int print)
 {
-    size_t j, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX];
+    size_t j, n = chrono_entry_points(e);
     char name[CHRONO_NAME_MAX];
     int any = 0;
     for (j = 0; j < n; j++) {
-        chrono__product_index(e, j, idx);
-        (void)chrono__product_name(name, sizeof name, e, idx, -1);
+        (void)chrono_entry_point_name(name, sizeof name, e, j, 0);
         if (print ? chrono_cli_want(&p->cli, name) : chrono_cli_match(&p->cli, name)) any = 1;
     }
     return any;
 }
 
-typedef struct chrono__product_pt { chrono_args_fn fn; void *ctx; int k; uint64_t args[CHRONO_ARGS_MAX]; } chrono__product_pt;
-
-CHRONO__PRIVATE void chrono__product_tramp(void *ctx, uint64_t iters)
+/* The hooks of chrono_entry_run: --filter picks a product's points, each
+   row is printed on the console as it finishes. */
+CHRONO__PRIVATE int chrono__hook_want(void *ctx, const char *name)
 {
-    chrono__product_pt *pt = (chrono__product_pt *)ctx;
-    pt->fn(pt->ctx, pt->args, iters);
+    return chrono_cli_match(&((chrono_program *)ctx)->cli, name);
 }
 
-CHRONO__PRIVATE void chrono__product_sweep_tramp(void *ctx, uint64_t param, uint64_t iters)
+CHRONO__PRIVATE int chrono__hook_result(void *ctx, const chrono_result *r)
 {
-    chrono__product_pt *pt = (chrono__product_pt *)ctx;
-    pt->args[pt->k] = param;
-    pt->fn(pt->ctx, pt->args, iters);
+    return chrono_report_result(&((chrono_program *)ctx)->chrono__console, r);
 }
 
-/* Report the results from `first` on, with the entry's throughput. */
-CHRONO__PRIVATE int chrono__report_from(chrono_program *p, const chrono_entry *e, size_t first)
+CHRONO__PRIVATE int chrono__hook_comparison(void *ctx, const chrono_comparison *c)
 {
-    chrono_session *s = &p->session;
-    int rc = 0;
-    for (; rc == 0 && first < s->nresults; first++) {
-        chrono__set_throughput(&s->results[first], e);
-        rc = chrono_report_result(&p->chrono__console, &s->results[first]);
-    }
-    return rc;
+    return chrono_report_comparison(&((chrono_program *)ctx)->chrono__console, c);
 }
 
-/* One slice of a fitted product (its points j0.. along the fitted list) as a
-   sweep named with '*', its points renamed NAME/a/b. */
-CHRONO__PRIVATE int chrono__product_slice(chrono_program *p, const chrono_entry *e, size_t j0, chrono__product_pt *pt)
+CHRONO__PRIVATE chrono_entry_hooks chrono__program_hooks(chrono_program *p)
 {
-    chrono_session *s = &p->session;
-    size_t i, idx[CHRONO_ARGS_MAX], first = s->nresults, nk = e->nargs[e->fit - 1];
-    char name[CHRONO_NAME_MAX];
-    int rc;
-    chrono__product_index(e, j0, idx);
-    pt->k = e->fit - 1;
-    rc = chrono_sweep(s, chrono__product_name(name, sizeof name, e, idx, e->fit - 1), chrono__product_sweep_tramp, pt,
-                      e->args[e->fit - 1], nk, NULL);
-    if (rc == 0 && e->unit) chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
-    for (i = 0; rc == 0 && i < nk && first + i < s->nresults; i++) {
-        chrono__product_index(e, j0 + i, idx);
-        chrono__str_copy(s->results[first + i].name, sizeof s->results[0].name,
-                         chrono__product_name(name, sizeof name, e, idx, -1));
-    }
-    return rc;
-}
-
-/* A product: the points --filter selects, each a run; with a fit, each slice
-   whose points are all selected a sweep. */
-CHRONO__PRIVATE int chrono__run_product(chrono_program *p, const chrono_entry *e)
-{
-    chrono_session *s = &p->session;
-    size_t j, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX], first = s->nresults;
-    size_t nk = e->fit ? e->nargs[e->fit - 1] : 1;
-    char name[CHRONO_NAME_MAX];
-    chrono__product_pt pt;
-    int rc = 0, l;
-    memset(&pt, 0, sizeof pt);
-    pt.fn = e->args_fn; pt.ctx = e->ctx;
-    for (j = 0; rc == 0 && j < n; j++) {
-        if (e->fit && j % nk == 0) {   /* a whole slice selected: fitted */
-            size_t i;
-            for (i = 0; i < nk; i++) {
-                chrono__product_index(e, j + i, idx);
-                if (!chrono_cli_match(&p->cli, chrono__product_name(name, sizeof name, e, idx, -1))) break;
-            }
-            if (i == nk) {
-                rc = chrono__product_slice(p, e, j, &pt);
-                if (rc == 0) rc = chrono__report_from(p, e, first);
-                first = s->nresults;
-                j += nk - 1;
-                continue;
-            }
-        }
-        chrono__product_index(e, j, idx);
-        if (!chrono_cli_match(&p->cli, chrono__product_name(name, sizeof name, e, idx, -1))) continue;
-        for (l = 0; l < e->nlists; l++) pt.args[l] = e->args[l][idx[l]];
-        rc = chrono_run(s, name, chrono__product_tramp, &pt, NULL);
-        if (rc == 0) rc = chrono__report_from(p, e, first);
-        first = s->nresults;
-    }
-    return rc;
-}
-
-/* A threaded entry's thread count: its own, or --threads (default: the online CPUs). */
-CHRONO__PRIVATE int chrono__entry_threads(const chrono_program *p, const chrono_entry *e)
-{
-    int cpus = chrono_cpu_count();
-    if (e->threads != CHRONO_THREADS_CLI) return e->threads;
-    if (p->cli.threads > 0) return p->cli.threads;
-    return cpus > 1 ? (cpus < CHRONO_THREADS_MAX ? cpus : CHRONO_THREADS_MAX) : 1;
+    chrono_entry_hooks h;
+    h.ctx = p;
+    h.want = chrono__hook_want;
+    h.result = chrono__hook_result;
+    h.comparison = chrono__hook_comparison;
+    h.threads = p->cli.threads;
+    return h;
 }
 
 CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 {
-    chrono_session *s = &p->session;
-    chrono_config saved = s->cfg;
-    int has_cycles = s->has_cycles;
-    size_t first = s->nresults;
-    int rc = 0;
-    if (e->samples > 0) s->cfg.samples = e->samples;
-    if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
-    if (e->warmup_ms > 0) s->cfg.warmup_ms = e->warmup_ms;
-    if (e->expect_empty) s->cfg.expect_empty = 1;
-    /* A blocking body is timed without core-cycle estimates: the reference
-       chains around it bracket a sleep (another process's work, an idle
-       CPU) and would disagree, rejecting the sample. */
-    if (e->blocking) { s->cfg.blocking = 1; s->has_cycles = 0; }
-    if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0) rc = CHRONO_EINVAL;
-    if (rc == 0) switch (e->kind) {
-    case CHRONO_ENTRY_RUN:
-        if (e->threads && e->setup) rc = CHRONO_EINVAL;   /* a setup per call has no threaded form */
-        else if (e->threads) rc = chrono_run_threads(s, e->name, e->fn, e->ctx, chrono__entry_threads(p, e), NULL);
-        else rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
-                           : chrono_run(s, e->name, e->fn, e->ctx, NULL);
-        if (rc == 0) chrono__set_throughput(&s->results[s->nresults - 1], e);
-        if (rc == 0) rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
-        break;
-    case CHRONO_ENTRY_COMPARE:
-        rc = chrono_compare(s, e->name, e->fn, e->ctx, e->name_b, e->fn_b, e->ctx_b, NULL);
-        if (rc == 0) {
-            chrono_comparison *c = &s->comparisons[s->ncomparisons - 1];
-            chrono__set_throughput(&c->a, e);
-            chrono__set_throughput(&c->b, e);
-            rc = chrono_report_comparison(&p->chrono__console, c);
-        }
-        break;
-    case CHRONO_ENTRY_SWEEP:
-        rc = chrono_sweep(s, e->name, e->sweep_fn, e->ctx, e->params, e->nparams, NULL);
-        if (rc == 0 && e->unit) chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
-        for (; rc == 0 && first < s->nresults; first++) {
-            chrono__set_throughput(&s->results[first], e);
-            rc = chrono_report_result(&p->chrono__console, &s->results[first]);
-        }
-        break;
-    case CHRONO_ENTRY_PRODUCT:
-        rc = chrono__run_product(p, e);
-        break;
-    }
-    s->cfg = saved;
-    s->has_cycles = has_cycles;
+    chrono_entry_hooks h = chrono__program_hooks(p);
+    int rc = chrono_entry_run(&p->session, e, &h);
     fflush(stdout);
     return rc;
-}
-
-/* 1 when the entry makes a result called `name`: a run's name, either side
-   of a comparison, a sweep's point "NAME/PARAM". */
-CHRONO__PRIVATE int chrono__entry_makes(const chrono_entry *e, const char *name)
-{
-    size_t i, len;
-    if (!chrono__entry_ok(e)) return 0;
-    switch (e->kind) {
-    case CHRONO_ENTRY_RUN:     return !strcmp(e->name, name);
-    case CHRONO_ENTRY_COMPARE: return !strcmp(e->name, name) || !strcmp(e->name_b, name);
-    case CHRONO_ENTRY_PRODUCT: {
-        size_t k, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX];
-        char point[CHRONO_NAME_MAX];
-        for (k = 0; k < n; k++) {
-            chrono__product_index(e, k, idx);
-            if (!strcmp(chrono__product_name(point, sizeof point, e, idx, -1), name)) return 1;
-        }
-        return 0;
-    }
-    case CHRONO_ENTRY_SWEEP:
-        len = strlen(e->name);
-        if (strncmp(name, e->name, len) != 0 || name[len] != '/') return 0;
-        for (i = 0; i < e->nparams; i++) {
-            char num[32];
-            (void)chrono__bprintf(num, sizeof num, "%llu", (unsigned long long)e->params[i]);
-            if (!strcmp(name + len + 1, num)) return 1;
-        }
-        return 0;
-    }
-    return 0;
 }
 
 /* 1 when --filter selects the entry (its name, or "a vs b"). */
 CHRONO__PRIVATE int chrono__entry_selected(const chrono_program *p, const chrono_entry *e)
 {
     char name[2 * CHRONO_NAME_MAX + 8];
-    if (chrono__entry_ok(e) && e->kind == CHRONO_ENTRY_PRODUCT) return chrono__product_wanted(p, e, 0);
-    return chrono__entry_ok(e) && chrono_cli_match(&p->cli, chrono__entry_name(name, sizeof name, e));
+    if (chrono_entry_ok(e) && e->kind == CHRONO_ENTRY_PRODUCT) return chrono__product_wanted(p, e, 0);
+    return chrono_entry_ok(e) && chrono_cli_match(&p->cli, chrono_entry_name(name, sizeof name, e));
 }
 
 /* 1 when the session already holds a result called `name` (a run, a sweep's point, a comparison's side). */
@@ -702,7 +340,7 @@ CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_ent
     for (i = 0; i < n; i++) {
         char what[160], q[52];
         size_t k;
-        if (!chrono__entry_makes(&entries[i], b)) continue;
+        if (!chrono_entry_makes(&entries[i], b)) continue;
         if (chrono__entry_selected(p, &entries[i])) { *first = i; return 0; }
         for (k = 0; p->cli.filter[k] && k < 48; k++) q[k] = p->cli.filter[k];
         q[k] = '\0';
@@ -732,19 +370,13 @@ CHRONO__PRIVATE size_t *chrono__run_order(const chrono_program *p, size_t n, siz
     size_t *order, a;
     if (n < 2 || (!p->chrono__child && first >= n)) return NULL;
     if (!(order = (size_t *)CHRONO_MALLOC(n * sizeof *order))) return NULL;
-    for (a = 0; a < n; a++) order[a] = a;
     if (p->chrono__child) {
-        uint64_t x = chrono_processes_seed(p->cfg.seed, p->chrono__child - 1);
-        for (a = n - 1; a > 0; a--) {
-            size_t b, t;
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            b = (size_t)(x % (a + 1));
-            t = order[a]; order[a] = order[b]; order[b] = t;
-        }
-    } else {
-        for (a = first; a > 0; a--) order[a] = a - 1;
-        order[0] = first;
+        chrono_processes_order(p->cfg.seed, p->chrono__child - 1, order, n);
+        return order;
     }
+    for (a = 0; a < n; a++) order[a] = a;
+    for (a = first; a > 0; a--) order[a] = a - 1;
+    order[0] = first;
     return order;
 }
 
@@ -758,103 +390,21 @@ CHRONO__PRIVATE void chrono__progress(const chrono_program *p, const char *name)
     fflush(stderr);
 }
 
-/* The default time limit of one child: generous against what its entries may take. */
-CHRONO__PRIVATE double chrono__child_timeout(const chrono_program *p, const chrono_entry *entries, size_t n)
-{
-    double runs = 0, per = (p->cfg.max_ms + 4 * p->cfg.warmup_ms) / 1e3;
-    size_t i;
-    if (p->process_timeout_s > 0) return p->process_timeout_s;
-    for (i = 0; i < n; i++) {
-        double ms = entries[i].max_ms > 0 ? (entries[i].max_ms + 4 * p->cfg.warmup_ms) / 1e3 : per;
-        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP ? (double)entries[i].nparams : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2
-                      : entries[i].kind == CHRONO_ENTRY_PRODUCT ? (double)chrono__product_points(&entries[i]) : 1);
-    }
-    return 30 + 3 * runs;
-}
-
-CHRONO__PRIVATE int chrono__keep_pooled(chrono_program *p, const chrono_entry *e, const chrono_result *pooled)
-{
-    chrono_session *s = &p->session;
-    int rc = chrono__keep_result(s, pooled);
-    if (rc == 0) {
-        chrono__set_throughput(&s->results[s->nresults - 1], e);
-        rc = chrono_report_result(&p->chrono__console, &s->results[s->nresults - 1]);
-    }
-    return rc;
-}
-
-/* A sweep pooled: each point as a run, then the sweep's own figures. */
-CHRONO__PRIVATE int chrono__pool_sweep(chrono_program *p, const chrono_entry *e, const chrono_processes *ps)
-{
-    chrono_session *s = &p->session;
-    chrono_sweep_result sw;
-    char name[CHRONO_NAME_MAX + 32];
-    chrono_result pooled;
-    size_t i, first = s->nresults;
-    int rc = chrono_processes_pool_sweep(ps, e->name, &sw);
-    for (i = 0; rc == 0 && i < e->nparams; i++) {
-        (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
-        rc = chrono_processes_pool(ps, s, name, &pooled);
-        if (rc == 0) rc = chrono__keep_pooled(p, e, &pooled);
-    }
-    sw.first_result = first;
-    if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
-    if (rc == 0) s->sweeps[s->nsweeps++] = sw;
-    return rc;
-}
-
-/* Pool one entry from the processes' results and report it. */
-CHRONO__PRIVATE int chrono__pool_entry(chrono_program *p, const chrono_entry *e, const chrono_processes *ps)
-{
-    chrono_session *s = &p->session;
-    chrono_result pooled;
-    chrono_comparison cmp;
-    int rc;
-    switch (e->kind) {
-    case CHRONO_ENTRY_PRODUCT: {   /* each selected point pooled as a run; the fits are not pooled */
-        size_t j, n = chrono__product_points(e), idx[CHRONO_ARGS_MAX];
-        char name[CHRONO_NAME_MAX];
-        for (rc = 0, j = 0; rc == 0 && j < n; j++) {
-            chrono__product_index(e, j, idx);
-            if (!chrono_cli_match(&p->cli, chrono__product_name(name, sizeof name, e, idx, -1))) continue;
-            if ((rc = chrono_processes_pool(ps, s, name, &pooled)) < 0) return rc;
-            rc = chrono__keep_pooled(p, e, &pooled);
-        }
-        return rc;
-    }
-    case CHRONO_ENTRY_RUN:
-        if ((rc = chrono_processes_pool(ps, s, e->name, &pooled)) < 0) return rc;
-        return chrono__keep_pooled(p, e, &pooled);
-    case CHRONO_ENTRY_SWEEP:
-        return chrono__pool_sweep(p, e, ps);
-    case CHRONO_ENTRY_COMPARE:
-        if ((rc = chrono_processes_pool_comparison(ps, s, e->name, e->name_b, &cmp)) < 0) return rc;
-        chrono__set_throughput(&cmp.a, e);
-        chrono__set_throughput(&cmp.b, e);
-        rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
-        if (rc == 0) {
-            s->comparisons[s->ncomparisons++] = cmp;
-            rc = chrono_report_comparison(&p->chrono__console, &s->comparisons[s->ncomparisons - 1]);
-        }
-        return rc;
-    }
-    return CHRONO_EINVAL;
-}
-
 /* Pool and print every entry the flags select, the baseline first. */
 CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry *entries, size_t n, size_t first,
                                           const chrono_processes *ps)
 {
     char name[2 * CHRONO_NAME_MAX + 8];
     size_t i, *order = chrono__run_order(p, n, first);
+    chrono_entry_hooks h = chrono__program_hooks(p);
     for (i = 0; i < n; i++) {
         const chrono_entry *e = &entries[order ? order[i] : i];
         int rc;
-        if (!chrono__entry_ok(e) || (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__entry_selected(p, e)
-                                     : !chrono_cli_want(&p->cli, chrono__entry_name(name, sizeof name, e))))
+        if (!chrono_entry_ok(e) || (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__entry_selected(p, e)
+                                     : !chrono_cli_want(&p->cli, chrono_entry_name(name, sizeof name, e))))
             continue;
-        if ((rc = chrono__pool_entry(p, e, ps)) < 0) {
-            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono__entry_name(name, sizeof name, e),
+        if ((rc = chrono_processes_pool_entry(ps, &p->session, e, &h)) < 0) {
+            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono_entry_name(name, sizeof name, e),
                     rc == CHRONO_ENOSAMPLES ? "no process handed back its result" : chrono_strerror(rc));
             p->failed++;
         }
@@ -882,6 +432,7 @@ CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry 
 {
     chrono_processes ps;
     size_t first = n;
+    double limit = p->process_timeout_s > 0 ? p->process_timeout_s : chrono_processes_timeout(&p->cfg, entries, n);
     int rc;
     if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
     if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
@@ -891,7 +442,7 @@ CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry 
         return CHRONO_EINVAL;
     }
     rc = chrono_processes_run(&ps, &p->session, p->chrono__parent_argc, p->chrono__parent_argv, p->chrono__call - 1, nproc,
-                              chrono__child_timeout(p, entries, n), p->cli.prog);
+                              limit, p->cli.prog);
     if (rc == CHRONO_ENOTSUP)
         fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
                 p->cli.prog);
@@ -927,24 +478,8 @@ CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry 
     int rc, width = 4;
     if (!p->chrono__open || p->chrono__console.session) return 0;
     memset(&ro, 0, sizeof ro);
-    for (i = 0; i < n; i++) {
-        if (entries[i].name && (int)strlen(entries[i].name) + 8 > width) width = (int)strlen(entries[i].name) + 8;
-        if (entries[i].kind == CHRONO_ENTRY_PRODUCT && chrono__entry_ok(&entries[i])) {   /* its longest point name */
-            int l, w = (int)strlen(entries[i].name);
-            for (l = 0; l < entries[i].nlists; l++) {
-                size_t k;
-                int most = 0;
-                for (k = 0; k < entries[i].nargs[l]; k++) {
-                    char num[24];
-                    int d = chrono__bprintf(num, sizeof num, "%llu", (unsigned long long)entries[i].args[l][k]);
-                    if (d > most) most = d;
-                }
-                w += 1 + most;
-            }
-            if (w + 2 > width) width = w + 2;
-        }
-        if (entries[i].name_b && (int)strlen(entries[i].name_b) > width) width = (int)strlen(entries[i].name_b);
-    }
+    for (i = 0; i < n; i++)
+        if (chrono_entry_width(&entries[i]) > width) width = chrono_entry_width(&entries[i]);
     ro.name_width = width;
     chrono__entries_counters(p, entries, n);
     ro.executable = p->cli.prog;
@@ -992,13 +527,13 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
         const char *name;
         i = order ? order[j] : j;
         e = &entries[i];
-        if (!chrono__entry_ok(e)) {
+        if (!chrono_entry_ok(e)) {
             fprintf(stderr, "%s: entry %zu (%s): malformed (a NULL name, body or parameter list)\n", p->cli.prog, i,
                     e->name ? e->name : "no name");
             p->failed++; bad = 1;
             continue;
         }
-        name = chrono__entry_name(buf, sizeof buf, e);   /* a run's own name, or "a vs b" in buf */
+        name = chrono_entry_name(buf, sizeof buf, e);   /* a run's own name, or "a vs b" in buf */
         if (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__product_wanted(p, e, 1) || p->cli.list || p->cli.help || p->cli.version
                                             : !chrono_cli_want(&p->cli, name))
             continue;   /* a product's points are named (--list) and selected one by one */
