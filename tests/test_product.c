@@ -7,6 +7,7 @@
 #include "tap.h"
 
 static void body(void *ctx, const uint64_t *a, uint64_t iters) { (void)ctx; (void)a; (void)iters; }
+static void run_body(void *ctx, uint64_t iters) { (void)ctx; (void)iters; }
 
 static const char *names(const chrono_entry *e, int star)
 {
@@ -84,6 +85,15 @@ int main(void)
     tap_ok(!chrono_entry_ok(&bad), "no body: malformed");
     tap_ok(chrono_entry_width(&e) == 13 && chrono_entry_width(NULL) == 0,
            "name column: name/4096/8 and 2 (13, %d)", chrono_entry_width(&e));
+    {
+        chrono_entry_hooks h;
+        chrono_entry r = chrono_bench("x/9", run_body, NULL);
+        memset(&h, 0, sizeof h);
+        h.want = only_nine;
+        tap_ok(!chrono_entry_wants(&e, &h) && chrono_entry_wants(&f, NULL) && !chrono_entry_wants(&bad, NULL) &&
+               chrono_entry_wants(&r, &h), "chrono_entry_wants: no point of name/a/b ends in /9, a run named x/9 does; "
+               "no want hook takes all; a malformed entry none");
+    }
     test_fit_runs();
     return tap_done();
 }

@@ -15,6 +15,16 @@
        chrono_entry_hooks h = { 0 };            // every product point; no callbacks
        if (chrono_entry_run(&s, &e, &h) == 0) ... s.results[s.nresults - 1] ...
 
+   An entry may set its own samples and time budget (chrono_with_samples,
+   chrono_with_budget): a 25 ns body and a 2 s body sit in one program.  An
+   entry whose body is meant to cost nothing (an "empty call" row) says so
+   with chrono_with_empty_body, and then shows no CHRONO_WARN_EMPTY_BODY.  An
+   entry whose body blocks by design (a ping-pong with another process, a
+   compiler started and waited for) says so with chrono_with_blocking: its
+   voluntary context switches are its work, and only involuntary ones reject
+   a sample (bench.h, chrono_config.blocking); it is timed without core-cycle
+   estimates (the reference chains would bracket a sleep).
+
    Functions:
      chrono_bench(name, fn, ctx)                   a run
      chrono_versus(na, a, ca, nb, b, cb)           an interleaved comparison
@@ -32,6 +42,7 @@
      chrono_entry_name(buf, n, e)                  its name for --list and --filter ("a vs b")
      chrono_entry_points(e) / _point_name(...)     a product's points and their names, in run order
      chrono_entry_makes(e, name)                   1 when it makes a result of that name
+     chrono_entry_wants(e, hooks)                  1 when hooks->want takes any name it lists
      chrono_entry_width(e)                         the name column its rows need
      chrono_entry_throughput(r, e)                 its bytes and items onto a result
      chrono_entry_run(s, e, hooks)                 run it into a session, each row handed to hooks */
@@ -154,6 +165,11 @@ CHRONO_API const char *chrono_entry_point_name(char *buf, size_t n, const chrono
 /* 1 when the entry makes a result called `name`: a run's name, either side
    of a comparison, a sweep's point "NAME/PARAM", a product's point. */
 CHRONO_API int chrono_entry_makes(const chrono_entry *e, const char *name);
+
+/* 1 when hooks->want takes any name the entry lists: each of a product's
+   points (every one asked, in run order), else its chrono_entry_name; 1
+   without a want hook, 0 for a malformed entry. */
+CHRONO_API int chrono_entry_wants(const chrono_entry *e, const chrono_entry_hooks *hooks);
 
 /* The name column its rows need: its name and 8 (a sweep's "/PARAM"), a
    product's longest point name and 2, a comparison's B; 0 for a NULL one. */
@@ -386,6 +402,18 @@ CHRONO__PRIVATE int chrono__entry_wants(const chrono_entry_hooks *h, const char 
 CHRONO__PRIVATE int chrono__entry_row(const chrono_entry_hooks *h, const chrono_result *r)
 {
     return h && h->result ? h->result(h->ctx, r) : 0;
+}
+
+CHRONO_API int chrono_entry_wants(const chrono_entry *e, const chrono_entry_hooks *hooks)
+{
+    char name[2 * CHRONO_NAME_MAX + 8];
+    size_t j, n;
+    int any = 0;
+    if (!chrono_entry_ok(e)) return 0;
+    if (e->kind != CHRONO_ENTRY_PRODUCT) return chrono__entry_wants(hooks, chrono_entry_name(name, sizeof name, e));
+    for (j = 0, n = chrono_entry_points(e); j < n; j++)
+        if (chrono__entry_wants(hooks, chrono_entry_point_name(name, sizeof name, e, j, 0))) any = 1;
+    return any;
 }
 
 /* The results from `first` on, with the entry's throughput, to the hooks. */

@@ -38,16 +38,7 @@
        chrono_program_table(&p, &my_table);           // an extra table (report.h)
        return chrono_program_end(&p);                 // report, close, exit status
 
-   An entry may set its own samples and time budget (chrono_with_samples,
-   chrono_with_budget): a 25 ns body and a 2 s body sit in one program.  An
-   entry whose body is meant to cost nothing (an "empty call" row) says so
-   with chrono_with_empty_body, and then shows no CHRONO_WARN_EMPTY_BODY.  An
-   entry whose body blocks by design (a ping-pong with another process, a
-   compiler started and waited for) says so with chrono_with_blocking: its
-   voluntary context switches are its work, and only involuntary ones reject
-   a sample (bench.h, chrono_config.blocking); it is timed without core-cycle
-   estimates (the reference chains would bracket a sleep).  An
-   entry that fails is reported on stderr with its name and the reason, the
+   An entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
    The entries (chrono_bench, chrono_versus, chrono_sweep_entry,
@@ -258,24 +249,17 @@ CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
     return 1;
 }
 
-/* Any point of a product --filter selects; with print (--list), each such name printed (chrono_cli_want). */
-CHRONO__PRIVATE int chrono__product_wanted(const chrono_program *p, const chrono_entry *e, int print)
-{
-    size_t j, n = chrono_entry_points(e);
-    char name[CHRONO_NAME_MAX];
-    int any = 0;
-    for (j = 0; j < n; j++) {
-        (void)chrono_entry_point_name(name, sizeof name, e, j, 0);
-        if (print ? chrono_cli_want(&p->cli, name) : chrono_cli_match(&p->cli, name)) any = 1;
-    }
-    return any;
-}
-
 /* The hooks of chrono_entry_run: --filter picks a product's points, each
    row is printed on the console as it finishes. */
 CHRONO__PRIVATE int chrono__hook_want(void *ctx, const char *name)
 {
     return chrono_cli_match(&((chrono_program *)ctx)->cli, name);
+}
+
+/* The same, each name it takes printed (--list: chrono_cli_want). */
+CHRONO__PRIVATE int chrono__hook_list(void *ctx, const char *name)
+{
+    return chrono_cli_want(&((chrono_program *)ctx)->cli, name);
 }
 
 CHRONO__PRIVATE int chrono__hook_result(void *ctx, const chrono_result *r)
@@ -310,9 +294,8 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 /* 1 when --filter selects the entry (its name, or "a vs b"). */
 CHRONO__PRIVATE int chrono__entry_selected(const chrono_program *p, const chrono_entry *e)
 {
-    char name[2 * CHRONO_NAME_MAX + 8];
-    if (chrono_entry_ok(e) && e->kind == CHRONO_ENTRY_PRODUCT) return chrono__product_wanted(p, e, 0);
-    return chrono_entry_ok(e) && chrono_cli_match(&p->cli, chrono_entry_name(name, sizeof name, e));
+    chrono_entry_hooks h = chrono__program_hooks((chrono_program *)p);   /* want: chrono_cli_match, no print */
+    return chrono_entry_wants(e, &h);
 }
 
 /* 1 when the session already holds a result called `name` (a run, a sweep's point, a comparison's side). */
@@ -513,6 +496,8 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
     size_t i, j, *order, first = n;
     int bad = 0, rc, none;
     char buf[2 * CHRONO_NAME_MAX + 8];
+    chrono_entry_hooks list = chrono__program_hooks(p);
+    list.want = chrono__hook_list;   /* a product's points: each name --filter takes printed under --list */
     if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
     /* the flags checked against the table before anything runs or prints */
     none = chrono__count_selected(p, entries, n);
@@ -534,7 +519,7 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
             continue;
         }
         name = chrono_entry_name(buf, sizeof buf, e);   /* a run's own name, or "a vs b" in buf */
-        if (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__product_wanted(p, e, 1) || p->cli.list || p->cli.help || p->cli.version
+        if (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono_entry_wants(e, &list) || p->cli.list || p->cli.help || p->cli.version
                                             : !chrono_cli_want(&p->cli, name))
             continue;   /* a product's points are named (--list) and selected one by one */
         chrono__progress(p, name);
