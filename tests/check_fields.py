@@ -143,6 +143,17 @@ def main():
         if m is not None:
             ok(same(number(b.get("real_time")), m) and (i == 1 or same(number(b.get("cpu_time")), 0.75 * m)),
                "JSON entry %d: real_time %r = the median, cpu_time %r = 0.75 x it" % (i, b.get("real_time"), b.get("cpu_time")))
+    # the pooled entry (the first: 3 processes, medians 1450..1570 ns): the spread between
+    # them over its own median, and the CSV row's bounds the JSON entry's
+    pooled = [(b, c) for b, c in zip(runs, csv_rows) if b.get("processes", 1) > 1]
+    ok(len(pooled) == 1 and all(
+        same(number(b.get("between_processes_min_ns")), 1450) and same(number(b.get("between_processes_max_ns")), 1570) and
+        same(number(b.get("between_processes_spread")), (1570 - 1450) / number(b["median_ns"])) and
+        same(number(c.get("between_processes_min_ns")), 1450) and same(number(c.get("between_processes_max_ns")), 1570)
+        for b, c in pooled),
+       "pooled entry: between processes 1450..1570 ns, spread (max - min) / median = %r (%s)" %
+       ((1570 - 1450) / 1500, [(b.get("between_processes_min_ns"), b.get("between_processes_max_ns"),
+                                b.get("between_processes_spread")) for b, _ in pooled]))
     check_comparisons(doc, runs, csv_rows)
     done()
 

@@ -231,13 +231,13 @@ static void fixture_fill(fixture *f)
     strcpy(f->sweep.name, "copy");
     f->sweep.points = 3;
     f->sweep.per_unit_ns = 10;
-    f->sweep.fixed_ns = 0;
+    f->sweep.fixed_ns = 0.5;   /* not 0: the plotted fit line must carry it (check_plots) */
     f->sweep.r2 = 1;
     f->sweep.per_unit_cycles = 35;
     f->sweep.fixed_cycles = 0;
     f->sweep.r2_cycles = 1;
     f->sweep.per_unit_ci[0] = 9.9; f->sweep.per_unit_ci[1] = 10.1;
-    f->sweep.fixed_ci[0] = -0.5; f->sweep.fixed_ci[1] = 0.5;
+    f->sweep.fixed_ci[0] = 0; f->sweep.fixed_ci[1] = 1;
     f->sweep.per_unit_cycles_ci[0] = f->sweep.per_unit_cycles_ci[1] = NAN;
     f->sweep.fixed_cycles_ci[0] = f->sweep.fixed_cycles_ci[1] = NAN;
     strcpy(f->sweep.unit, "bytes");

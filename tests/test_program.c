@@ -298,14 +298,24 @@ int main(void)
         tap_ok(strstr(out_text, "beta") != NULL && strstr(out_text, "alpha ") == NULL, "--filter=beta: no 'alpha' row");
     }
     {
-        chrono_entry one = chrono_with_bytes(chrono_bench("alpha", adds, &ca), 64);
+        chrono_entry one = chrono_with_items(chrono_with_bytes(chrono_bench("alpha", adds, &ca), 64), 3);
         const char *a[] = { "--quick", "--out=test_program.json", NULL };
         char json[65536];
+        const char *bps, *ips;
+        double bytes_s, items_s;
         rc = run_main(a, &one, 1);
         slurp("test_program.json", json, sizeof json);
         tap_ok(rc == 0 && strstr(out_text, "alpha") && json[0] == '{' && strstr(json, "\"benchmarks\"") &&
                strstr(json, "\"bytes_per_second\""), "--out=f.json: the JSON in the file (with bytes_per_second), the text on stdout (rc %d)", rc);
         tap_ok(strstr(out_text, "\"benchmarks\"") == NULL, "--out=f.json: no JSON on stdout");
+        /* one run's two rates: 64 bytes and 3 items an iteration, over the same time */
+        bps = strstr(json, "\"bytes_per_second\": ");
+        ips = strstr(json, "\"items_per_second\": ");
+        bytes_s = bps ? strtod(bps + 20, NULL) : NAN;
+        items_s = ips ? strtod(ips + 20, NULL) : NAN;
+        tap_ok(bytes_s > 0 && fabs(items_s / bytes_s - 3.0 / 64) < 1e-4 * (3.0 / 64),
+               "chrono_with_items 3 and _bytes 64: items_per_second / bytes_per_second = 3/64 (%g / %g)   "
+               "[items per iteration from the bytes]", items_s, bytes_s);
         remove("test_program.json");
     }
 #if TP_POSIX

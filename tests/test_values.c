@@ -238,6 +238,49 @@ static void test_scaling_looks(void)
     chrono_session_close(&s);
 }
 
+/* ---- bench: a sweep's intervals --------------------------------------------------------------- */
+/* 100 + 10 n ticks an iteration, each point off the line by its own few
+   percent (+4, -3, +2, -1 %): the fit has errors, and its intervals must be
+   those of the fit on the points' medians (each coefficient's own standard
+   error: the slope's is in ns per unit, the fixed cost's in ns). */
+typedef struct bumpy { sim *clk; } bumpy;
+static void bumpy_sweep(void *ctx, uint64_t n, uint64_t iters)
+{
+    bumpy *p = (bumpy *)ctx;
+    double off = n == 1 ? 1.04 : n == 10 ? 0.97 : n == 100 ? 1.02 : 0.99;
+    p->clk->now += (uint64_t)((100.0 + 10.0 * (double)n) * off) * iters;
+}
+
+static void test_sweep_intervals(void)
+{
+    sim c = { 0 };
+    bumpy p;
+    chrono_clock clk;
+    chrono_session s;
+    chrono_sweep_result sw;
+    chrono_fit2 f;
+    uint64_t params[] = { 1, 10, 100, 1000 };
+    double x[4], y[4], ones[4] = { 1, 1, 1, 1 }, z;
+    size_t i;
+    int rc;
+    p.clk = &c;
+    if (open_sim(&s, &clk, &c) < 0) { tap_ok(0, "simulated session opens"); return; }
+    rc = chrono_sweep(&s, "bumpy", bumpy_sweep, &p, params, 4, &sw);
+    for (i = 0; rc == 0 && i < 4; i++) { x[i] = (double)params[i]; y[i] = s.results[sw.first_result + i].ns.median; }
+    if (rc == 0) rc = chrono_stats_fit2(ones, x, y, 4, CHRONO_FIT2_RELATIVE, NULL, &f);
+    z = chrono_stats_z(s.cfg.confidence);
+    tap_ok(rc == 0 && f.se_b > 0 && near(sw.per_unit_ns, f.b) && near(sw.per_unit_ci[0], f.b - z * f.se_b) &&
+           near(sw.per_unit_ci[1], f.b + z * f.se_b) && sw.per_unit_ci[0] < 10 && sw.per_unit_ci[1] > 9,
+           "sweep: slope %g ns a unit [%g, %g], the fit's on the points' medians +- z se (%g +- %g x %g)"
+           "   [sweep: the slope's interval from the fixed cost's error]", sw.per_unit_ns, sw.per_unit_ci[0],
+           sw.per_unit_ci[1], f.b, z, f.se_b);
+    tap_ok(rc == 0 && f.se_a > 0 && near(sw.fixed_ns, f.a) && near(sw.fixed_ci[0], f.a - z * f.se_a) &&
+           near(sw.fixed_ci[1], f.a + z * f.se_a),
+           "sweep: fixed %g ns [%g, %g], the fit's +- z se (%g +- %g x %g)", sw.fixed_ns, sw.fixed_ci[0], sw.fixed_ci[1],
+           f.a, z, f.se_a);
+    chrono_session_close(&s);
+}
+
 /* ---- table: durations, a table's cells in JSON ----------------------------------------------- */
 static void test_table(void)
 {
@@ -300,6 +343,121 @@ static void test_counter_delta(void)
     tap_ok(rc == CHRONO_EBUSY && isnan(d[CHRONO_COUNTER_INSTRUCTIONS]) && isnan(d[CHRONO_COUNTER_CYCLES]),
            "counters: running 900 of 1000 ns enabled: CHRONO_EBUSY, every delta NaN   [counters: a multiplexed "
            "interval read as whole]");
+}
+
+/* ---- clock: an overhead that varies ------------------------------------------------------------ */
+/* A read costs 1 tick, but every second read (each stop of the overhead's
+   start-stop pairs) 1 + (pair % 5): over the 1001 pairs, 201 cost 1, 200 each
+   2, 3, 4 and 5; the median is 3, the fastest 1, the smallest step 1. */
+typedef struct steps { uint64_t now, reads; } steps;
+static uint64_t steps_read(void *ctx)
+{
+    steps *t = (steps *)ctx;
+    uint64_t j = t->reads++;
+    t->now += (j & 1) ? 1 + (j / 2) % 5 : 1;
+    return t->now;
+}
+
+static void test_clock_overhead(void)
+{
+    steps t = { 0, 0 };
+    chrono_clock clk;
+    int rc = chrono_clock_open_custom(&clk, "steps", steps_read, &t, 1e9);
+    tap_ok(rc == 0 && clk.overhead_ticks == 3 && clk.overhead_min_ticks == 1 && clk.resolution_ticks == 1,
+           "clock: start-stop pairs costing 1..5 ticks evenly: overhead the median 3, fastest 1, resolution 1 "
+           "(%llu, %llu, %llu)   [clock overhead: the fastest read, not the median]",
+           (unsigned long long)clk.overhead_ticks, (unsigned long long)clk.overhead_min_ticks,
+           (unsigned long long)clk.resolution_ticks);
+}
+
+/* ---- processes: three children pooled, a child's flag --------------------------------------------- */
+/* Process k's "alpha": 21 samples around 100 + 10 k ns (medians 100, 110, 120),
+   k + 1 samples switched out, k front-end contended, 1 port contended; its
+   sweep "fit" per unit 3, 1, 2 ns and fixed 30, 10, 20 ns (process order). */
+static int fake_process(chrono_process *o, int k)
+{
+    static const double per_unit[3] = { 3, 1, 2 }, fixed[3] = { 30, 10, 20 };
+    chrono_result *r = (chrono_result *)calloc(1, sizeof *r);
+    chrono_sweep_result *sw = (chrono_sweep_result *)calloc(1, sizeof *sw);
+    double *v = (double *)malloc(21 * sizeof *v);   /* freed by chrono_processes_free */
+    int i;
+    memset(o, 0, sizeof *o);
+    o->results = r; o->sweeps = sw;
+    if (!r || !sw || !v) { free(v); return -1; }
+    o->nresults = o->nsweeps = 1;
+    o->complete = 1;
+    for (i = 0; i < 21; i++) v[i] = (100 + 10 * k) * (1 + 0.001 * (i - 10));
+    (void)snprintf(r->name, sizeof r->name, "alpha");
+    if (chrono_stats_compute(v, 21, 0.95, NULL, &r->ns) < 0) { free(v); return -1; }
+    r->ticks = r->ns;
+    r->sample_ns = v; r->nsample_ns = 21;
+    r->samples = 21; r->samples_taken = 21 + (size_t)(2 * k + 2);
+    r->iters_per_sample = 1;
+    r->preempted = (size_t)k + 1; r->contended = (size_t)k; r->port_contended = 1;
+    (void)snprintf(sw->name, sizeof sw->name, "fit");
+    sw->per_unit_ns = per_unit[k]; sw->fixed_ns = fixed[k];
+    return 0;
+}
+
+static void test_processes_pool(void)
+{
+    sim c = { 0 };
+    chrono_clock clk;
+    chrono_session s;
+    chrono_processes ps;
+    chrono_result out;
+    chrono_sweep_result sw;
+    int k, rc = 0;
+    if (open_sim(&s, &clk, &c) < 0) { tap_ok(0, "simulated session opens"); return; }
+    ps.n = 3; ps.failed = 0;
+    ps.procs = (chrono_process *)calloc(3, sizeof *ps.procs);
+    for (k = 0; k < 3 && ps.procs; k++) rc |= fake_process(&ps.procs[k], k);
+    rc = ps.procs && rc == 0 ? chrono_processes_pool(&ps, &s, "alpha", &out) : CHRONO_ENOMEM;
+    tap_ok(rc == 0 && out.processes == 3 && out.ns.median == 110 && out.process_min_ns == 100 && out.process_max_ns == 120,
+           "processes: medians 100, 110, 120 pooled: median 110, between processes 100..120 (%g, %g..%g)"
+           "   [pooled spread: the top is the middle median]", out.ns.median, out.process_min_ns, out.process_max_ns);
+    tap_ok(rc == 0 && out.preempted == 6 && out.contended == 3 && out.port_contended == 3 && out.samples == 63 &&
+           out.samples_taken == 75,
+           "processes: rejections added over the three: 1+2+3 switched out, 0+1+2 front end, 1+1+1 ports; samples 63 "
+           "of 75 (%zu, %zu, %zu; %zu of %zu)   [pooled rejections: the last process's only] "
+           "[rejections: front-end ones counted as port ones]", out.preempted, out.contended, out.port_contended,
+           out.samples, out.samples_taken);
+    rc = ps.procs ? chrono_processes_pool_sweep(&ps, "fit", &sw) : CHRONO_ENOMEM;
+    tap_ok(rc == 0 && sw.per_unit_ns == 2 && sw.fixed_ns == 20,
+           "processes: a sweep's slopes 3, 1, 2 and fixed costs 30, 10, 20 pooled as their medians 2 and 20 (%g, %g)"
+           "   [pooled sweep: the first process's slope]", sw.per_unit_ns, sw.fixed_ns);
+    chrono_processes_free(&ps);
+    chrono_session_close(&s);
+}
+
+static int child_flag(const char *flag, chrono_child_flag *f, int *argc)
+{
+    char *argv[3], **v, **copy = NULL;
+    int rc;
+    argv[0] = (char *)"prog"; argv[1] = (char *)flag; argv[2] = NULL;
+    *argc = 2;
+    v = argv;
+    rc = chrono_processes_child_args(argc, &v, f, &copy);
+    free(copy);
+    return rc;
+}
+
+static void test_child_flag(void)
+{
+    chrono_child_flag f;
+    int argc, rc;
+    rc = child_flag(CHRONO_PROCESSES_FLAG "999:7:-1", &f, &argc);
+    tap_ok(rc == 0 && f.index == 1000 && f.fd == 7 && f.call == -1 && argc == 1,
+           "child flag 999:7:-1: process 1000 (the last of CHRONO_PROCESSES_MAX), pipe 7, every call, taken out of argv "
+           "(rc %d, %d, %d, %d, argc %d)", rc, f.index, f.fd, f.call, argc);
+    rc = child_flag(CHRONO_PROCESSES_FLAG "1000:7:0", &f, &argc);
+    tap_ok(rc == CHRONO_EINVAL && f.index == 0,
+           "child flag 1000:7:0: a 1001st process refused (rc %d)   [child flag: process 1000 of at most 1000 accepted]", rc);
+    tap_ok(child_flag(CHRONO_PROCESSES_FLAG "3:7:-2", &f, &argc) == CHRONO_EINVAL &&
+           child_flag(CHRONO_PROCESSES_FLAG "3:7x:0", &f, &argc) == CHRONO_EINVAL &&
+           child_flag(CHRONO_PROCESSES_FLAG "3:-1:0", &f, &argc) == CHRONO_EINVAL &&
+           child_flag(CHRONO_PROCESSES_FLAG "3:7", &f, &argc) == CHRONO_EINVAL,
+           "child flag: a call below -1, a pipe not a whole number or negative, a missing field: refused");
 }
 
 /* ---- cli: each range at both ends ------------------------------------------------------------- */
@@ -377,8 +535,12 @@ int main(void)
     test_literal();
     test_saved_interval();
     test_scaling_looks();
+    test_sweep_intervals();
     test_table();
     test_counter_delta();
+    test_clock_overhead();
+    test_processes_pool();
+    test_child_flag();
     test_cli_ranges();
     return tap_done();
 }
