@@ -4260,6 +4260,15 @@ CHRONO__PRIVATE void chrono__set_hz(chrono_clock *c, double hz, chrono_hz_method
     c->chrono__hz_int = (uint64_t)(hz + 0.5);
 }
 
+/* A source whose rate the OS states exactly (or the user gives): taken as it is. */
+CHRONO__PRIVATE int chrono__exact_hz(chrono_clock *c, int kind, double hz, chrono_hz_method how)
+{
+    c->chrono__kind = kind;
+    c->hz_reported = hz;
+    chrono__set_hz(c, hz, how);
+    return 0;
+}
+
 /* Use the reported rate when calibration confirms it (within 0.5%), else the calibration. */
 CHRONO__PRIVATE int chrono__settle_hz(chrono_clock *c, double reported, chrono_hz_method how)
 {
@@ -4298,37 +4307,25 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
 #if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW:
-        c->chrono__kind = CHRONO__KIND_POSIX;
         c->chrono__clockid = (int)CLOCK_MONOTONIC_RAW;
-        c->hz_reported = 1e9;
-        chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_POSIX, 1e9, CHRONO_HZ_EXACT);
 #  endif
     case CHRONO_CLOCK_MONOTONIC:
-        c->chrono__kind = CHRONO__KIND_POSIX;
         c->chrono__clockid = (int)CLOCK_MONOTONIC;
-        c->hz_reported = 1e9;
-        chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_POSIX, 1e9, CHRONO_HZ_EXACT);
 #endif
 #if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: {
         LARGE_INTEGER f;
         QueryPerformanceFrequency(&f);
-        c->chrono__kind = CHRONO__KIND_QPC;
-        c->hz_reported = (double)f.QuadPart;
-        chrono__set_hz(c, (double)f.QuadPart, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_QPC, (double)f.QuadPart, CHRONO_HZ_EXACT);
     }
 #endif
 #if CHRONO_OS_APPLE
     case CHRONO_CLOCK_MACH: {
         mach_timebase_info_data_t tb;
         mach_timebase_info(&tb);
-        c->chrono__kind = CHRONO__KIND_MACH;
-        c->hz_reported = 1e9 * (double)tb.denom / (double)tb.numer;
-        chrono__set_hz(c, c->hz_reported, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_MACH, 1e9 * (double)tb.denom / (double)tb.numer, CHRONO_HZ_EXACT);
     }
 #endif
     default:
@@ -4401,11 +4398,9 @@ CHRONO_API int chrono_clock_open_custom(chrono_clock *c, const char *name,
     chrono__fill_x86_flags(c);
     c->source = CHRONO_CLOCK_CUSTOM;
     c->name = name ? name : "custom";
-    c->chrono__kind = CHRONO__KIND_CUSTOM;
     c->chrono__read = read;
     c->chrono__ctx = ctx;
-    c->hz_reported = hz;
-    chrono__set_hz(c, hz, CHRONO_HZ_USER);
+    (void)chrono__exact_hz(c, CHRONO__KIND_CUSTOM, hz, CHRONO_HZ_USER);
     return chrono__finish_open(c);
 }
 
@@ -4687,27 +4682,23 @@ CHRONO_API int chrono_cpu_current(void)
 #endif
 }
 
-CHRONO_API long chrono_cpu_switches(void)
+/* The thread's context switches: the involuntary ones, and with voluntary
+   the ones it asked for (a sleep, a blocking read) too. */
+CHRONO__PRIVATE long chrono__switches(int voluntary)
 {
 #if CHRONO__OS_LINUX
     struct rusage u;
     if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
-    return u.ru_nvcsw + u.ru_nivcsw;
+    return (voluntary ? u.ru_nvcsw : 0) + u.ru_nivcsw;
 #else
+    (void)voluntary;
     return CHRONO_ENOTSUP;
 #endif
 }
 
-CHRONO_API long chrono_cpu_switches_involuntary(void)
-{
-#if CHRONO__OS_LINUX
-    struct rusage u;
-    if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
-    return u.ru_nivcsw;
-#else
-    return CHRONO_ENOTSUP;
-#endif
-}
+CHRONO_API long chrono_cpu_switches(void) { return chrono__switches(1); }
+
+CHRONO_API long chrono_cpu_switches_involuntary(void) { return chrono__switches(0); }
 
 CHRONO_API double chrono_cpu_thread_ns(void)
 {
@@ -6108,18 +6099,6 @@ CHRONO__PRIVATE int chrono__perf_paranoid(void)
 }
 #endif
 
-/* Sort ascending (a few dozen values: insertion). */
-CHRONO__PRIVATE double chrono__counters_median(double *x, int n)
-{
-    int i, j;
-    for (i = 1; i < n; i++) {
-        double v = x[i];
-        for (j = i; j > 0 && x[j - 1] > v; j--) x[j] = x[j - 1];
-        x[j] = v;
-    }
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* The counts of an empty read pair, per counter: the median of 31 pairs. */
 CHRONO__PRIVATE void chrono__counters_measure_read(chrono_counters *c)
 {
@@ -6134,7 +6113,10 @@ CHRONO__PRIVATE void chrono__counters_measure_read(chrono_counters *c)
         got++;
     }
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
-        if (c->open & CHRONO_COUNTER_BIT(i)) c->read_cost[i] = chrono__counters_median(d[i], got);
+        if (c->open & CHRONO_COUNTER_BIT(i)) {
+            chrono_stats_sort(d[i], (size_t)got);
+            c->read_cost[i] = chrono_stats_quantile(d[i], (size_t)got, 0.5);
+        }
 }
 
 CHRONO_API int chrono_counters_open(chrono_counters *c, unsigned mask)
@@ -9331,6 +9313,15 @@ CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line
     l[7].label = "run";     chrono__env_run(s, l[7].text, sizeof l[7].text);
 }
 
+/* What a report's header starts with (text, markdown, HTML): the date and the environment's lines. */
+typedef struct chrono__env_head { char date[48]; chrono__env_line lines[CHRONO__ENV_LINES]; } chrono__env_head;
+
+CHRONO__PRIVATE void chrono__env_head_read(const chrono_session *s, chrono__env_head *h)
+{
+    chrono__date(h->date, sizeof h->date);
+    chrono__env_lines(s, h->lines);
+}
+
 /* Next CHRONO_WARN_* bit set in w after `bit` (0 to start); 0 when none is left. */
 CHRONO__PRIVATE unsigned chrono__next_warning(unsigned w, unsigned bit)
 {
@@ -9799,16 +9790,14 @@ CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *
    version and date, the environment's lines, one line per warning. */
 CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt, const char *prefix, int color)
 {
-    chrono__env_line lines[CHRONO__ENV_LINES];
-    char date[48];
+    chrono__env_head h;
     unsigned bit = 0;
     int i;
-    chrono__date(date, sizeof date);
-    chrono__env_lines(s, lines);
-    if (fmt == CHRONO_FORMAT_MARKDOWN) fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, date);
+    chrono__env_head_read(s, &h);
+    if (fmt == CHRONO_FORMAT_MARKDOWN) fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, h.date);
     else fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "", CHRONO_VERSION_STRING,
-                 color ? CHRONO__RESET : "", date);
-    for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, lines[i].label, lines[i].text, NULL);
+                 color ? CHRONO__RESET : "", h.date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, h.lines[i].label, h.lines[i].text, NULL);
     if (s->counters.asked) {   /* which counters count, and once why the others do not */
         char line[CHRONO__CELL];
         chrono__env_item(out, fmt, prefix, "counters", chrono__counters_env(line, sizeof line, &s->counters), NULL);
@@ -9824,35 +9813,42 @@ CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, con
     return chrono__io(out);
 }
 
-CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
+/* The text and markdown reports' end: the footnotes under the table (a
+   budget reached, rejected samples), each comparison and sweep in words, the
+   memory and mark footnotes.  Markdown puts them in "- " items under bold
+   titles; text in plain lines, a clear verdict in green. */
+CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
+    const int md = w->fmt == CHRONO_FORMAT_MARKDOWN;
+    const char *item = md ? "- " : "";
     char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
     size_t i;
     if (w->any_truncated)
-        fputs("* the run reached its time budget (max_ms) before taking every sample\n", w->out);
-    if (chrono__rejected_words(words, sizeof words, w)) fprintf(w->out, "rejected and replaced samples: %s\n", words);
-    if (s->ncomparisons) fputc('\n', w->out);
+        fputs(md ? "\n\\* the run reached its time budget before taking every sample\n"
+                 : "* the run reached its time budget (max_ms) before taking every sample\n", w->out);
+    if (chrono__rejected_words(words, sizeof words, w))
+        fprintf(w->out, "%srejected and replaced samples: %s\n", md ? "\n" : "", words);
+    if (s->ncomparisons) fputs(md ? "\n**Comparisons**\n\n" : "\n", w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        int clear = chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_TEXT, s->cfg.confidence);
-        fprintf(w->out, "%s vs %s: ", chrono_escape_buf(a, sizeof a, c->a.name, CHRONO_FORMAT_TEXT),
-                chrono_escape_buf(b, sizeof b, c->b.name, CHRONO_FORMAT_TEXT));
+        int clear = chrono__verdict(words, sizeof words, c, w->fmt, s->cfg.confidence);
+        fprintf(w->out, "%s%s vs %s: ", item, chrono_escape_buf(a, sizeof a, c->a.name, w->fmt),
+                chrono_escape_buf(b, sizeof b, c->b.name, w->fmt));
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
         fputs(words, w->out);
         chrono__color(w, CHRONO__RESET);
-        if (c->warnings) fputs(CHRONO__MARK, w->out);
-        fputc('\n', w->out);
+        fprintf(w->out, "%s\n", c->warnings ? CHRONO__MARK : "");
         w->row_warnings |= c->warnings;
     }
-    if (s->nsweeps) fputc('\n', w->out);
+    if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "sweep %s %s\n", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, CHRONO_FORMAT_TEXT), words);
+        fprintf(w->out, "%s%s %s\n", md ? "- " : "sweep ", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, w->fmt), words);
     }
-    chrono__memory_footnotes(w, "", CHRONO_FORMAT_TEXT);
+    chrono__memory_footnotes(w, item, w->fmt);
     if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, "", CHRONO_FORMAT_TEXT);
+    chrono__mark_footnote(w, item, w->fmt);
 }
 
 /* ---- markdown -------------------------------------------------------------------- */
@@ -9888,31 +9884,6 @@ CHRONO__PRIVATE void chrono__rows_begin(chrono_report_writer *w)
     for (i = 0; i < CHRONO__COLS; i++)
         fputs(i == 0 || i == CHRONO__COLS - 1 ? " :--- |" : " ---: |", w->out);
     fputc('\n', w->out);
-}
-
-CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
-{
-    const chrono_session *s = w->session;
-    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
-    size_t i;
-    if (w->any_truncated) fputs("\n\\* the run reached its time budget before taking every sample\n", w->out);
-    if (chrono__rejected_words(words, sizeof words, w)) fprintf(w->out, "\nrejected and replaced samples: %s\n", words);
-    if (s->ncomparisons) fputs("\n**Comparisons**\n\n", w->out);
-    for (i = 0; i < s->ncomparisons; i++) {
-        const chrono_comparison *c = &s->comparisons[i];
-        (void)chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_MARKDOWN, s->cfg.confidence);
-        fprintf(w->out, "- %s vs %s: %s%s\n", chrono_escape_buf(a, sizeof a, c->a.name, CHRONO_FORMAT_MARKDOWN),
-                chrono_escape_buf(b, sizeof b, c->b.name, CHRONO_FORMAT_MARKDOWN), words, c->warnings ? CHRONO__MARK : "");
-        w->row_warnings |= c->warnings;
-    }
-    if (s->nsweeps) fputs("\n**Sweeps**\n\n", w->out);
-    for (i = 0; i < s->nsweeps; i++) {
-        chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "- %s %s\n", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, CHRONO_FORMAT_MARKDOWN), words);
-    }
-    chrono__memory_footnotes(w, "- ", CHRONO_FORMAT_MARKDOWN);
-    if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, "- ", CHRONO_FORMAT_MARKDOWN);
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */
@@ -10505,8 +10476,8 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w)
     int rc = chrono__writer_ok(w);
     if (rc < 0) return rc;
     switch (w->fmt) {
-    case CHRONO_FORMAT_TEXT:     chrono__text_end(w); break;
-    case CHRONO_FORMAT_MARKDOWN: chrono__md_end(w); break;
+    case CHRONO_FORMAT_TEXT:
+    case CHRONO_FORMAT_MARKDOWN: chrono__rows_end(w); break;
     case CHRONO_FORMAT_CSV:      break;
     case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
     case CHRONO_FORMAT_BMF:      fputs(w->written ? "\n}\n" : "}\n", w->out); break;
@@ -11116,19 +11087,17 @@ static const char chrono__html_css[] =
 
 CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
 {
-    chrono__env_line lines[CHRONO__ENV_LINES];
-    char date[48];
+    chrono__env_head h;
     unsigned bit = 0;
     int i;
-    chrono__date(date, sizeof date);
-    chrono__env_lines(s, lines);
+    chrono__env_head_read(s, &h);
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                  "<title>chronoscope report</title>\n<style>%s</style>\n</head>\n<body>\n"
-                 "<h1>chronoscope %s <small>%s</small></h1>\n<dl class=\"env\">\n", chrono__html_css, CHRONO_VERSION_STRING, date);
+                 "<h1>chronoscope %s <small>%s</small></h1>\n<dl class=\"env\">\n", chrono__html_css, CHRONO_VERSION_STRING, h.date);
     for (i = 0; i < CHRONO__ENV_LINES; i++) {
-        chrono__html_el(out, "dt", lines[i].label);
-        chrono__html_el(out, "dd", lines[i].text);
+        chrono__html_el(out, "dt", h.lines[i].label);
+        chrono__html_el(out, "dd", h.lines[i].text);
         fputc('\n', out);
     }
     fputs("</dl>\n", out);

@@ -479,6 +479,15 @@ CHRONO__PRIVATE void chrono__set_hz(chrono_clock *c, double hz, chrono_hz_method
     c->chrono__hz_int = (uint64_t)(hz + 0.5);
 }
 
+/* A source whose rate the OS states exactly (or the user gives): taken as it is. */
+CHRONO__PRIVATE int chrono__exact_hz(chrono_clock *c, int kind, double hz, chrono_hz_method how)
+{
+    c->chrono__kind = kind;
+    c->hz_reported = hz;
+    chrono__set_hz(c, hz, how);
+    return 0;
+}
+
 /* Use the reported rate when calibration confirms it (within 0.5%), else the calibration. */
 CHRONO__PRIVATE int chrono__settle_hz(chrono_clock *c, double reported, chrono_hz_method how)
 {
@@ -517,37 +526,25 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
 #if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
     case CHRONO_CLOCK_MONOTONIC_RAW:
-        c->chrono__kind = CHRONO__KIND_POSIX;
         c->chrono__clockid = (int)CLOCK_MONOTONIC_RAW;
-        c->hz_reported = 1e9;
-        chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_POSIX, 1e9, CHRONO_HZ_EXACT);
 #  endif
     case CHRONO_CLOCK_MONOTONIC:
-        c->chrono__kind = CHRONO__KIND_POSIX;
         c->chrono__clockid = (int)CLOCK_MONOTONIC;
-        c->hz_reported = 1e9;
-        chrono__set_hz(c, 1e9, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_POSIX, 1e9, CHRONO_HZ_EXACT);
 #endif
 #if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: {
         LARGE_INTEGER f;
         QueryPerformanceFrequency(&f);
-        c->chrono__kind = CHRONO__KIND_QPC;
-        c->hz_reported = (double)f.QuadPart;
-        chrono__set_hz(c, (double)f.QuadPart, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_QPC, (double)f.QuadPart, CHRONO_HZ_EXACT);
     }
 #endif
 #if CHRONO_OS_APPLE
     case CHRONO_CLOCK_MACH: {
         mach_timebase_info_data_t tb;
         mach_timebase_info(&tb);
-        c->chrono__kind = CHRONO__KIND_MACH;
-        c->hz_reported = 1e9 * (double)tb.denom / (double)tb.numer;
-        chrono__set_hz(c, c->hz_reported, CHRONO_HZ_EXACT);
-        return 0;
+        return chrono__exact_hz(c, CHRONO__KIND_MACH, 1e9 * (double)tb.denom / (double)tb.numer, CHRONO_HZ_EXACT);
     }
 #endif
     default:
@@ -620,11 +617,9 @@ CHRONO_API int chrono_clock_open_custom(chrono_clock *c, const char *name,
     chrono__fill_x86_flags(c);
     c->source = CHRONO_CLOCK_CUSTOM;
     c->name = name ? name : "custom";
-    c->chrono__kind = CHRONO__KIND_CUSTOM;
     c->chrono__read = read;
     c->chrono__ctx = ctx;
-    c->hz_reported = hz;
-    chrono__set_hz(c, hz, CHRONO_HZ_USER);
+    (void)chrono__exact_hz(c, CHRONO__KIND_CUSTOM, hz, CHRONO_HZ_USER);
     return chrono__finish_open(c);
 }
 

@@ -54,6 +54,7 @@
 #define CHRONOSCOPE_COUNTERS_H
 
 #include "base.h"
+#include "stats.h"
 
 /* One list: id, name (perf's), short label (report columns), perf type
    (0 hardware, 1 software), perf config, counted by the kernel (1: a
@@ -289,18 +290,6 @@ CHRONO__PRIVATE int chrono__perf_paranoid(void)
 }
 #endif
 
-/* Sort ascending (a few dozen values: insertion). */
-CHRONO__PRIVATE double chrono__counters_median(double *x, int n)
-{
-    int i, j;
-    for (i = 1; i < n; i++) {
-        double v = x[i];
-        for (j = i; j > 0 && x[j - 1] > v; j--) x[j] = x[j - 1];
-        x[j] = v;
-    }
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* The counts of an empty read pair, per counter: the median of 31 pairs. */
 CHRONO__PRIVATE void chrono__counters_measure_read(chrono_counters *c)
 {
@@ -315,7 +304,10 @@ CHRONO__PRIVATE void chrono__counters_measure_read(chrono_counters *c)
         got++;
     }
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
-        if (c->open & CHRONO_COUNTER_BIT(i)) c->read_cost[i] = chrono__counters_median(d[i], got);
+        if (c->open & CHRONO_COUNTER_BIT(i)) {
+            chrono_stats_sort(d[i], (size_t)got);
+            c->read_cost[i] = chrono_stats_quantile(d[i], (size_t)got, 0.5);
+        }
 }
 
 CHRONO_API int chrono_counters_open(chrono_counters *c, unsigned mask)

@@ -472,27 +472,23 @@ CHRONO_API int chrono_cpu_current(void)
 #endif
 }
 
-CHRONO_API long chrono_cpu_switches(void)
+/* The thread's context switches: the involuntary ones, and with voluntary
+   the ones it asked for (a sleep, a blocking read) too. */
+CHRONO__PRIVATE long chrono__switches(int voluntary)
 {
 #if CHRONO__OS_LINUX
     struct rusage u;
     if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
-    return u.ru_nvcsw + u.ru_nivcsw;
+    return (voluntary ? u.ru_nvcsw : 0) + u.ru_nivcsw;
 #else
+    (void)voluntary;
     return CHRONO_ENOTSUP;
 #endif
 }
 
-CHRONO_API long chrono_cpu_switches_involuntary(void)
-{
-#if CHRONO__OS_LINUX
-    struct rusage u;
-    if (getrusage(RUSAGE_THREAD, &u) != 0) return CHRONO_ENOTSUP;
-    return u.ru_nivcsw;
-#else
-    return CHRONO_ENOTSUP;
-#endif
-}
+CHRONO_API long chrono_cpu_switches(void) { return chrono__switches(1); }
+
+CHRONO_API long chrono_cpu_switches_involuntary(void) { return chrono__switches(0); }
 
 CHRONO_API double chrono_cpu_thread_ns(void)
 {

@@ -628,19 +628,17 @@ static const char chrono__html_css[] =
 
 CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
 {
-    chrono__env_line lines[CHRONO__ENV_LINES];
-    char date[48];
+    chrono__env_head h;
     unsigned bit = 0;
     int i;
-    chrono__date(date, sizeof date);
-    chrono__env_lines(s, lines);
+    chrono__env_head_read(s, &h);
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                  "<title>chronoscope report</title>\n<style>%s</style>\n</head>\n<body>\n"
-                 "<h1>chronoscope %s <small>%s</small></h1>\n<dl class=\"env\">\n", chrono__html_css, CHRONO_VERSION_STRING, date);
+                 "<h1>chronoscope %s <small>%s</small></h1>\n<dl class=\"env\">\n", chrono__html_css, CHRONO_VERSION_STRING, h.date);
     for (i = 0; i < CHRONO__ENV_LINES; i++) {
-        chrono__html_el(out, "dt", lines[i].label);
-        chrono__html_el(out, "dd", lines[i].text);
+        chrono__html_el(out, "dt", h.lines[i].label);
+        chrono__html_el(out, "dd", h.lines[i].text);
         fputc('\n', out);
     }
     fputs("</dl>\n", out);

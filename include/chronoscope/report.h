@@ -478,6 +478,15 @@ CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line
     l[7].label = "run";     chrono__env_run(s, l[7].text, sizeof l[7].text);
 }
 
+/* What a report's header starts with (text, markdown, HTML): the date and the environment's lines. */
+typedef struct chrono__env_head { char date[48]; chrono__env_line lines[CHRONO__ENV_LINES]; } chrono__env_head;
+
+CHRONO__PRIVATE void chrono__env_head_read(const chrono_session *s, chrono__env_head *h)
+{
+    chrono__date(h->date, sizeof h->date);
+    chrono__env_lines(s, h->lines);
+}
+
 /* Next CHRONO_WARN_* bit set in w after `bit` (0 to start); 0 when none is left. */
 CHRONO__PRIVATE unsigned chrono__next_warning(unsigned w, unsigned bit)
 {
@@ -946,16 +955,14 @@ CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *
    version and date, the environment's lines, one line per warning. */
 CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt, const char *prefix, int color)
 {
-    chrono__env_line lines[CHRONO__ENV_LINES];
-    char date[48];
+    chrono__env_head h;
     unsigned bit = 0;
     int i;
-    chrono__date(date, sizeof date);
-    chrono__env_lines(s, lines);
-    if (fmt == CHRONO_FORMAT_MARKDOWN) fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, date);
+    chrono__env_head_read(s, &h);
+    if (fmt == CHRONO_FORMAT_MARKDOWN) fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, h.date);
     else fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "", CHRONO_VERSION_STRING,
-                 color ? CHRONO__RESET : "", date);
-    for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, lines[i].label, lines[i].text, NULL);
+                 color ? CHRONO__RESET : "", h.date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, h.lines[i].label, h.lines[i].text, NULL);
     if (s->counters.asked) {   /* which counters count, and once why the others do not */
         char line[CHRONO__CELL];
         chrono__env_item(out, fmt, prefix, "counters", chrono__counters_env(line, sizeof line, &s->counters), NULL);
@@ -971,35 +978,42 @@ CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, con
     return chrono__io(out);
 }
 
-CHRONO__PRIVATE void chrono__text_end(chrono_report_writer *w)
+/* The text and markdown reports' end: the footnotes under the table (a
+   budget reached, rejected samples), each comparison and sweep in words, the
+   memory and mark footnotes.  Markdown puts them in "- " items under bold
+   titles; text in plain lines, a clear verdict in green. */
+CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
 {
     const chrono_session *s = w->session;
+    const int md = w->fmt == CHRONO_FORMAT_MARKDOWN;
+    const char *item = md ? "- " : "";
     char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
     size_t i;
     if (w->any_truncated)
-        fputs("* the run reached its time budget (max_ms) before taking every sample\n", w->out);
-    if (chrono__rejected_words(words, sizeof words, w)) fprintf(w->out, "rejected and replaced samples: %s\n", words);
-    if (s->ncomparisons) fputc('\n', w->out);
+        fputs(md ? "\n\\* the run reached its time budget before taking every sample\n"
+                 : "* the run reached its time budget (max_ms) before taking every sample\n", w->out);
+    if (chrono__rejected_words(words, sizeof words, w))
+        fprintf(w->out, "%srejected and replaced samples: %s\n", md ? "\n" : "", words);
+    if (s->ncomparisons) fputs(md ? "\n**Comparisons**\n\n" : "\n", w->out);
     for (i = 0; i < s->ncomparisons; i++) {
         const chrono_comparison *c = &s->comparisons[i];
-        int clear = chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_TEXT, s->cfg.confidence);
-        fprintf(w->out, "%s vs %s: ", chrono_escape_buf(a, sizeof a, c->a.name, CHRONO_FORMAT_TEXT),
-                chrono_escape_buf(b, sizeof b, c->b.name, CHRONO_FORMAT_TEXT));
+        int clear = chrono__verdict(words, sizeof words, c, w->fmt, s->cfg.confidence);
+        fprintf(w->out, "%s%s vs %s: ", item, chrono_escape_buf(a, sizeof a, c->a.name, w->fmt),
+                chrono_escape_buf(b, sizeof b, c->b.name, w->fmt));
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
         fputs(words, w->out);
         chrono__color(w, CHRONO__RESET);
-        if (c->warnings) fputs(CHRONO__MARK, w->out);
-        fputc('\n', w->out);
+        fprintf(w->out, "%s\n", c->warnings ? CHRONO__MARK : "");
         w->row_warnings |= c->warnings;
     }
-    if (s->nsweeps) fputc('\n', w->out);
+    if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "sweep %s %s\n", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, CHRONO_FORMAT_TEXT), words);
+        fprintf(w->out, "%s%s %s\n", md ? "- " : "sweep ", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, w->fmt), words);
     }
-    chrono__memory_footnotes(w, "", CHRONO_FORMAT_TEXT);
+    chrono__memory_footnotes(w, item, w->fmt);
     if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, "", CHRONO_FORMAT_TEXT);
+    chrono__mark_footnote(w, item, w->fmt);
 }
 
 /* ---- markdown -------------------------------------------------------------------- */
@@ -1035,31 +1049,6 @@ CHRONO__PRIVATE void chrono__rows_begin(chrono_report_writer *w)
     for (i = 0; i < CHRONO__COLS; i++)
         fputs(i == 0 || i == CHRONO__COLS - 1 ? " :--- |" : " ---: |", w->out);
     fputc('\n', w->out);
-}
-
-CHRONO__PRIVATE void chrono__md_end(chrono_report_writer *w)
-{
-    const chrono_session *s = w->session;
-    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
-    size_t i;
-    if (w->any_truncated) fputs("\n\\* the run reached its time budget before taking every sample\n", w->out);
-    if (chrono__rejected_words(words, sizeof words, w)) fprintf(w->out, "\nrejected and replaced samples: %s\n", words);
-    if (s->ncomparisons) fputs("\n**Comparisons**\n\n", w->out);
-    for (i = 0; i < s->ncomparisons; i++) {
-        const chrono_comparison *c = &s->comparisons[i];
-        (void)chrono__verdict(words, sizeof words, c, CHRONO_FORMAT_MARKDOWN, s->cfg.confidence);
-        fprintf(w->out, "- %s vs %s: %s%s\n", chrono_escape_buf(a, sizeof a, c->a.name, CHRONO_FORMAT_MARKDOWN),
-                chrono_escape_buf(b, sizeof b, c->b.name, CHRONO_FORMAT_MARKDOWN), words, c->warnings ? CHRONO__MARK : "");
-        w->row_warnings |= c->warnings;
-    }
-    if (s->nsweeps) fputs("\n**Sweeps**\n\n", w->out);
-    for (i = 0; i < s->nsweeps; i++) {
-        chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "- %s %s\n", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, CHRONO_FORMAT_MARKDOWN), words);
-    }
-    chrono__memory_footnotes(w, "- ", CHRONO_FORMAT_MARKDOWN);
-    if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, "- ", CHRONO_FORMAT_MARKDOWN);
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */
@@ -1652,8 +1641,8 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w)
     int rc = chrono__writer_ok(w);
     if (rc < 0) return rc;
     switch (w->fmt) {
-    case CHRONO_FORMAT_TEXT:     chrono__text_end(w); break;
-    case CHRONO_FORMAT_MARKDOWN: chrono__md_end(w); break;
+    case CHRONO_FORMAT_TEXT:
+    case CHRONO_FORMAT_MARKDOWN: chrono__rows_end(w); break;
     case CHRONO_FORMAT_CSV:      break;
     case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
     case CHRONO_FORMAT_BMF:      fputs(w->written ? "\n}\n" : "}\n", w->out); break;
