@@ -7173,6 +7173,18 @@ CHRONO__PRIVATE void chrono__engine_move(const chrono_engine *e, chrono__columns
     memcpy(to->ctl, from->ctl, e->ctl.n * sizeof(double));
 }
 
+/* Every page of n doubles written once, outside the sampling loop: fresh
+   memory faults at its first write, and the columns' first rows would put
+   those faults (~15 a run) into the loop's page-fault count (1.10 faults an
+   iteration for a body of exactly one, at --quick).  Page-strided stores,
+   not memset: a memset to 0 after malloc may become calloc, which leaves
+   the pages untouched. */
+CHRONO__PRIVATE void chrono__touch(double *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i += 512) p[i] = 0;
+}
+
 /* Room for `rows` rows a side in the session's sample block, made outside
    any timed region; what the columns held moves with them. */
 CHRONO__PRIVATE int chrono__engine_reserve(chrono_engine *e, size_t rows)
@@ -7185,8 +7197,9 @@ CHRONO__PRIVATE int chrono__engine_reserve(chrono_engine *e, size_t rows)
     if (rows <= e->cap) return 0;
     if (rows > (size_t)-1 / (2 * CHRONO__NCOLUMNS * sizeof(double))) return CHRONO_ENOMEM;
     need = rows * CHRONO__NCOLUMNS * (size_t)e->sides;
-    if (old_cap == 0 && need <= s->buf_len) { chrono__engine_lay(e, s->buf, rows); return 0; }
+    if (old_cap == 0 && need <= s->buf_len) { chrono__touch(s->buf, need); chrono__engine_lay(e, s->buf, rows); return 0; }
     if (!(p = (double *)CHRONO_MALLOC(need * sizeof(double)))) return CHRONO_ENOMEM;
+    chrono__touch(p, need);
     old[0] = e->col[0]; old[1] = e->col[1];
     chrono__engine_lay(e, p, rows);
     for (k = 0; k < e->sides && old_cap; k++) chrono__engine_move(e, &e->col[k], &old[k], old_cap);
