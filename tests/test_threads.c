@@ -21,18 +21,17 @@
 
 static unsigned long counter;
 
-static void private_body(void *ctx, uint64_t iters)
+/* One body for both: ctx NULL increments a counter on the thread's own stack,
+   else the shared atomic counter ctx points to. */
+static void body(void *ctx, uint64_t iters)
 {
+    volatile unsigned long *shared = (volatile unsigned long *)ctx;
     uint64_t i, n = 0;
-    (void)ctx;
-    for (i = 0; i < iters; i++) { n++; chrono_keep(n); }
-}
-
-static void shared_body(void *ctx, uint64_t iters)
-{
-    volatile unsigned long *c = (volatile unsigned long *)ctx;
-    uint64_t i;
-    for (i = 0; i < iters; i++) (void)chrono_atomic_add(c, 1);
+    if (!shared) {
+        for (i = 0; i < iters; i++) { n++; chrono_keep(n); }
+        return;
+    }
+    for (i = 0; i < iters; i++) (void)chrono_atomic_add(shared, 1);
 }
 
 static double median3(double a, double b, double c)
@@ -60,7 +59,7 @@ static void test_figures(void)
     int rc;
     if (chrono_session_open(&s, &cfg) < 0) { tap_ok(0, "session"); return; }
     counter = 0;
-    rc = chrono_run_threads(&s, "shared", shared_body, &counter, 2, &r);
+    rc = chrono_run_threads(&s, "shared", body, &counter, 2, &r);
     tap_ok(rc == 0 && r.threads == 2 && r.samples > 0 && counter > 0 && counter % 2 == 0,
            "2 threads: rc %d, threads %d, %zu samples, the shared counter %lu a multiple of 2", rc, r.threads, r.samples,
            counter);
@@ -73,11 +72,11 @@ static void test_figures(void)
     tap_ok(rc == 0 && s.nresults == 1 && s.results[0].threads == 2 && !strcmp(s.results[0].name, "shared") &&
                s.results[0].sample_ns == NULL,
            "kept in the session, without samples of the engine's wall time");
-    tap_ok(chrono_run_threads(&s, "x", shared_body, &counter, 0, NULL) == CHRONO_ERANGE &&
-               chrono_run_threads(&s, "x", shared_body, &counter, CHRONO_THREADS_MAX + 1, NULL) == CHRONO_ERANGE &&
+    tap_ok(chrono_run_threads(&s, "x", body, &counter, 0, NULL) == CHRONO_ERANGE &&
+               chrono_run_threads(&s, "x", body, &counter, CHRONO_THREADS_MAX + 1, NULL) == CHRONO_ERANGE &&
                chrono_run_threads(&s, "x", NULL, &counter, 2, NULL) == CHRONO_EINVAL &&
-               chrono_run_threads(&s, "", shared_body, &counter, 2, NULL) == CHRONO_EINVAL &&
-               chrono_run_threads(NULL, "x", shared_body, &counter, 2, NULL) == CHRONO_EINVAL,
+               chrono_run_threads(&s, "", body, &counter, 2, NULL) == CHRONO_EINVAL &&
+               chrono_run_threads(NULL, "x", body, &counter, 2, NULL) == CHRONO_EINVAL,
            "0 or too many threads, no body, no name, no session: refused");
     chrono_session_close(&s);
 }
@@ -91,7 +90,7 @@ static void test_oversubscribed(void)
     if (cpus < 1 || cpus + 1 > CHRONO_THREADS_MAX) { tap_skip("oversubscribed: CPU count unknown or too large"); return; }
     if (chrono_session_open(&s, &cfg) < 0) { tap_ok(0, "session"); return; }
     counter = 0;
-    rc = chrono_run_threads(&s, "over", shared_body, &counter, cpus + 1, &r);
+    rc = chrono_run_threads(&s, "over", body, &counter, cpus + 1, &r);
     tap_ok(rc == 0 && r.threads == cpus + 1 && (r.warnings & CHRONO_WARN_OVERSUBSCRIBED) &&
                (s.warnings & CHRONO_WARN_OVERSUBSCRIBED) && counter % (unsigned long)(cpus + 1) == 0,
            "%d threads on %d CPUs: runs (rc %d), warns OVERSUBSCRIBED", cpus + 1, cpus, rc);
@@ -120,7 +119,7 @@ static void test_formats(void)
     chrono_config cfg = quick(11, 100);
     chrono_session s;
     const char *t;
-    if (chrono_session_open(&s, &cfg) < 0 || chrono_run_threads(&s, "two", private_body, NULL, 2, NULL) < 0) {
+    if (chrono_session_open(&s, &cfg) < 0 || chrono_run_threads(&s, "two", body, NULL, 2, NULL) < 0) {
         tap_ok(0, "session and run");
         return;
     }
@@ -150,10 +149,10 @@ static int look(double *priv, double *shared)
     int k, i;
     if (chrono_session_open(&s, &cfg) < 0) return -1;
     for (k = 0; k < 3; k++) {
-        if (chrono_run_threads(&s, "private/1", private_body, NULL, 1, &r[0]) < 0 ||
-            chrono_run_threads(&s, "private/2", private_body, NULL, 2, &r[1]) < 0 ||
-            chrono_run_threads(&s, "shared/1", shared_body, &counter, 1, &r[2]) < 0 ||
-            chrono_run_threads(&s, "shared/2", shared_body, &counter, 2, &r[3]) < 0) {
+        if (chrono_run_threads(&s, "private/1", body, NULL, 1, &r[0]) < 0 ||
+            chrono_run_threads(&s, "private/2", body, NULL, 2, &r[1]) < 0 ||
+            chrono_run_threads(&s, "shared/1", body, &counter, 1, &r[2]) < 0 ||
+            chrono_run_threads(&s, "shared/2", body, &counter, 2, &r[3]) < 0) {
             chrono_session_close(&s);
             return -1;
         }

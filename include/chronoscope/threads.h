@@ -34,8 +34,10 @@
    them together, runs its own share and waits for the others: the engine
    times the whole.  Each thread reads the clock around its own `iters`
    iterations; a sample in which a thread changed CPU or was switched out
-   involuntarily is left out of the threads' figures (all kept, with
-   CHRONO_WARN_INTERRUPTED, when none is whole).  The result then says:
+   involuntarily, or in which the threads did not run together (one began
+   more than an eighth of the quickest thread's time after another: the
+   clock's reads on different CPUs compared), is left out of the threads'
+   figures (all kept, with CHRONO_WARN_INTERRUPTED, when none is whole).  The result then says:
      .ns, .ticks, .cycles   the time an iteration takes one thread: the median
                             over threads and samples, with its interval
                             (cycles: at the run's core clock)
@@ -114,7 +116,7 @@ typedef struct chrono__thread {
     struct chrono__threads *g;
     int index, cpu;              /* cpu pinned to, -1: not pinned */
     int started;                 /* the OS thread exists (joined at the end) */
-    uint64_t ticks;              /* its last call, net of the clock's overhead */
+    uint64_t start, ticks;       /* its last call: the clock when it began, its length net of the overhead */
     int disturbed;               /* its last call changed CPU or was switched out */
     chrono_pin pin;
     CHRONO__THREAD_HANDLE handle;
@@ -183,6 +185,7 @@ CHRONO__PRIVATE void chrono__thread_share(chrono__thread *t)
     t1 = chrono_clock_stop(g->clk);
     cpu1 = chrono_cpu_current();
     sw1 = chrono_cpu_switches_involuntary();
+    t->start = t0;
     t1 = t1 > t0 ? t1 - t0 : 0;
     t->ticks = t1 > g->clk->overhead_ticks ? t1 - g->clk->overhead_ticks : 0;
     t->disturbed = cpu0 != cpu1 || (sw0 >= 0 && sw1 != sw0);
@@ -227,16 +230,25 @@ CHRONO__PRIVATE void chrono__thread_join(chrono__thread *t) { (void)pthread_join
 #endif
 
 /* The record of a finished call: each thread's ns per iteration (the last
-   `cap` calls of the sampling are kept), and whether one was disturbed. */
+   `cap` calls of the sampling are kept), and whether one was disturbed or
+   the threads did not run together: one began more than an eighth of the
+   quickest's time after another (a worker the scheduler held back runs
+   alone, after the others, and would read as if unshared). */
 CHRONO__PRIVATE void chrono__threads_note(chrono__threads *g)
 {
     size_t row = g->recorded % g->cap;
+    uint64_t first = g->t[0].start, last = first, quickest = g->t[0].ticks;
     unsigned char bad = 0;
     int i;
     for (i = 0; i < g->n; i++) {
-        g->tns[row * (size_t)g->n + (size_t)i] = chrono_clock_ns(g->clk, g->t[i].ticks) / (double)g->iters;
-        bad |= (unsigned char)g->t[i].disturbed;
+        const chrono__thread *t = &g->t[i];
+        g->tns[row * (size_t)g->n + (size_t)i] = chrono_clock_ns(g->clk, t->ticks) / (double)g->iters;
+        bad |= (unsigned char)t->disturbed;
+        if ((int64_t)(t->start - first) < 0) first = t->start;
+        if ((int64_t)(t->start - last) > 0) last = t->start;
+        if (t->ticks < quickest) quickest = t->ticks;
     }
+    if (last - first > quickest / 8) bad = 1;
     g->bad[row] = bad;
     g->recorded++;
 }
