@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime under -std=c99 */
 #include <chronoscope.h>
 #include <stdio.h>
+#include <string.h>
 #if !defined(_WIN32) && !defined(__APPLE__)
 #  include <time.h>
 #endif
@@ -63,42 +64,45 @@ READ_LOOP(read_monotonic_raw, os_ns(CLOCK_MONOTONIC_RAW))
 #  define HAVE_POSIX 0
 #endif
 
+/* The clock's facts as a table of the program's own. */
+static void clock_facts(chrono_program *p, const chrono_clock *c, chrono_table_builder *tb)
+{
+    static const char *const cols[] = { "fact", "value" };
+    chrono_table_init(tb, "clock", "the clock chronoscope chose", cols, 2);
+    chrono_table_text(tb, "source");
+    chrono_table_text(tb, c->name);
+    chrono_table_text(tb, "frequency");
+    chrono_table_textf(tb, "%.4f MHz (%s)", c->hz / 1e6, chrono_clock_hz_method_name(c->hz_method));
+    chrono_table_text(tb, "reported");
+    if (c->hz_reported > 0) chrono_table_textf(tb, "%.4f MHz", c->hz_reported / 1e6);
+    else chrono_table_text(tb, "n/a");
+    chrono_table_text(tb, "calibration");
+    chrono_table_textf(tb, "%.4f MHz, spread %.2g%%", c->hz_calibrated / 1e6, c->calib_spread * 100);
+    chrono_table_text(tb, "ns per tick");
+    chrono_table_textf(tb, "%.6f", c->ns_per_tick);
+    chrono_table_text(tb, "overhead");
+    chrono_table_textf(tb, "%llu ticks = %.1f ns (empty start-stop region, median)", (unsigned long long)c->overhead_ticks,
+                       chrono_clock_ns(c, c->overhead_ticks));
+    chrono_table_text(tb, "resolution");
+    chrono_table_textf(tb, "%llu ticks = %.1f ns", (unsigned long long)c->resolution_ticks, chrono_clock_ns(c, c->resolution_ticks));
+    chrono_table_text(tb, "flags");
+    chrono_table_textf(tb, "invariant_tsc=%d rdtscp=%d in_vm=%d%s%s", c->invariant_tsc, c->has_rdtscp, c->in_vm,
+                       c->vm_vendor[0] ? " vendor=" : "", c->vm_vendor);
+    chrono_program_table(p, &tb->table);
+}
+
 int main(int argc, char **argv)
 {
     chrono_program p;
     chrono_entry table[10];
+    chrono_table_builder facts;
     size_t n = 0;
-    static char cells[9][2][96];
-    static const char *cols[] = { "fact", "value" };
-    const char *cellp[18];
-    chrono_table facts = { "clock", "the clock chronoscope chose", 2, 0, cols, cellp };
     const chrono_clock *c;
     int rc = chrono_program_begin(&p, argc, argv, NULL, 0);
     if (rc != 1) return chrono_program_end(&p);
     c = &p.session.clock;
-
-#define FACT(label, ...)                                                              \
-    do {                                                                              \
-        snprintf(cells[facts.nrows][0], sizeof cells[0][0], "%s", label);             \
-        snprintf(cells[facts.nrows][1], sizeof cells[0][1], __VA_ARGS__);             \
-        cellp[2 * facts.nrows] = cells[facts.nrows][0];                               \
-        cellp[2 * facts.nrows + 1] = cells[facts.nrows][1];                           \
-        facts.nrows++;                                                                \
-    } while (0)
-    if (!p.cli.list) {
-        FACT("source", "%s", c->name);
-        FACT("frequency", "%.4f MHz (%s)", c->hz / 1e6, chrono_clock_hz_method_name(c->hz_method));
-        FACT("reported", c->hz_reported > 0 ? "%.4f MHz" : "n/a", c->hz_reported / 1e6);
-        FACT("calibration", "%.4f MHz, spread %.2g%%", c->hz_calibrated / 1e6, c->calib_spread * 100);
-        FACT("ns per tick", "%.6f", c->ns_per_tick);
-        FACT("overhead", "%llu ticks = %.1f ns (empty start-stop region, median)",
-             (unsigned long long)c->overhead_ticks, chrono_clock_ns(c, c->overhead_ticks));
-        FACT("resolution", "%llu ticks = %.1f ns", (unsigned long long)c->resolution_ticks,
-             chrono_clock_ns(c, c->resolution_ticks));
-        FACT("flags", "invariant_tsc=%d rdtscp=%d in_vm=%d%s%s", c->invariant_tsc, c->has_rdtscp, c->in_vm,
-             c->vm_vendor[0] ? " vendor=" : "", c->vm_vendor);
-        chrono_program_table(&p, &facts);
-    }
+    memset(&facts, 0, sizeof facts);
+    if (!p.cli.list) clock_facts(&p, c, &facts);
 
 #if HAVE_TSC
     table[n++] = chrono_bench("read: rdtsc", read_rdtsc, NULL);
@@ -123,5 +127,7 @@ int main(int argc, char **argv)
 #endif
         table[n++] = chrono_bench("start+stop pair", read_pair, (void *)c);
     chrono_program_run(&p, table, n);
-    return chrono_program_end(&p);
+    rc = chrono_program_end(&p);
+    chrono_table_free(&facts);
+    return rc;
 }
