@@ -93,6 +93,15 @@
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
      chronoscope/module.h  benchmark modules (CHRONO_MODULE) and chronoscope-ab's change rule
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
+   Each module includes only modules above it in this list (a DAG, lowest
+   first), directly these:
+     clock, cpu, stats, table: base          counters: base, stats
+     types: base, clock, cpu, stats, counters                engine: types
+     bench: engine       threads: bench      report: types, table
+     html: report        cli: html           entry: threads
+     processes: bench, cli, entry            experiment: bench, report
+     program: entry, processes               registry, module: program
+     check: engine, bench, cli
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
