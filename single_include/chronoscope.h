@@ -1340,6 +1340,8 @@ typedef struct chrono_session {
        chrono_engine_warm(e, ms, rounds)        warm-up, the sides alternating; ms spent
        chrono_engine_run(e, target)             the one sampling loop; 0 or CHRONO_ENOMEM
        chrono_engine_row_quiet(e, i)            row i quiet by both probes on every side
+       chrono_engine_row_kept(e, i)             row i stays under CHRONO_ENGINE_DROP_DECIDED (a decide
+                                                callback's figures come from these rows)
        chrono_engine_drop(e, rule)              the rows that stay (a rule below); their count
        chrono_engine_figures(e)                 CPU time (and one side's page faults) into the results
        chrono_engine_summarise(e)               statistics of the rows kept; 0 or error
@@ -1473,6 +1475,7 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds);
 CHRONO_API int chrono_engine_run(chrono_engine *e, const chrono_engine_target *target);
 CHRONO_API int chrono_engine_row_quiet(const chrono_engine *e, size_t i);
+CHRONO_API int chrono_engine_row_kept(const chrono_engine *e, size_t i);
 CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule rule);
 CHRONO_API void chrono_engine_figures(chrono_engine *e);
 CHRONO_API int chrono_engine_summarise(chrono_engine *e);
@@ -7428,16 +7431,23 @@ CHRONO__PRIVATE size_t chrono__engine_drop_run(chrono_engine *e)
     return e->n = e->seg + k;
 }
 
+/* Whether CHRONO_ENGINE_DROP_DECIDED keeps row i: every row when fewer than
+   a quarter are quiet, else the quiet ones. */
+CHRONO_API int chrono_engine_row_kept(const chrono_engine *e, size_t i)
+{
+    return e->quiet * 4 < e->n || chrono_engine_row_quiet(e, i);
+}
+
 /* CHRONO_ENGINE_DROP_DECIDED (see the rule); the dropped rows counted on
    each side that was contended, by cause. */
 CHRONO__PRIVATE size_t chrono__engine_drop_decided(chrono_engine *e)
 {
     chrono_session *s = e->s;
     size_t i, k = 0;
-    int j, all = e->quiet * 4 < e->n;
-    if (chrono__fe_on(s) && all && e->quiet < e->n) s->warnings |= CHRONO_WARN_CONTENDED;
+    int j;
+    if (chrono__fe_on(s) && e->quiet * 4 < e->n && e->quiet < e->n) s->warnings |= CHRONO_WARN_CONTENDED;
     for (i = 0; i < e->n; i++) {
-        if (!all && !chrono_engine_row_quiet(e, i)) {
+        if (!chrono_engine_row_kept(e, i)) {
             for (j = 0; j < e->sides; j++) chrono__count_contended(s, &e->col[j], i, e->r[j]);
             continue;
         }
@@ -14339,7 +14349,7 @@ CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double
     if (!x || !out || n == 0 || n > (size_t)-1 / sizeof(double) || look < 1 || !(alpha > 0 && alpha < 0.5) ||
         !(claim == claim) || !chrono__all_finite(x, n))
         return CHRONO_VERDICT_ERROR;
-    if (!v && !(v = chrono__alloc_doubles(n))) return CHRONO_VERDICT_ERROR;
+    if (!v && !(v = (double *)CHRONO_MALLOC(n * sizeof *v))) return CHRONO_VERDICT_ERROR;   /* n checked above */
     memcpy(v, x, n * sizeof *v);
     chrono_stats_sort(v, n);
     want = 1.0 - 2.0 * chrono_expect_alpha(alpha, look);
@@ -14359,179 +14369,151 @@ CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double
     return verdict;
 }
 
-/* ---- the sequential sampler: one body, or two interleaved ----------------------------- */
-typedef struct chrono__sampler {
-    chrono_session *s;
-    chrono_fn fn[2];
-    void *ctx[2];
-    int sides;
-    uint64_t iters, start;
-    double budget_ms;
-    double *block;             /* 2 x CHRONO__NCOLUMNS columns of cap doubles (a chrono__columns a side) */
-    size_t cap, n, quiet, round;
-    chrono__columns col[2];
-    chrono_result r[2];
-} chrono__sampler;
+/* ---- the sequential verdicts: looks at the engine's rows ------------------------------- */
+/* What the looks carry between the engine's calls of chrono__looks_decide:
+   the claim, the look reached, its verdict, and the figures' buffer (the
+   figures, then as many doubles for their sort). */
+typedef struct chrono__looks {
+    const chrono_checker *ck;
+    chrono_expectation *e;
+    double claim;
+    int claim_is_max, look, rc;
+    chrono_verdict v;
+    double *buf;
+    size_t cap;
+} chrono__looks;
 
-CHRONO__PRIVATE void chrono__sampler_columns(chrono__sampler *sp, double *block, size_t cap)
+/* The engine on one side or two: the batch sized (the larger of the sides'),
+   warmed up (alternating), sized again.  One iteration count for both, as
+   in chrono_compare: bodies whose work depends on the iteration index see
+   the same inputs.  With a large gap the slow side's samples are long, and
+   on a busy machine the scheduler may cut them (rejected, replaced): such a
+   check can end INCONCLUSIVE, never FAIL.  0 or the error. */
+CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
+                                       int sides)
 {
-    sp->col[0] = chrono__columns_over(block, cap);
-    sp->col[1] = chrono__columns_over(block + CHRONO__NCOLUMNS * cap, cap);
-}
-
-/* Room for `need` rows, outside any timed region. */
-CHRONO__PRIVATE int chrono__sampler_reserve(chrono__sampler *sp, size_t need)
-{
-    size_t cap = sp->cap ? sp->cap : 64, k;
-    double *nb;
-    chrono__columns old[2];
-    if (need <= sp->cap) return 0;
-    while (cap < need) cap *= 2;
-    if (cap > (size_t)-1 / (2 * CHRONO__NCOLUMNS * sizeof(double))) return CHRONO_ENOMEM;
-    nb = (double *)CHRONO_MALLOC(2 * CHRONO__NCOLUMNS * cap * sizeof(double));
-    if (!nb) return CHRONO_ENOMEM;
-    old[0] = sp->col[0]; old[1] = sp->col[1];
-    chrono__sampler_columns(sp, nb, cap);
-    for (k = 0; k < 2 && sp->block; k++) chrono__columns_copy(&sp->col[k], &old[k], sp->n);
-    CHRONO_FREE(sp->block);
-    sp->block = nb;
-    sp->cap = cap;
+    chrono_session *s = ck->session;
+    double budget = ck->cfg.budget_ms, warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
+    int rc = chrono_engine_open(en, s, side, sides, ck->cfg.first_look);
+    if (rc < 0) return rc;
+    (void)chrono_engine_size(en, 1, budget / 8, budget / 8);
+    (void)chrono_engine_warm(en, warm / (8 * sides), 2);   /* a warm-up may stretch to 4x its time: at most `warm` */
+    (void)chrono_engine_size(en, en->iters, budget / 4, budget / 4);   /* warm now: both must reach the target */
     return 0;
 }
 
-/* Size the batch (the larger of the two sides'), warm up (alternating).
-   One iteration count for both, as in chrono_compare: bodies whose work
-   depends on the iteration index see the same inputs.  With a large gap the
-   slow side's samples are long, and on a busy machine the scheduler may cut
-   them (rejected, replaced): such a check can end INCONCLUSIVE, never FAIL. */
-CHRONO__PRIVATE void chrono__sampler_start(chrono__sampler *sp, const char *name_a, const char *name_b)
-{
-    chrono_session *s = sp->s;
-    double warm = s->cfg.warmup_ms < sp->budget_ms / 10 ? s->cfg.warmup_ms : sp->budget_ms / 10, spent = 0;
-    uint64_t it = 1;
-    int k, w;
-    sp->start = chrono__now(s);
-    for (k = 0; k < sp->sides; k++) {
-        uint64_t i = chrono__size_batch(s, sp->fn[k], sp->ctx[k], 1, sp->start, sp->budget_ms / 8);
-        if (i > it) it = i;
-    }
-    for (w = 0; w < 2; w++)
-        for (k = 0; k < sp->sides; k++)   /* a warm-up may stretch to 4x its time: at most `warm` in all */
-            spent += chrono__warmup(s, sp->fn[k], sp->ctx[k], it, warm / (8 * sp->sides));
-    for (k = 0; k < sp->sides; k++) {   /* warm now: both samples must reach the target */
-        uint64_t i = chrono__size_batch(s, sp->fn[k], sp->ctx[k], it, sp->start, sp->budget_ms / 4);
-        if (i > it) it = i;
-    }
-    sp->iters = it;
-    chrono__result_init(&sp->r[0], name_a, it);
-    chrono__result_init(&sp->r[1], name_b ? name_b : name_a, it);
-    sp->r[0].warmup_ms = sp->r[1].warmup_ms = spent;
-}
-
-CHRONO__PRIVATE int chrono__sampler_over(const chrono__sampler *sp)
-{
-    return chrono__elapsed_ms(sp->s, sp->start) >= sp->budget_ms;
-}
-
-/* Accepted rows up to `target`, or until the budget or the rejection limit. */
-CHRONO__PRIVATE void chrono__sampler_fill(chrono__sampler *sp, size_t target)
-{
-    chrono_session *s = sp->s;
-    chrono__sample sm[2];
-    while (sp->n < target && !chrono__sampler_over(sp) && sp->round < 100 * target + 10000) {
-        size_t idx[2] = { 0, 0 };
-        int k, first = sp->sides == 2 && (sp->round & 1);   /* ABBA */
-        for (k = 0; k < sp->sides; k++) {
-            int side = first ? 1 - k : k;
-            chrono__take_sample(s, sp->fn[side], sp->ctx[side], sp->iters, &sm[side]);
-        }
-        sp->round++;
-        for (k = 0; k < sp->sides; k++) {
-            idx[k] = sp->n;
-            chrono__record(&sm[k], sp->iters, &s->clock, &sp->col[k], &idx[k], &sp->r[k]);
-        }
-        if (idx[0] > sp->n && (sp->sides == 1 || idx[1] > sp->n))
-            sp->quiet = chrono__note_fe(s, sp->col[0].fe, sp->sides == 2 ? sp->col[1].fe : NULL, sp->col[0].port,
-                                        sp->sides == 2 ? sp->col[1].port : NULL, ++sp->n, sp->quiet);
-    }
-}
-
-/* Whether row i counts: quiet on both sides, unless most rows are contended
-   (then every row counts and the session warns, as in bench.h). */
-CHRONO__PRIVATE int chrono__sampler_use(const chrono__sampler *sp, size_t i)
-{
-    if (!chrono__fe_on(sp->s) || sp->quiet * 4 < sp->n) return 1;
-    return chrono__row_quiet(sp->s, sp->col[0].fe, sp->sides == 2 ? sp->col[1].fe : NULL, sp->col[0].port,
-                             sp->sides == 2 ? sp->col[1].port : NULL, i);
-}
-
-/* The per-row figure the claim is about, into out (the scratch of side 1):
-   slow/fast for two sides, ns for one.  Returns how many rows count. */
-CHRONO__PRIVATE size_t chrono__sampler_figures(const chrono__sampler *sp, double *out)
+/* The per-row figure the claim is about, into out, of the rows that count
+   (those CHRONO_ENGINE_DROP_DECIDED keeps): slow/fast for two sides, ns
+   for one.  Their count. */
+CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *out)
 {
     size_t i, m = 0;
-    for (i = 0; i < sp->n; i++)
-        if (chrono__sampler_use(sp, i))
-            out[m++] = sp->sides == 2 ? sp->col[1].ns[i] / sp->col[0].ns[i] : sp->col[0].ns[i];
+    for (i = 0; i < en->n; i++)
+        if (chrono_engine_row_kept(en, i))
+            out[m++] = en->sides == 2 ? en->col[1].ns[i] / en->col[0].ns[i] : en->col[0].ns[i];
     return m;
 }
 
-/* The look loop: fill to first_look 2^(k-1), decide, until decided or out of
-   budget.  The claim is on the median of the figures (sampler_figures). */
-CHRONO__PRIVATE chrono_verdict chrono__sampler_decide(chrono__sampler *sp, const chrono_checker *ck, double claim,
-                                                 int claim_is_max, chrono_expectation *e)
+/* Every sample rejected, the budget spent: the machine, not the claim (a
+   skip, not a failure). */
+CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
 {
-    size_t target = ck->cfg.first_look;
-    int look;
-    chrono_verdict v = CHRONO_INCONCLUSIVE;
-    for (look = 1;; look++) {
-        size_t m;
-        int over;
-        if (chrono__sampler_reserve(sp, target) < 0) return chrono__expect_error(e, CHRONO_ENOMEM, "out of memory");
-        chrono__sampler_fill(sp, target);
-        over = chrono__sampler_over(sp) || sp->n < target;
-        m = chrono__sampler_figures(sp, sp->col[1].scratch);
-        if (m == 0) {   /* the machine, not the claim: a skip, not a failure */
-            if (!over) { target *= 2; continue; }
-            e->verdict = CHRONO_INCONCLUSIVE;
-            e->looks = look;
-            (void)chrono__bprintf(e->reason, sizeof e->reason, "every sample was rejected (%lu migrated, %lu preempted, "
-                                  "%lu reference chains disagreed)", (unsigned long)(sp->r[0].migrated + sp->r[1].migrated),
-                                  (unsigned long)(sp->r[0].preempted + sp->r[1].preempted),
-                                  (unsigned long)(sp->r[0].ref_rejected + sp->r[1].ref_rejected));
-            return CHRONO_INCONCLUSIVE;
-        }
-        v = chrono_expect_decide(sp->col[1].scratch, m, claim, claim_is_max, look, ck->cfg.alpha,
-                                 sp->col[0].scratch, e);
-        if (v != CHRONO_INCONCLUSIVE || over) break;
-        target *= 2;
+    unsigned long mig = 0, pre = 0, ref = 0;
+    int k;
+    for (k = 0; k < en->sides; k++) {
+        mig += (unsigned long)en->r[k]->migrated;
+        pre += (unsigned long)en->r[k]->preempted;
+        ref += (unsigned long)en->r[k]->ref_rejected;
     }
-    if (v == CHRONO_VERDICT_ERROR) return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
-    return v;
+    lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
+    lk->e->looks = lk->look;
+    (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason, "every sample was rejected (%lu migrated, %lu preempted, "
+                          "%lu reference chains disagreed)", mig, pre, ref);
 }
 
-/* Keep the rows that count (as the decision did), summarise each side. */
-CHRONO__PRIVATE int chrono__sampler_finish(chrono__sampler *sp)
+/* The engine's decide callback, when it has the rows of this look (first_look
+   2^(k-1)) or the budget is spent: look k at the figures.  1 asks for twice
+   the rows (another look), 0 stops: decided, out of budget, or out of memory. */
+CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
 {
-    chrono_session *s = sp->s;
-    size_t i, k = 0;
-    int rc = 0, j;
-    if (chrono__fe_on(s) && sp->quiet * 4 < sp->n && sp->quiet < sp->n) s->warnings |= CHRONO_WARN_CONTENDED;
-    for (i = 0; i < sp->n; i++) {
-        if (!chrono__sampler_use(sp, i)) {
-            for (j = 0; j < sp->sides; j++) sp->r[j].contended += (size_t)!chrono__is_quiet(s, sp->col[j].fe[i], NAN);
-            continue;
-        }
-        for (j = 0; j < sp->sides; j++) chrono__columns_move(&sp->col[j], k, i);
-        k++;
+    chrono__looks *lk = (chrono__looks *)user;
+    int over = chrono_engine_ms(en) >= en->target.ms || en->n < en->target.n;
+    size_t m;
+    lk->look++;
+    if ((lk->rc = chrono__grow((void **)&lk->buf, &lk->cap, 2 * en->n, sizeof(double))) < 0) return 0;
+    m = chrono__looks_figures(en, lk->buf);
+    if (m == 0 && over) { chrono__looks_rejected(en, lk); return 0; }
+    if (m) {
+        lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look, lk->ck->cfg.alpha, lk->buf + m,
+                                     lk->e);
+        if (lk->v != CHRONO_INCONCLUSIVE || over) return 0;
     }
-    for (j = 0; j < sp->sides; j++) {
-        sp->r[j].wall_ms = chrono__elapsed_ms(s, sp->start);
-        if (sp->r[j].migrated) s->warnings |= CHRONO_WARN_MIGRATED;
-        if (rc == 0) rc = chrono__summarise(s, &sp->col[j], k, &sp->r[j]);
+    en->target.n *= 2;
+    return 1;
+}
+
+/* The looks, until decided or out of budget: the engine samples on to
+   first_look 2^(k-1) rows for look k.  The claim is on the median of the
+   figures (chrono__looks_figures). */
+CHRONO__PRIVATE chrono_verdict chrono__looks_run(chrono_engine *en, const chrono_checker *ck, double claim,
+                                                 int claim_is_max, chrono_expectation *e)
+{
+    chrono_engine_target t;
+    chrono__looks lk;
+    int rc;
+    memset(&lk, 0, sizeof lk);
+    lk.ck = ck; lk.e = e; lk.claim = claim; lk.claim_is_max = claim_is_max; lk.v = CHRONO_INCONCLUSIVE;
+    t.until = CHRONO_ENGINE_ROWS; t.n = ck->cfg.first_look; t.ms = ck->cfg.budget_ms;
+    t.decide = chrono__looks_decide; t.user = &lk;
+    rc = chrono_engine_run(en, &t);
+    CHRONO_FREE(lk.buf);
+    if (rc == 0) rc = lk.rc;
+    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    if (lk.v == CHRONO_VERDICT_ERROR) return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
+    return lk.v;
+}
+
+/* A faster check stored like any comparison: a = slow (side 1), b = fast,
+   the decision's ratio and interval. */
+CHRONO__PRIVATE int chrono__looks_keep_pair(chrono_engine *en, const chrono_expectation *e)
+{
+    chrono_comparison cmp;
+    chrono_ratio cr;
+    memset(&cmp, 0, sizeof cmp);
+    cmp.a = *en->r[1]; cmp.b = *en->r[0];
+    cmp.rounds = en->n;
+    cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
+    cmp.process_min_ratio = cmp.process_max_ratio = e->estimate;   /* one process */
+    cmp.cycles_ratio = NAN;
+    if (en->s->has_cycles &&
+        chrono_stats_ratio(en->col[1].cycles, en->col[0].cycles, en->n, 0.5, en->col[0].scratch, &cr) == 0)
+        cmp.cycles_ratio = cr.ratio;
+    return chrono_engine_keep(en, &cmp);
+}
+
+/* An expectation on the engine: sized and warmed, the looks, then the rows
+   that counted kept (as the decision did), each side summarised and what was
+   measured kept in the session (two sides: the comparison; one: the result).
+   e's spent_ms; the verdict. */
+CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, chrono_expectation *e,
+                                                    const chrono_engine_side *side, int sides, double claim,
+                                                    int claim_is_max)
+{
+    chrono_engine en;
+    chrono_verdict v;
+    int rc = chrono__looks_open(&en, ck, side, sides), k;
+    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    v = chrono__looks_run(&en, ck, claim, claim_is_max, e);
+    if (v != CHRONO_VERDICT_ERROR && en.n) {
+        (void)chrono_engine_drop(&en, CHRONO_ENGINE_DROP_DECIDED);
+        for (k = 0; k < sides; k++)
+            if (en.r[k]->migrated) en.s->warnings |= CHRONO_WARN_MIGRATED;
+        rc = chrono_engine_summarise(&en);
+        if (rc == 0) rc = sides == 2 ? chrono__looks_keep_pair(&en, e) : chrono_engine_keep(&en, NULL);
     }
-    sp->n = k;
-    return rc;
+    e->spent_ms = chrono_engine_ms(&en);
+    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
+    return v;
 }
 
 /* ---- the checker ------------------------------------------------------------------------ */
@@ -14587,52 +14569,22 @@ CHRONO__PRIVATE int chrono__expect_ready(chrono_checker *ck, chrono_expectation 
     return 1;
 }
 
-CHRONO__PRIVATE void chrono__sampler_init(chrono__sampler *sp, chrono_checker *ck, int sides)
-{
-    memset(sp, 0, sizeof *sp);
-    sp->s = ck->session;
-    sp->sides = sides;
-    sp->budget_ms = ck->cfg.budget_ms;
-}
-
 CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expectation *e, const char *name,
                                                chrono_fn fast, void *fast_ctx, chrono_fn slow, void *slow_ctx,
                                                double min_speedup)
 {
-    chrono__sampler sp;
-    chrono_comparison cmp;
-    chrono_ratio cr;
+    chrono_engine_side side[2];
+    chrono_result r[2];
     char na[CHRONO_NAME_MAX], nb[CHRONO_NAME_MAX];
-    chrono_verdict v;
-    int rc;
     if (!chrono__expect_name_ok(e, name, 5) || !chrono__expect_ready(ck, e)) return e->verdict;
     if (!fast || !slow) return chrono__expect_error(e, CHRONO_EINVAL, "a body (fast or slow) is NULL");
     if (!(min_speedup > 0) || !(min_speedup < 1e12))
         return chrono__expect_error(e, CHRONO_EINVAL, "min_speedup must be a finite number > 0");
     (void)chrono__bprintf(na, sizeof na, "%s/slow", name);
     (void)chrono__bprintf(nb, sizeof nb, "%s/fast", name);
-    chrono__sampler_init(&sp, ck, 2);
-    sp.fn[0] = fast; sp.ctx[0] = fast_ctx; sp.fn[1] = slow; sp.ctx[1] = slow_ctx;
-    chrono__sampler_start(&sp, nb, na);
-    v = chrono__sampler_decide(&sp, ck, min_speedup, 0, e);
-    rc = v == CHRONO_VERDICT_ERROR || sp.n == 0 ? 0 : chrono__sampler_finish(&sp);
-    if (v != CHRONO_VERDICT_ERROR && sp.n && rc == 0) {   /* stored like any comparison: a = slow, b = fast */
-        memset(&cmp, 0, sizeof cmp);
-        cmp.a = sp.r[1]; cmp.b = sp.r[0];
-        cmp.rounds = sp.n;
-        cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
-        cmp.process_min_ratio = cmp.process_max_ratio = e->estimate;   /* one process */
-        cmp.cycles_ratio = NAN;
-        if (sp.s->has_cycles && sp.n &&
-            chrono_stats_ratio(sp.col[1].cycles, sp.col[0].cycles, sp.n, 0.5, sp.col[0].scratch, &cr) == 0)
-            cmp.cycles_ratio = cr.ratio;
-        rc = chrono__grow((void **)&sp.s->comparisons, &sp.s->cap_comparisons, sp.s->ncomparisons + 1, sizeof cmp);
-        if (rc == 0) sp.s->comparisons[sp.s->ncomparisons++] = cmp;
-    }
-    e->spent_ms = chrono__elapsed_ms(sp.s, sp.start);
-    CHRONO_FREE(sp.block);
-    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
-    return v;
+    side[0].name = nb; side[0].fn = fast; side[0].ctx = fast_ctx; side[0].result = &r[0];
+    side[1].name = na; side[1].fn = slow; side[1].ctx = slow_ctx; side[1].result = &r[1];
+    return chrono__looks_expect(ck, e, side, 2, min_speedup, 0);
 }
 
 CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
@@ -14649,19 +14601,10 @@ CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *na
 CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_fn fn,
                                             void *ctx, double claim_ns)
 {
-    chrono__sampler sp;
-    chrono_verdict v;
-    int rc;
-    chrono__sampler_init(&sp, ck, 1);
-    sp.fn[0] = fn; sp.ctx[0] = ctx;
-    chrono__sampler_start(&sp, name, NULL);
-    v = chrono__sampler_decide(&sp, ck, claim_ns, 1, e);
-    rc = v == CHRONO_VERDICT_ERROR || sp.n == 0 ? 0 : chrono__sampler_finish(&sp);
-    if (v != CHRONO_VERDICT_ERROR && sp.n && rc == 0) rc = chrono__keep_result(sp.s, &sp.r[0]);
-    e->spent_ms = chrono__elapsed_ms(sp.s, sp.start);
-    CHRONO_FREE(sp.block);
-    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
-    return v;
+    chrono_engine_side side;
+    chrono_result r;
+    side.name = name; side.fn = fn; side.ctx = ctx; side.result = &r;
+    return chrono__looks_expect(ck, e, &side, 1, claim_ns, 1);
 }
 
 CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
@@ -15031,7 +14974,7 @@ CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectatio
     double x[64], y[64], noise = 0;
     double pmin = INFINITY, pmax = 0;
     size_t i;
-    uint64_t t0 = chrono__now(s);
+    uint64_t t0 = chrono_clock_start(&s->clock), t1;   /* for spent_ms: never inside a sample */
     e->claimed = claimed;
     if (!fn || !params) { chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL"); return; }
     if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) { chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class"); return; }
@@ -15051,7 +14994,8 @@ CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectatio
         chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
         e->rounds = (i + 1) * nparams;
     }
-    e->spent_ms = chrono__elapsed_ms(s, t0);
+    t1 = chrono_clock_stop(&s->clock);
+    e->spent_ms = t1 > t0 ? chrono_clock_ns(&s->clock, t1 - t0) / 1e6 : 0.0;
 }
 
 CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,

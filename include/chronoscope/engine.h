@@ -36,6 +36,8 @@
        chrono_engine_warm(e, ms, rounds)        warm-up, the sides alternating; ms spent
        chrono_engine_run(e, target)             the one sampling loop; 0 or CHRONO_ENOMEM
        chrono_engine_row_quiet(e, i)            row i quiet by both probes on every side
+       chrono_engine_row_kept(e, i)             row i stays under CHRONO_ENGINE_DROP_DECIDED (a decide
+                                                callback's figures come from these rows)
        chrono_engine_drop(e, rule)              the rows that stay (a rule below); their count
        chrono_engine_figures(e)                 CPU time (and one side's page faults) into the results
        chrono_engine_summarise(e)               statistics of the rows kept; 0 or error
@@ -170,6 +172,7 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds);
 CHRONO_API int chrono_engine_run(chrono_engine *e, const chrono_engine_target *target);
 CHRONO_API int chrono_engine_row_quiet(const chrono_engine *e, size_t i);
+CHRONO_API int chrono_engine_row_kept(const chrono_engine *e, size_t i);
 CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule rule);
 CHRONO_API void chrono_engine_figures(chrono_engine *e);
 CHRONO_API int chrono_engine_summarise(chrono_engine *e);
@@ -1338,16 +1341,23 @@ CHRONO__PRIVATE size_t chrono__engine_drop_run(chrono_engine *e)
     return e->n = e->seg + k;
 }
 
+/* Whether CHRONO_ENGINE_DROP_DECIDED keeps row i: every row when fewer than
+   a quarter are quiet, else the quiet ones. */
+CHRONO_API int chrono_engine_row_kept(const chrono_engine *e, size_t i)
+{
+    return e->quiet * 4 < e->n || chrono_engine_row_quiet(e, i);
+}
+
 /* CHRONO_ENGINE_DROP_DECIDED (see the rule); the dropped rows counted on
    each side that was contended, by cause. */
 CHRONO__PRIVATE size_t chrono__engine_drop_decided(chrono_engine *e)
 {
     chrono_session *s = e->s;
     size_t i, k = 0;
-    int j, all = e->quiet * 4 < e->n;
-    if (chrono__fe_on(s) && all && e->quiet < e->n) s->warnings |= CHRONO_WARN_CONTENDED;
+    int j;
+    if (chrono__fe_on(s) && e->quiet * 4 < e->n && e->quiet < e->n) s->warnings |= CHRONO_WARN_CONTENDED;
     for (i = 0; i < e->n; i++) {
-        if (!all && !chrono_engine_row_quiet(e, i)) {
+        if (!chrono_engine_row_kept(e, i)) {
             for (j = 0; j < e->sides; j++) chrono__count_contended(s, &e->col[j], i, e->r[j]);
             continue;
         }
