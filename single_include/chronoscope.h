@@ -14974,7 +14974,7 @@ CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectatio
     double x[64], y[64], noise = 0;
     double pmin = INFINITY, pmax = 0;
     size_t i;
-    uint64_t t0 = chrono_clock_start(&s->clock), t1;   /* for spent_ms: never inside a sample */
+    uint64_t t0 = chrono_clock_read(&s->clock), t1;   /* for spent_ms, outside any sample */
     e->claimed = claimed;
     if (!fn || !params) { chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL"); return; }
     if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) { chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class"); return; }
@@ -14994,7 +14994,7 @@ CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectatio
         chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
         e->rounds = (i + 1) * nparams;
     }
-    t1 = chrono_clock_stop(&s->clock);
+    t1 = chrono_clock_read(&s->clock);
     e->spent_ms = t1 > t0 ? chrono_clock_ns(&s->clock, t1 - t0) / 1e6 : 0.0;
 }
 
