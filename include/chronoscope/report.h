@@ -1219,6 +1219,20 @@ CHRONO__PRIVATE void chrono__json_warning_list(chrono__jobj *o, unsigned warning
     fputc(']', o->f);
 }
 
+/* The context's clock members: the tick source, its rate and cost, the core's clock. */
+CHRONO__PRIVATE void chrono__json_clock(chrono__jobj *o, const chrono_session *s)
+{
+    const chrono_clock *c = &s->clock;
+    chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
+    chrono__jnum(o, "clock_hz", c->hz);
+    chrono__jstr(o, "clock_hz_method", chrono_clock_hz_method_name(c->hz_method));
+    chrono__jnum(o, "clock_calibration_spread", c->calib_spread);
+    chrono__jnum(o, "clock_overhead_ns", c->hz > 0 ? (double)c->overhead_ticks * 1e9 / c->hz : NAN);
+    chrono__jbool(o, "invariant_tsc", c->source == CHRONO_CLOCK_TSC ? c->invariant_tsc != 0 : -1);
+    chrono__jnum(o, "core_ghz", s->core_ghz);
+    chrono__jbool(o, "has_cycles", s->has_cycles != 0);
+}
+
 /* Google Benchmark's context members, then ours. */
 CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
 {
@@ -1265,14 +1279,7 @@ CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj 
     chrono__jbool(o, "pti", e->pti);
     chrono__jstr(o, "mitigations", e->mitigations);
     chrono__jstr(o, "clocksource", e->clocksource);
-    chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
-    chrono__jnum(o, "clock_hz", c->hz);
-    chrono__jstr(o, "clock_hz_method", chrono_clock_hz_method_name(c->hz_method));
-    chrono__jnum(o, "clock_calibration_spread", c->calib_spread);
-    chrono__jnum(o, "clock_overhead_ns", c->hz > 0 ? (double)c->overhead_ticks * 1e9 / c->hz : NAN);
-    chrono__jbool(o, "invariant_tsc", c->source == CHRONO_CLOCK_TSC ? c->invariant_tsc != 0 : -1);
-    chrono__jnum(o, "core_ghz", s->core_ghz);
-    chrono__jbool(o, "has_cycles", s->has_cycles != 0);
+    chrono__json_clock(o, s);
     chrono__jstr(o, "compiler", e->compiler);
     chrono__jbool(o, "optimized", e->optimized);
     chrono__jbool(o, "asserts", e->asserts != 0);
