@@ -121,7 +121,8 @@
 /* ==== chronoscope/base.h ====================================================== */
 /* chronoscope/base.h — what every module shares: the build model (declarations
    and one implementation), version, feature and platform macros, allocation hooks,
-   error codes and chrono_strerror.
+   error codes and chrono_strerror, warning bits (CHRONO_WARN_*: the environment's,
+   the session's and the runs') and their texts.
 
    Usage: included by every module; users include <chronoscope.h>.  Programs may
    test the platform with its public facts (CHRONO_ARCH_*, CHRONO_OS_*, each 0/1)
@@ -143,7 +144,15 @@
 
    Error contract: every function returning int returns 0 on success or a
    negative CHRONO_E... code; chrono_strerror() names it.  The library never
-   prints and never aborts. */
+   prints and never aborts.
+
+   Warnings: chrono_env.warnings, chrono_session.warnings, chrono_result.warnings
+   and chrono_comparison.warnings hold CHRONO_WARN_* bits (the list below says
+   who sets which); chrono_env_warning(bit) is one line of text for a bit,
+   chrono_env_warning_name(bit) its short name ("SHARED_CORE"):
+
+       for (b = 1; b != 0 && b <= CHRONO_WARN_LAST; b <<= 1)
+           if (session.warnings & b) printf("warning: %s\n", chrono_env_warning(b)); */
 
 /* Outside the include guard: a file may include the declarations first and
    ask for the implementation later. */
@@ -306,9 +315,61 @@
 enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
 #undef CHRONO__ERROR_ENUM
 
+/* ---- warnings: one list, the bits, their texts and names ------------------ */
+/* X(name, bit, text). */
+#define CHRONO__WARNINGS(X) \
+    X(CHRONO_WARN_DEBUG_BUILD, 0, "compiled without optimisation: figures are not representative") \
+    X(CHRONO_WARN_VM, 1, "running under a hypervisor: the host can steal time and blur short intervals") \
+    X(CHRONO_WARN_UNPINNED, 2, "thread not pinned to a CPU: the scheduler may move it between samples") \
+    X(CHRONO_WARN_FREQ_SCALING, 3, "CPU frequency scaling or boost is active: the core clock can change during the run") \
+    X(CHRONO_WARN_LOAD, 4, "machine is busy (1-minute load above half the CPUs): other work competes for the CPU") \
+    X(CHRONO_WARN_NO_INVARIANT_TSC, 5, "TSC is not invariant: its rate follows the core frequency") \
+    X(CHRONO_WARN_MIGRATED, 6, "samples were taken on different CPUs: the thread migrated during the run") \
+    X(CHRONO_WARN_ASSERTS, 7, "assertions enabled (NDEBUG not defined): checks may distort the figures") \
+    X(CHRONO_WARN_CONTENDED, 8, "the core's front end was shared (SMT sibling or host) for most of a run: " \
+                                "call- and branch-heavy code reads slow, and those samples were kept") \
+    X(CHRONO_WARN_SHARED_CORE, 9, "the core was shared (SMT sibling or host) for most of a run: its samples were " \
+                                  "kept and its figure may read slow (the row is marked)") \
+    X(CHRONO_WARN_EMPTY_BODY, 10, "an iteration cost about one cycle or less, the loop itself: the body may have " \
+                                  "been optimised away: keep its result with chrono_keep()") \
+    X(CHRONO_WARN_UNSTABLE, 11, "a comparison's paired ratios changed level within the run: its interval was " \
+                                "widened to cover both levels") \
+    X(CHRONO_WARN_INTERRUPTED, 12, "every sample of a run was interrupted (the thread switched out, or the core clock " \
+                                   "changed mid-sample): its figures are those samples', interruptions included") \
+    X(CHRONO_WARN_SHORT_BODY, 13, "a body timed call by call (chrono_run_setup) was shorter than the runner " \
+                                  "measures within 2%: the clock's fixed cost dominates its figure") \
+    X(CHRONO_WARN_HOST_SLOWED, 14, "control chains of known length, timed between the samples, read slow in more " \
+                                   "than 40% of them: the host took the core in stretches the probes did not " \
+                                   "see, and the run's figure may read slow (the row is marked)") \
+    X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
+                                "read them for correctness only; no cycles are estimated") \
+    X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
+                                 "with the level it reaches, n/a for a single one, and its row is marked") \
+    X(CHRONO_WARN_CYCLES_DISAGREE, 17, "the PMU's core cycles and the reference chains' estimate disagree by more " \
+                                       "than 1%: one of them is wrong here (the row is marked)") \
+    X(CHRONO_WARN_OVERSUBSCRIBED, 18, "a threaded run had more threads than CPUs it may use: its threads took " \
+                                      "turns, and their times include each other's (the row is marked)")
+/* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
+   environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
+   session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
+   run (also in its chrono_result.warnings /
+   chrono_comparison.warnings; the session keeps the union): MIGRATED,
+   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED,
+   LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
+   at 0.95), CYCLES_DISAGREE, OVERSUBSCRIBED (threads.h). */
+#define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_OVERSUBSCRIBED };
+#undef CHRONO__WARNING_ENUM
+
 CHRONO__EXTERN_C_BEGIN
 /* The text of an error code ("unknown chronoscope error" for any other int). */
 CHRONO_API const char *chrono_strerror(int err);
+/* One line of text for one CHRONO_WARN_* bit ("unknown environment warning" for
+   anything else). */
+CHRONO_API const char *chrono_env_warning(unsigned bit);
+/* The bit's short name, its macro without CHRONO_WARN_ ("SHARED_CORE"); "UNKNOWN"
+   for anything but one known bit.  CSV and JSON list a row's warnings by it. */
+CHRONO_API const char *chrono_env_warning_name(unsigned bit);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_BASE_H */
@@ -584,8 +645,8 @@ CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
        chrono_env_read(e)       fill *e; missing files leave fields "unknown"; with
                                 page-table isolation (.pti) and the CPU bugs'
                                 mitigations (.mitigations) on Linux
-       chrono_env_warning(bit)  one line of text for one CHRONO_WARN_* bit
-       chrono_env_warning_name(bit)  its short name ("SHARED_CORE")
+       The CHRONO_WARN_* bits in .warnings, their texts (chrono_env_warning)
+       and names (chrono_env_warning_name) are base.h's, beside the errors.
 
    Platforms:
        Linux     sched_setaffinity/sched_getaffinity(0) (per thread),
@@ -629,51 +690,6 @@ typedef struct chrono_cache {
     long size;          /* bytes */
     int num_sharing;    /* logical CPUs sharing it, -1 unknown */
 } chrono_cache;
-
-/* Warning bits and their texts, one list: X(name, bit, text). */
-#define CHRONO__WARNINGS(X) \
-    X(CHRONO_WARN_DEBUG_BUILD, 0, "compiled without optimisation: figures are not representative") \
-    X(CHRONO_WARN_VM, 1, "running under a hypervisor: the host can steal time and blur short intervals") \
-    X(CHRONO_WARN_UNPINNED, 2, "thread not pinned to a CPU: the scheduler may move it between samples") \
-    X(CHRONO_WARN_FREQ_SCALING, 3, "CPU frequency scaling or boost is active: the core clock can change during the run") \
-    X(CHRONO_WARN_LOAD, 4, "machine is busy (1-minute load above half the CPUs): other work competes for the CPU") \
-    X(CHRONO_WARN_NO_INVARIANT_TSC, 5, "TSC is not invariant: its rate follows the core frequency") \
-    X(CHRONO_WARN_MIGRATED, 6, "samples were taken on different CPUs: the thread migrated during the run") \
-    X(CHRONO_WARN_ASSERTS, 7, "assertions enabled (NDEBUG not defined): checks may distort the figures") \
-    X(CHRONO_WARN_CONTENDED, 8, "the core's front end was shared (SMT sibling or host) for most of a run: " \
-                                "call- and branch-heavy code reads slow, and those samples were kept") \
-    X(CHRONO_WARN_SHARED_CORE, 9, "the core was shared (SMT sibling or host) for most of a run: its samples were " \
-                                  "kept and its figure may read slow (the row is marked)") \
-    X(CHRONO_WARN_EMPTY_BODY, 10, "an iteration cost about one cycle or less, the loop itself: the body may have " \
-                                  "been optimised away: keep its result with chrono_keep()") \
-    X(CHRONO_WARN_UNSTABLE, 11, "a comparison's paired ratios changed level within the run: its interval was " \
-                                "widened to cover both levels") \
-    X(CHRONO_WARN_INTERRUPTED, 12, "every sample of a run was interrupted (the thread switched out, or the core clock " \
-                                   "changed mid-sample): its figures are those samples', interruptions included") \
-    X(CHRONO_WARN_SHORT_BODY, 13, "a body timed call by call (chrono_run_setup) was shorter than the runner " \
-                                  "measures within 2%: the clock's fixed cost dominates its figure") \
-    X(CHRONO_WARN_HOST_SLOWED, 14, "control chains of known length, timed between the samples, read slow in more " \
-                                   "than 40% of them: the host took the core in stretches the probes did not " \
-                                   "see, and the run's figure may read slow (the row is marked)") \
-    X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
-                                "read them for correctness only; no cycles are estimated") \
-    X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
-                                 "with the level it reaches, n/a for a single one, and its row is marked") \
-    X(CHRONO_WARN_CYCLES_DISAGREE, 17, "the PMU's core cycles and the reference chains' estimate disagree by more " \
-                                       "than 1%: one of them is wrong here (the row is marked)") \
-    X(CHRONO_WARN_OVERSUBSCRIBED, 18, "a threaded run had more threads than CPUs it may use: its threads took " \
-                                      "turns, and their times include each other's (the row is marked)")
-/* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
-   environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
-   session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
-   run (also in its chrono_result.warnings /
-   chrono_comparison.warnings; the session keeps the union): MIGRATED,
-   CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED,
-   LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
-   at 0.95), CYCLES_DISAGREE, OVERSUBSCRIBED (threads.h). */
-#define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_OVERSUBSCRIBED };
-#undef CHRONO__WARNING_ENUM
 
 typedef struct chrono_env {
     char cpu_brand[64];     /* CPUID brand string, else /proc/cpuinfo "model name", "" */
@@ -728,10 +744,6 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller);
 /* Fill *e; .optimized and .asserts describe the file that calls it.
    CHRONO_EVERSION when that file saw another version of the header. */
 #define chrono_env_read(e) chrono_env_read_at((e), CHRONO__CALLER)
-CHRONO_API const char *chrono_env_warning(unsigned bit);
-/* The bit's short name, its macro without CHRONO_WARN_ ("SHARED_CORE"); "UNKNOWN"
-   for anything but one known bit.  CSV and JSON list a row's warnings by it. */
-CHRONO_API const char *chrono_env_warning_name(unsigned bit);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_CPU_H */
@@ -4012,6 +4024,26 @@ CHRONO_API const char *chrono_strerror(int err)
 #undef CHRONO__ERROR_CASE
 }
 
+CHRONO_API const char *chrono_env_warning(unsigned bit)
+{
+#define CHRONO__WARNING_CASE(name, b, text) case name: return text;
+    switch (bit) {
+    CHRONO__WARNINGS(CHRONO__WARNING_CASE)
+    default: return "unknown environment warning";
+    }
+#undef CHRONO__WARNING_CASE
+}
+
+CHRONO_API const char *chrono_env_warning_name(unsigned bit)
+{
+#define CHRONO__WARNING_NAME(name, b, text) case name: return &#name[12];   /* past "CHRONO_WARN_" */
+    switch (bit) {
+    CHRONO__WARNINGS(CHRONO__WARNING_NAME)
+    default: return "UNKNOWN";
+    }
+#undef CHRONO__WARNING_NAME
+}
+
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_BASE_IMPL */
 
@@ -5241,26 +5273,6 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
     if (e->emulator[0]) w |= CHRONO_WARN_EMULATED;
     e->warnings = w;
     return CHRONO_OK;
-}
-
-CHRONO_API const char *chrono_env_warning(unsigned bit)
-{
-#define CHRONO__WARNING_CASE(name, b, text) case name: return text;
-    switch (bit) {
-    CHRONO__WARNINGS(CHRONO__WARNING_CASE)
-    default: return "unknown environment warning";
-    }
-#undef CHRONO__WARNING_CASE
-}
-
-CHRONO_API const char *chrono_env_warning_name(unsigned bit)
-{
-#define CHRONO__WARNING_NAME(name, b, text) case name: return &#name[12];   /* past "CHRONO_WARN_" */
-    switch (bit) {
-    CHRONO__WARNINGS(CHRONO__WARNING_NAME)
-    default: return "UNKNOWN";
-    }
-#undef CHRONO__WARNING_NAME
 }
 
 CHRONO__EXTERN_C_END
