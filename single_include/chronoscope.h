@@ -11293,23 +11293,20 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
 /* A run's heading and figures in words. */
 CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, const chrono_result *r)
 {
+    /* the row's cells (text report's columns) each after its words; cycles only where known */
+    static const char *const words[] = { "<p>median <b>", "</b>, CI ", ", MAD ", ", ~", " cycles, ",
+                                         " iterations \xC3\x97 samples, outliers ", ", CPU time " };
+    static const int cells[] = { 1, 2, 4, 5, 6, 7, 8 };
     chrono__row row;
+    int i;
     chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, s->cfg.confidence);
     fputs("<section>\n", out);
     chrono__html_el(out, "h3", r->name);
-    fputs("<p>median <b>", out);
-    (void)chrono_escape(out, row.cell[1], CHRONO_FORMAT_HTML);
-    fputs("</b>, CI ", out);
-    (void)chrono_escape(out, row.cell[2], CHRONO_FORMAT_HTML);
-    fputs(", MAD ", out);
-    (void)chrono_escape(out, row.cell[4], CHRONO_FORMAT_HTML);
-    if (r->has_cycles) { fputs(", ~", out); (void)chrono_escape(out, row.cell[5], CHRONO_FORMAT_HTML); fputs(" cycles", out); }
-    fputs(", ", out);
-    (void)chrono_escape(out, row.cell[6], CHRONO_FORMAT_HTML);
-    fputs(" iterations \xC3\x97 samples, outliers ", out);
-    (void)chrono_escape(out, row.cell[7], CHRONO_FORMAT_HTML);
-    fputs(", CPU time ", out);
-    (void)chrono_escape(out, row.cell[8], CHRONO_FORMAT_HTML);
+    for (i = 0; i < 7; i++) {
+        if (cells[i] == 5 && !r->has_cycles) continue;
+        fputs(cells[i] == 6 && !r->has_cycles ? ", " : words[i], out);
+        (void)chrono_escape(out, row.cell[cells[i]], CHRONO_FORMAT_HTML);
+    }
     if (r->cpu_share == r->cpu_share) fprintf(out, " an iteration (on a CPU %.0f%% of the time)", 100.0 * r->cpu_share);
     fputs("</p>\n", out);
 }
