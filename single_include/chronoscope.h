@@ -775,6 +775,7 @@ CHRONO__EXTERN_C_END
      chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
      chrono_stats_level_short  does an interval's level fall short of the confidence asked?
      chrono_stats_quantile   type-7 quantile (R's default, numpy 'linear') of sorted data
+     chrono_stats_median     the median of x[0..n), x sorted in place
      chrono_stats_sort       ascending in place (introsort: no allocation, O(n log n))
      chrono_stats_histogram  counts in equal bins, for sparklines
 
@@ -790,6 +791,9 @@ CHRONO__EXTERN_C_END
               confidence.  ci_level is that coverage (exact binomial); when [min, max] falls
               short (small n), the CI is [min, max] and ci_level says how short.
      outliers Tukey: below q1 - 1.5 IQR or above q3 + 1.5 IQR; severe beyond 3 IQR.
+
+   Interface for the modules above (a private name, documented here):
+   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity).
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
@@ -825,6 +829,9 @@ CHRONO__EXTERN_C_BEGIN
 CHRONO_API void chrono_stats_sort(double *x, size_t n);
 
 CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p);
+/* The median of x[0..n): x sorted in place (chrono_stats_sort), then its
+   middle value or the mean of its two middle ones; NAN for n == 0. */
+CHRONO_API double chrono_stats_median(double *x, size_t n);
 /* 0-based ranks of the CI of the median of n sorted values, and its coverage
    (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
 CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level);
@@ -5379,6 +5386,13 @@ CHRONO_API void chrono_stats_sort(double *x, size_t n)
     if (n > (size_t)-1 / sizeof(double)) return;   /* more doubles than memory holds */
     for (m = n; m > 1; m /= 2) depth += 2;
     chrono__intro_sort(x, n, depth);
+}
+
+CHRONO_API double chrono_stats_median(double *x, size_t n)
+{
+    if (!x || n == 0) return NAN;
+    chrono_stats_sort(x, n);
+    return n & 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
 /* ---- quantiles and the median's confidence interval ---------------------- */
@@ -12994,13 +13008,6 @@ CHRONO_API void chrono_processes_free(chrono_processes *ps)
 
 /* ---- pooling ----------------------------------------------------------------------- */
 
-/* The median of v[0..n) (sorted in place), NAN for none. */
-CHRONO__PRIVATE double chrono__median_sorting(double *v, size_t n)
-{
-    chrono_stats_sort(v, n);
-    return n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
-}
-
 /* The process whose median is the pooled one (or next to it): it lends the
    figures that are not pooled.  work: k doubles. */
 CHRONO__PRIVATE size_t chrono__pool_pick(const chrono_result *const *rs, size_t k, double *work)
@@ -13008,7 +13015,7 @@ CHRONO__PRIVATE size_t chrono__pool_pick(const chrono_result *const *rs, size_t 
     size_t i, pick = 0;
     double md;
     for (i = 0; i < k; i++) work[i] = rs[i]->ns.median;
-    md = chrono__median_sorting(work, k);
+    md = chrono_stats_median(work, k);
     for (i = 1; i < k; i++)
         if (fabs(rs[i]->ns.median - md) < fabs(rs[pick]->ns.median - md)) pick = i;
     return pick;
@@ -13097,7 +13104,7 @@ CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k
     }
     rc = chrono_stats_pool_summaries(st, k, conf, &c);
     if (rc == 0) {
-        if (chrono__all_finite(ratio, k)) f = chrono__median_sorting(ratio, k);   /* cycles per ns: GHz */
+        if (chrono__all_finite(ratio, k)) f = chrono_stats_median(ratio, k);   /* cycles per ns: GHz */
         c.mad = out->ns.mad * f; c.q1 = out->ns.q1 * f; c.q3 = out->ns.q3 * f;
         c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
         c.outliers_severe = out->ns.outliers_severe;
@@ -13209,7 +13216,7 @@ CHRONO__PRIVATE void chrono__pool_ratios(const chrono_comparison *const *cs, siz
         cmp->ratio = st.median; cmp->ci_low = st.ci_low; cmp->ci_high = st.ci_high; cmp->ci_level = st.ci_level;
     }
     for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;   /* the cycles' ratio: the processes' median too */
-    cmp->cycles_ratio = chrono__all_finite(rat, k) ? chrono__median_sorting(rat, k) : NAN;
+    cmp->cycles_ratio = chrono__all_finite(rat, k) ? chrono_stats_median(rat, k) : NAN;
     cmp->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
     if (chrono_stats_level_short(cmp->ci_level, conf)) cmp->warnings |= CHRONO_WARN_LOW_LEVEL;
     cmp->warnings |= (cmp->a.warnings | cmp->b.warnings) & CHRONO_WARN_LOW_LEVEL;
@@ -13259,8 +13266,8 @@ CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const cha
             break;
         }
     if (nsw) {
-        out->per_unit_ns = chrono__median_sorting(pu, nsw);
-        out->fixed_ns = chrono__median_sorting(fx, nsw);
+        out->per_unit_ns = chrono_stats_median(pu, nsw);
+        out->fixed_ns = chrono_stats_median(fx, nsw);
     }
     CHRONO_FREE(pu);
     return nsw ? 0 : CHRONO_ENOSAMPLES;

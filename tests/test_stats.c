@@ -149,6 +149,14 @@ static void test_quantile_hand(void)
            isnan(chrono_stats_quantile(x, 4, NAN)),
            "quantile: NAN for n == 0, NULL, p outside [0,1] or NaN");
     tap_ok(same("n = 1", chrono_stats_quantile(x + 2, 1, 0.3), 4.0, 0), "quantile: n == 1 gives the value");
+    {
+        double odd[] = { 9, 1, 4 }, even[] = { 8, 2, 4, 1 }, one[] = { 7 };
+        tap_ok(same("median odd", chrono_stats_median(odd, 3), 4.0, 0) && odd[0] == 1 && odd[2] == 9 &&
+               same("median even", chrono_stats_median(even, 4), 3.0, 0) && even[3] == 8 &&
+               same("median one", chrono_stats_median(one, 1), 7.0, 0) && isnan(chrono_stats_median(one, 0)) &&
+               isnan(chrono_stats_median(NULL, 3)),
+               "median: {9,1,4} 4 and {8,2,4,1} 3, sorted in place; n == 1 its value; NAN for n == 0 or NULL");
+    }
 }
 
 /* ---- median CI ------------------------------------------------------------------ */

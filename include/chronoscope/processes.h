@@ -583,13 +583,6 @@ CHRONO_API void chrono_processes_free(chrono_processes *ps)
 
 /* ---- pooling ----------------------------------------------------------------------- */
 
-/* The median of v[0..n) (sorted in place), NAN for none. */
-CHRONO__PRIVATE double chrono__median_sorting(double *v, size_t n)
-{
-    chrono_stats_sort(v, n);
-    return n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
-}
-
 /* The process whose median is the pooled one (or next to it): it lends the
    figures that are not pooled.  work: k doubles. */
 CHRONO__PRIVATE size_t chrono__pool_pick(const chrono_result *const *rs, size_t k, double *work)
@@ -597,7 +590,7 @@ CHRONO__PRIVATE size_t chrono__pool_pick(const chrono_result *const *rs, size_t 
     size_t i, pick = 0;
     double md;
     for (i = 0; i < k; i++) work[i] = rs[i]->ns.median;
-    md = chrono__median_sorting(work, k);
+    md = chrono_stats_median(work, k);
     for (i = 1; i < k; i++)
         if (fabs(rs[i]->ns.median - md) < fabs(rs[pick]->ns.median - md)) pick = i;
     return pick;
@@ -686,7 +679,7 @@ CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k
     }
     rc = chrono_stats_pool_summaries(st, k, conf, &c);
     if (rc == 0) {
-        if (chrono__all_finite(ratio, k)) f = chrono__median_sorting(ratio, k);   /* cycles per ns: GHz */
+        if (chrono__all_finite(ratio, k)) f = chrono_stats_median(ratio, k);   /* cycles per ns: GHz */
         c.mad = out->ns.mad * f; c.q1 = out->ns.q1 * f; c.q3 = out->ns.q3 * f;
         c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
         c.outliers_severe = out->ns.outliers_severe;
@@ -798,7 +791,7 @@ CHRONO__PRIVATE void chrono__pool_ratios(const chrono_comparison *const *cs, siz
         cmp->ratio = st.median; cmp->ci_low = st.ci_low; cmp->ci_high = st.ci_high; cmp->ci_level = st.ci_level;
     }
     for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;   /* the cycles' ratio: the processes' median too */
-    cmp->cycles_ratio = chrono__all_finite(rat, k) ? chrono__median_sorting(rat, k) : NAN;
+    cmp->cycles_ratio = chrono__all_finite(rat, k) ? chrono_stats_median(rat, k) : NAN;
     cmp->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
     if (chrono_stats_level_short(cmp->ci_level, conf)) cmp->warnings |= CHRONO_WARN_LOW_LEVEL;
     cmp->warnings |= (cmp->a.warnings | cmp->b.warnings) & CHRONO_WARN_LOW_LEVEL;
@@ -848,8 +841,8 @@ CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const cha
             break;
         }
     if (nsw) {
-        out->per_unit_ns = chrono__median_sorting(pu, nsw);
-        out->fixed_ns = chrono__median_sorting(fx, nsw);
+        out->per_unit_ns = chrono_stats_median(pu, nsw);
+        out->fixed_ns = chrono_stats_median(fx, nsw);
     }
     CHRONO_FREE(pu);
     return nsw ? 0 : CHRONO_ENOSAMPLES;

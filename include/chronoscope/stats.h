@@ -23,6 +23,7 @@
      chrono_stats_median_ci  ranks of the order statistics that bound the median's CI
      chrono_stats_level_short  does an interval's level fall short of the confidence asked?
      chrono_stats_quantile   type-7 quantile (R's default, numpy 'linear') of sorted data
+     chrono_stats_median     the median of x[0..n), x sorted in place
      chrono_stats_sort       ascending in place (introsort: no allocation, O(n log n))
      chrono_stats_histogram  counts in equal bins, for sparklines
 
@@ -38,6 +39,9 @@
               confidence.  ci_level is that coverage (exact binomial); when [min, max] falls
               short (small n), the CI is [min, max] and ci_level says how short.
      outliers Tukey: below q1 - 1.5 IQR or above q3 + 1.5 IQR; severe beyond 3 IQR.
+
+   Interface for the modules above (a private name, documented here):
+   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity).
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
@@ -74,6 +78,9 @@ CHRONO__EXTERN_C_BEGIN
 CHRONO_API void chrono_stats_sort(double *x, size_t n);
 
 CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p);
+/* The median of x[0..n): x sorted in place (chrono_stats_sort), then its
+   middle value or the mean of its two middle ones; NAN for n == 0. */
+CHRONO_API double chrono_stats_median(double *x, size_t n);
 /* 0-based ranks of the CI of the median of n sorted values, and its coverage
    (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
 CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level);
@@ -273,6 +280,13 @@ CHRONO_API void chrono_stats_sort(double *x, size_t n)
     if (n > (size_t)-1 / sizeof(double)) return;   /* more doubles than memory holds */
     for (m = n; m > 1; m /= 2) depth += 2;
     chrono__intro_sort(x, n, depth);
+}
+
+CHRONO_API double chrono_stats_median(double *x, size_t n)
+{
+    if (!x || n == 0) return NAN;
+    chrono_stats_sort(x, n);
+    return n & 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
 /* ---- quantiles and the median's confidence interval ---------------------- */
