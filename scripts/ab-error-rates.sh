@@ -17,7 +17,8 @@
 # "same moved slow3") which pairs; GB_RUNS=0 skips them.  PAIRS picks the
 # chronoscope-ab pairs (default all five).  AB_FLAGS adds flags
 # to every chronoscope-ab run.  Not a test: it takes the machine for minutes
-# (~30 s a chronoscope-ab run, ~15 s a Google Benchmark pair).
+# (35-60 s a chronoscope-ab run, ~1 min a Google Benchmark pair, at load 13-25
+# on a 2-vCPU VM).
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 BUILD_DIR [RUNS]" >&2; exit 2; fi
 build=$(cd "$1" && pwd) || exit 2
