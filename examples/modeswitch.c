@@ -36,51 +36,8 @@ extern char **environ;
 #endif
 
 /* ---- clean-up: the program's own state (the library keeps none) ---------------- */
-#define MS_NPATHS 12
-static char ms_paths[MS_NPATHS][512];     /* files to unlink; a trailing '/' marks a directory */
-static volatile sig_atomic_t ms_npaths;
-
-static void ms_cleanup(void)
-{
-#if CHRONO_OS_LINUX
-    int i;
-    for (i = (int)ms_npaths - 1; i >= 0; i--) {   /* newest first: files before their directory */
-        size_t n = strlen(ms_paths[i]);
-        if (n && ms_paths[i][n - 1] == '/') rmdir(ms_paths[i]);
-        else if (n) unlink(ms_paths[i]);
-    }
-#else
-    (void)ms_paths;
-#endif
-    ms_npaths = 0;
-}
-
-#if CHRONO_OS_LINUX
-static volatile pid_t ms_child;   /* a compiler running now: stopped before the clean-up */
-#endif
-
-static void ms_on_signal(int sig)
-{
-#if CHRONO_OS_LINUX
-    if (ms_child > 0) { kill(ms_child, SIGKILL); waitpid(ms_child, NULL, 0); }   /* both async-signal-safe */
-#endif
-    ms_cleanup();                 /* unlink and rmdir are async-signal-safe */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Remember a path for clean-up; returns it (NULL when the list is full or it is too long). */
-#if CHRONO_OS_LINUX
-static const char *ms_track(const char *dir, const char *name)
-{
-    int i = (int)ms_npaths;
-    if (i >= MS_NPATHS || strlen(dir) + strlen(name) + 2 > sizeof ms_paths[0]) return NULL;
-    sprintf(ms_paths[i], "%s/%s", dir, name);
-    ms_npaths = i + 1;
-    return ms_paths[i];
-}
-#endif
-
+static chrono_tmp ms_tmp;         /* temp files, and a compiler running now: stopped before the clean-up */
+static void ms_on_signal(int sig) { chrono_tmp_signal(&ms_tmp, sig); }
 
 /* ---- Part 1: what one transition costs ------------------------------------------ */
 static void nothing(void) { }
@@ -345,9 +302,9 @@ static void compile_loop(void *ctx, uint64_t iters)
         args[k++] = (char *)c->obj;
         args[k] = NULL;
         if (posix_spawnp(&pid, c->cc, NULL, NULL, args, c->env) != 0) abort();
-        ms_child = pid;
+        ms_tmp.child = pid;
         if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) abort();
-        ms_child = 0;
+        ms_tmp.child = 0;
     }
 }
 
@@ -473,7 +430,7 @@ static int ms_part1(ms_prog *st)
 #if CHRONO_OS_LINUX
     st->zero = open("/dev/zero", O_RDONLY);
     st->null = open("/dev/null", O_WRONLY);
-    st->probe = p->cli.list ? NULL : ms_track(st->dir, "modeswitch-probe.tmp");
+    st->probe = p->cli.list ? NULL : chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-probe.tmp");
     if (!p->cli.list && (st->zero < 0 || st->null < 0 || !st->probe || write_file(st->probe, 4096, 0) < 0)) {
         fprintf(stderr, "modeswitch: cannot open /dev/zero, /dev/null or write in %s: %s\n", st->dir, strerror(errno));
         p->status = 1;
@@ -537,8 +494,8 @@ static void ms_part2(ms_prog *st)
     st->srcs[2] = "/dev/zero";
     st->buf = (char *)malloc(1 << 20);
     if (!p->cli.list) {
-        st->srcs[0] = ms_track(st->dir, "modeswitch-pagecache.tmp");
-        if (dir_ok("/dev/shm")) st->srcs[1] = ms_track("/dev/shm", "modeswitch-tmpfs.tmp");
+        st->srcs[0] = chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-pagecache.tmp");
+        if (dir_ok("/dev/shm")) st->srcs[1] = chrono_tmp_track(&ms_tmp, "/dev/shm", "modeswitch-tmpfs.tmp");
         else chrono_table_text(&st->envtab, "tmpfs source skipped: no writable /dev/shm");
     } else st->srcs[0] = st->srcs[1] = "(listed)";
     for (src = 0; src < 3 && st->buf; src++) {
@@ -559,7 +516,7 @@ static void ms_part2(ms_prog *st)
 static void ms_part3_entries(ms_prog *st, const char *cc, const char *src, const char *obj, const char *rtmp,
                              const char *dtmp, long long asm_size)
 {
-    const char *wp = ms_track(st->dir, "modeswitch-dsync.tmp");
+    const char *wp = chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-dsync.tmp");
     snprintf(st->d1, sizeof st->d1, "%.*s", (int)strlen(rtmp) - 1, rtmp);
     snprintf(st->d2, sizeof st->d2, "%.*s", (int)strlen(dtmp) - 1, dtmp);
     mkdir(st->d1, 0700);
@@ -600,11 +557,11 @@ static void ms_part3(ms_prog *st)
     }
     if (p->cli.list) return;
     cc = getenv("CC") ? getenv("CC") : "cc";
-    src = ms_track(st->dir, "modeswitch-gen.c");
-    obj = ms_track(st->dir, "modeswitch-gen.o");
-    asmf = ms_track(st->dir, "modeswitch-gen.s");
-    dtmp = ms_track(st->dir, "modeswitch-tmp/");
-    rtmp = dir_ok("/dev/shm") ? ms_track("/dev/shm", "modeswitch-tmp/") : NULL;
+    src = chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-gen.c");
+    obj = chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-gen.o");
+    asmf = chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-gen.s");
+    dtmp = chrono_tmp_track(&ms_tmp, st->dir, "modeswitch-tmp/");
+    rtmp = dir_ok("/dev/shm") ? chrono_tmp_track(&ms_tmp, "/dev/shm", "modeswitch-tmp/") : NULL;
     if (!src || !obj || !asmf || !dtmp || generate_source(src) < 0) {
         fprintf(stderr, "modeswitch: cannot write the generated source in %s\n", st->dir);
         p->status = 1;
@@ -762,7 +719,7 @@ static int ms_end(ms_prog *st)
     if (st->zero >= 0) close(st->zero);
     if (st->null >= 0) close(st->null);
 #endif
-    ms_cleanup();
+    chrono_tmp_remove(&ms_tmp);
     rc = chrono_program_end(&st->p);
     if (st->have_tn) chrono_then_now_free(&st->tn);
     chrono_table_free(&st->envtab);
@@ -792,9 +749,7 @@ static int ms_begin(ms_prog *st, int argc, char **argv)
         return chrono_program_end(&st->p);
     }
 #endif
-    signal(SIGINT, ms_on_signal);
-    signal(SIGTERM, ms_on_signal);
-    signal(SIGABRT, ms_on_signal);
+    (void)chrono_tmp_catch(ms_on_signal);
     return 1;
 }
 

@@ -2,7 +2,8 @@
    from a synthetic comparison, the projection's arithmetic (mean-based), the
    then-vs-now table's cells ("n/a" without the seed's clock), the
    environment the experiments print (once, the report's header: PTI and
-   mitigations read from a vulnerabilities directory); one real batch against the
+   mitigations read from a vulnerabilities directory); temp files removed on
+   exit and on a signal; one real batch against the
    projection measured beside it (chrono_literal_run). */
 #include <chronoscope.h>
 #include "tap.h"
@@ -293,7 +294,10 @@ static void test_then_now(void)
 }
 
 #if CHRONO_OS_LINUX
+#  include <signal.h>
 #  include <stdlib.h>
+#  include <sys/stat.h>
+#  include <sys/wait.h>
 #  include <unistd.h>
 static void put(const char *dir, const char *name, const char *text)
 {
@@ -332,6 +336,54 @@ static void test_env_mitigations(void)
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         (void)remove(path);
     }
+    (void)rmdir(dir);
+}
+
+/* Temp files: tracked, removed newest first (files before their directory),
+   refused when full or too long; on a signal removed before the program dies
+   of it, the child it names stopped first. */
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+static void test_tmp(void)
+{
+    static chrono_tmp t;
+    char dir[] = "/tmp/chrono-tmp-XXXXXX", sub[600], file[700], longname[CHRONO_TMP_PATH];
+    const char *d, *f;
+    int i, full = 1, st = 0;
+    pid_t pid;
+    if (!mkdtemp(dir)) { tap_ok(0, "mkdtemp"); return; }
+    d = chrono_tmp_track(&t, dir, "sub/");
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    f = chrono_tmp_track(&t, sub, "a.tmp");
+    snprintf(file, sizeof file, "%s/a.tmp", sub);
+    tap_ok(d && f && !strcmp(f, file) && t.n == 2, "tmp: two paths tracked (%s)", f ? f : "NULL");
+    (void)mkdir(sub, 0700);
+    put(sub, "a.tmp", "x");
+    chrono_tmp_remove(&t);
+    tap_ok(!exists(file) && !exists(sub) && t.n == 0, "tmp: the file, then its directory, removed");
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    tap_ok(chrono_tmp_track(&t, dir, longname) == NULL && chrono_tmp_track(NULL, dir, "a") == NULL && t.n == 0,
+           "tmp: a path too long, or no chrono_tmp: NULL");
+    for (i = 0; i < CHRONO_TMP_MAX; i++) full &= chrono_tmp_track(&t, dir, "f") != NULL;
+    tap_ok(full && chrono_tmp_track(&t, dir, "one more") == NULL, "tmp: %d tracked, the next refused", CHRONO_TMP_MAX);
+    t.n = 0;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {   /* a program with a temp file and a child, terminated */
+        static chrono_tmp ct;
+        pid_t sleeper = fork();
+        if (sleeper == 0) { pause(); _exit(0); }
+        ct.child = sleeper;
+        put(dir, "b.tmp", "x");
+        (void)chrono_tmp_track(&ct, dir, "b.tmp");
+        chrono_tmp_signal(&ct, SIGTERM);
+        _exit(3);     /* not reached: SIGTERM's default action ends it */
+    }
+    snprintf(file, sizeof file, "%s/b.tmp", dir);
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) st = -1;
+    tap_ok(st != -1 && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM && !exists(file),
+           "tmp: on SIGTERM the file removed, then the program died of SIGTERM (status 0x%x)", (unsigned)st);
+    tap_ok(chrono_tmp_catch(NULL) == CHRONO_EINVAL, "tmp: catch(NULL) is CHRONO_EINVAL");
     (void)rmdir(dir);
 }
 #endif
@@ -388,6 +440,7 @@ int main(void)
     test_then_now();
 #if CHRONO_OS_LINUX
     test_env_mitigations();
+    test_tmp();
 #endif
     test_env_header();
     return tap_done();
