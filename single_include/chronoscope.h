@@ -1403,7 +1403,15 @@ typedef struct chrono__sample {
     double cnt[CHRONO_COUNTER_COUNT];   /* counts over the sample, the reads' cost out; NAN: none */
 } chrono__sample;
 
-enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CHRONO__PREEMPTED };
+/* A sample's status: CHRONO__OK, or why it was rejected, named by the
+   chrono_result counter it is counted in, from the one list of causes
+   (CHRONO__REJECTIONS): CHRONO__REJECTED(migrated), (preempted), (backwards),
+   (ref_rejected).  The probes' causes (contended, port_contended) are a row's,
+   counted when rows are dropped: no sample carries them. */
+#define CHRONO__REJECTED(field) CHRONO__REJECTED_##field
+#define CHRONO__REJECTION_STATUS(field, words, key) CHRONO__REJECTED(field),
+enum { CHRONO__OK, CHRONO__REJECTIONS(CHRONO__REJECTION_STATUS) CHRONO__NSTATUS };
+#undef CHRONO__REJECTION_STATUS
 
 /* The thread's CPU time and the elapsed time over spans of sampling (read
    at their ends, never inside a sample): chrono_result.cpu_share. */
@@ -6622,13 +6630,13 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
        (chrono__record_soft) */
     out->ticks = 0;
     if (t1 >= t0) out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
-    if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
-    if (sw0 != sw1) { out->status = CHRONO__PREEMPTED; return; }
-    if (t1 < t0) { out->status = CHRONO__BACKWARDS; return; }
+    if (cpu0 != cpu1) { out->status = CHRONO__REJECTED(migrated); return; }
+    if (sw0 != sw1) { out->status = CHRONO__REJECTED(preempted); return; }
+    if (t1 < t0) { out->status = CHRONO__REJECTED(backwards); return; }
     out->status = CHRONO__OK;
     if (s->has_cycles) {
         double lo = (double)(r0 < r1 ? r0 : r1), hi = (double)(r0 < r1 ? r1 : r0);
-        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REF_DISAGREE; return; }
+        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REJECTED(ref_rejected); return; }
         out->cycles_per_tick = 2.0 * (double)s->ref_adds / (lo + hi);
         out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
         if (f0 && f1)   /* both probes ran and read */
@@ -6740,12 +6748,11 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
                                chrono__columns *col, size_t *n, chrono_result *r)
 {
     r->samples_taken++;
-    if (sm->status != CHRONO__MIGRATED && sm->status != CHRONO__BACKWARDS)
+    if (sm->status != CHRONO__REJECTED(migrated) && sm->status != CHRONO__REJECTED(backwards))
         chrono__all_add(r, (double)sm->ticks / (double)iters * clk->ns_per_tick);
-    if (sm->status == CHRONO__MIGRATED) { r->migrated++; return; }
-    if (sm->status == CHRONO__BACKWARDS) { r->backwards++; return; }
-    if (sm->status == CHRONO__REF_DISAGREE) { r->ref_rejected++; return; }
-    if (sm->status == CHRONO__PREEMPTED) { r->preempted++; return; }
+#define CHRONO__REJECTION_COUNT(field, words, key) if (sm->status == CHRONO__REJECTED(field)) { r->field++; return; }
+    CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT)
+#undef CHRONO__REJECTION_COUNT
     col->ticks[*n] = (double)sm->ticks / (double)iters;
     col->ns[*n] = col->ticks[*n] * clk->ns_per_tick;
     col->cycles[*n] = sm->cycles_per_tick > 0 ? col->ticks[*n] * sm->cycles_per_tick : NAN;
@@ -6763,7 +6770,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
    case no sample of the run is accepted. */
 CHRONO__PRIVATE int chrono__soft(const chrono__sample *sm)
 {
-    return sm->status == CHRONO__OK || sm->status == CHRONO__PREEMPTED || sm->status == CHRONO__REF_DISAGREE;
+    return sm->status == CHRONO__OK || sm->status == CHRONO__REJECTED(preempted) || sm->status == CHRONO__REJECTED(ref_rejected);
 }
 
 /* Row k of col from a sample, whatever its status. */
@@ -14547,20 +14554,31 @@ CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *ou
 }
 
 /* Every sample rejected, the budget spent: the machine, not the claim (a
-   skip, not a failure). */
+   skip, not a failure).  The reason counts each cause (CHRONO__REJECTIONS'
+   words) over the sides; none counted: no sample was taken. */
 CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
 {
-    unsigned long mig = 0, pre = 0, ref = 0;
-    int k;
+#define CHRONO__REJECTION_WORDS(field, words, key) words,
+#define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
+    static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
+    unsigned long count[CHRONO__NREJECTIONS] = { 0 };
+    char *why = lk->e->reason;
+    size_t n = sizeof lk->e->reason, at;
+    int i, k, any = 0;
     for (k = 0; k < en->sides; k++) {
-        mig += (unsigned long)en->r[k]->migrated;
-        pre += (unsigned long)en->r[k]->preempted;
-        ref += (unsigned long)en->r[k]->ref_rejected;
+        i = 0;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_SUM)
     }
+#undef CHRONO__REJECTION_WORDS
+#undef CHRONO__REJECTION_SUM
     lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
     lk->e->looks = lk->look;
-    (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason, "every sample was rejected (%lu migrated, %lu preempted, "
-                          "%lu reference chains disagreed)", mig, pre, ref);
+    (void)chrono__bprintf(why, n, "every sample was rejected (");
+    for (i = 0; i < CHRONO__NREJECTIONS; i++)
+        if (count[i] && (at = strlen(why)) < n)
+            (void)chrono__bprintf(why + at, n - at, "%s%lu %s", any++ ? ", " : "", count[i], words[i]);
+    if ((at = strlen(why)) < n) (void)chrono__bprintf(why + at, n - at, ")");
+    if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
 }
 
 /* The engine's decide callback, when it has the rows of this look (first_look

@@ -439,20 +439,31 @@ CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *ou
 }
 
 /* Every sample rejected, the budget spent: the machine, not the claim (a
-   skip, not a failure). */
+   skip, not a failure).  The reason counts each cause (CHRONO__REJECTIONS'
+   words) over the sides; none counted: no sample was taken. */
 CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
 {
-    unsigned long mig = 0, pre = 0, ref = 0;
-    int k;
+#define CHRONO__REJECTION_WORDS(field, words, key) words,
+#define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
+    static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
+    unsigned long count[CHRONO__NREJECTIONS] = { 0 };
+    char *why = lk->e->reason;
+    size_t n = sizeof lk->e->reason, at;
+    int i, k, any = 0;
     for (k = 0; k < en->sides; k++) {
-        mig += (unsigned long)en->r[k]->migrated;
-        pre += (unsigned long)en->r[k]->preempted;
-        ref += (unsigned long)en->r[k]->ref_rejected;
+        i = 0;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_SUM)
     }
+#undef CHRONO__REJECTION_WORDS
+#undef CHRONO__REJECTION_SUM
     lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
     lk->e->looks = lk->look;
-    (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason, "every sample was rejected (%lu migrated, %lu preempted, "
-                          "%lu reference chains disagreed)", mig, pre, ref);
+    (void)chrono__bprintf(why, n, "every sample was rejected (");
+    for (i = 0; i < CHRONO__NREJECTIONS; i++)
+        if (count[i] && (at = strlen(why)) < n)
+            (void)chrono__bprintf(why + at, n - at, "%s%lu %s", any++ ? ", " : "", count[i], words[i]);
+    if ((at = strlen(why)) < n) (void)chrono__bprintf(why + at, n - at, ")");
+    if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
 }
 
 /* The engine's decide callback, when it has the rows of this look (first_look

@@ -81,7 +81,15 @@ typedef struct chrono__sample {
     double cnt[CHRONO_COUNTER_COUNT];   /* counts over the sample, the reads' cost out; NAN: none */
 } chrono__sample;
 
-enum { CHRONO__OK, CHRONO__MIGRATED, CHRONO__BACKWARDS, CHRONO__REF_DISAGREE, CHRONO__PREEMPTED };
+/* A sample's status: CHRONO__OK, or why it was rejected, named by the
+   chrono_result counter it is counted in, from the one list of causes
+   (CHRONO__REJECTIONS): CHRONO__REJECTED(migrated), (preempted), (backwards),
+   (ref_rejected).  The probes' causes (contended, port_contended) are a row's,
+   counted when rows are dropped: no sample carries them. */
+#define CHRONO__REJECTED(field) CHRONO__REJECTED_##field
+#define CHRONO__REJECTION_STATUS(field, words, key) CHRONO__REJECTED(field),
+enum { CHRONO__OK, CHRONO__REJECTIONS(CHRONO__REJECTION_STATUS) CHRONO__NSTATUS };
+#undef CHRONO__REJECTION_STATUS
 
 /* The thread's CPU time and the elapsed time over spans of sampling (read
    at their ends, never inside a sample): chrono_result.cpu_share. */
@@ -464,13 +472,13 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
        (chrono__record_soft) */
     out->ticks = 0;
     if (t1 >= t0) out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
-    if (cpu0 != cpu1) { out->status = CHRONO__MIGRATED; return; }
-    if (sw0 != sw1) { out->status = CHRONO__PREEMPTED; return; }
-    if (t1 < t0) { out->status = CHRONO__BACKWARDS; return; }
+    if (cpu0 != cpu1) { out->status = CHRONO__REJECTED(migrated); return; }
+    if (sw0 != sw1) { out->status = CHRONO__REJECTED(preempted); return; }
+    if (t1 < t0) { out->status = CHRONO__REJECTED(backwards); return; }
     out->status = CHRONO__OK;
     if (s->has_cycles) {
         double lo = (double)(r0 < r1 ? r0 : r1), hi = (double)(r0 < r1 ? r1 : r0);
-        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REF_DISAGREE; return; }
+        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REJECTED(ref_rejected); return; }
         out->cycles_per_tick = 2.0 * (double)s->ref_adds / (lo + hi);
         out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
         if (f0 && f1)   /* both probes ran and read */
@@ -582,12 +590,11 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
                                chrono__columns *col, size_t *n, chrono_result *r)
 {
     r->samples_taken++;
-    if (sm->status != CHRONO__MIGRATED && sm->status != CHRONO__BACKWARDS)
+    if (sm->status != CHRONO__REJECTED(migrated) && sm->status != CHRONO__REJECTED(backwards))
         chrono__all_add(r, (double)sm->ticks / (double)iters * clk->ns_per_tick);
-    if (sm->status == CHRONO__MIGRATED) { r->migrated++; return; }
-    if (sm->status == CHRONO__BACKWARDS) { r->backwards++; return; }
-    if (sm->status == CHRONO__REF_DISAGREE) { r->ref_rejected++; return; }
-    if (sm->status == CHRONO__PREEMPTED) { r->preempted++; return; }
+#define CHRONO__REJECTION_COUNT(field, words, key) if (sm->status == CHRONO__REJECTED(field)) { r->field++; return; }
+    CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT)
+#undef CHRONO__REJECTION_COUNT
     col->ticks[*n] = (double)sm->ticks / (double)iters;
     col->ns[*n] = col->ticks[*n] * clk->ns_per_tick;
     col->cycles[*n] = sm->cycles_per_tick > 0 ? col->ticks[*n] * sm->cycles_per_tick : NAN;
@@ -605,7 +612,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
    case no sample of the run is accepted. */
 CHRONO__PRIVATE int chrono__soft(const chrono__sample *sm)
 {
-    return sm->status == CHRONO__OK || sm->status == CHRONO__PREEMPTED || sm->status == CHRONO__REF_DISAGREE;
+    return sm->status == CHRONO__OK || sm->status == CHRONO__REJECTED(preempted) || sm->status == CHRONO__REJECTED(ref_rejected);
 }
 
 /* Row k of col from a sample, whatever its status. */
