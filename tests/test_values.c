@@ -504,7 +504,7 @@ static void test_cli_ranges(void)
     {   /* parsed before the message reads them: arguments are evaluated in no set order */
         int processes = parse("--processes=1000", NULL, NULL, 0, &o, &cfg) == 0 ? o.processes : -1;
         int set = parse("--warmup-ms=0.001", "--samples=7", NULL, 0, &o, &cfg) == 0;
-        tap_ok(processes == 1000 && set && cfg.warmup_ms == 0.001 && cfg.samples == 7,
+        tap_ok(processes == 1000 && set && cfg.warmup_ms == (double)0.001 && cfg.samples == 7,
                "the values accepted are the values set (processes %d, warmup %g ms, samples %d)", processes,
                set ? cfg.warmup_ms : -1.0, set ? cfg.samples : -1);
     }
