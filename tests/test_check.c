@@ -421,6 +421,30 @@ static void test_saved_check(void)
 /* ---- bad input ------------------------------------------------------------------------------- */
 static void noop(void *ctx, uint64_t iters) { (void)ctx; for (uint64_t i = 0; i < iters; i++) chrono_keep(i); }
 
+/* The table rows put each argument in its field (CHRONO__CHECK_FIELDS: one list for the
+   struct and the four row macros), the others zero. */
+static void test_rows(void)
+{
+    static const uint64_t ps[3] = { 1, 4, 16 };
+    static int x, y;
+    const chrono_check_entry r[3] = {
+        CHRONO_CHECK_FASTER("f", sim_body, &x, noop, &y, 1.2),
+        CHRONO_CHECK_BELOW("b", noop, &y, 100.0),
+        CHRONO_CHECK_SCALING("s", sim_sweep, &x, ps, 3, CHRONO_O_N),
+    };
+    tap_ok(r[0].kind == CHRONO_EXPECT_FASTER && !strcmp(r[0].name, "f") && r[0].fn == sim_body && r[0].ctx == &x &&
+           r[0].slow == noop && r[0].slow_ctx == &y && r[0].claim == (double)1.2 && !r[0].sweep && !r[0].params &&
+           !r[0].nparams && r[0].complexity == CHRONO_O_1 && !r[0].saved_path,
+           "CHRONO_CHECK_FASTER: fast, its context, slow, its context and min_speedup in their fields");
+    tap_ok(r[1].kind == CHRONO_EXPECT_BELOW && !strcmp(r[1].name, "b") && r[1].fn == noop && r[1].ctx == &y &&
+           !r[1].slow && !r[1].slow_ctx && r[1].claim == 100.0 && !r[1].sweep && !r[1].saved_path,
+           "CHRONO_CHECK_BELOW: body, context and max_ns in their fields");
+    tap_ok(r[2].kind == CHRONO_EXPECT_SCALING && !strcmp(r[2].name, "s") && !r[2].fn && r[2].ctx == &x &&
+           r[2].sweep == sim_sweep && r[2].params == ps && r[2].nparams == 3 && r[2].complexity == CHRONO_O_N &&
+           r[2].claim == 0.0 && !r[2].slow && !r[2].saved_path,
+           "CHRONO_CHECK_SCALING: sweep, context, params, their count and the class in their fields");
+}
+
 static void test_bad_input(void)
 {
     sim c = { 0 };
@@ -515,6 +539,7 @@ int main(void)
     test_tap_environment();
     test_saved_find();
     test_saved_check();
+    test_rows();
     test_bad_input();
     test_real();
     return tap_done();

@@ -220,27 +220,47 @@ typedef struct chrono_saved {
     double samples;
 } chrono_saved;
 
-/* An expectation as data: one row of a program's table (chrono_check_main). */
+/* An expectation as data: one row of a program's table (chrono_check_main).
+   Its fields, and what each CHRONO_CHECK_* row puts in them, are one list:
+   X(K, type, field, faster, below, scaling, saved), a column per kind whose
+   _1 .. _6 are that row macro's arguments in order; the struct and the four
+   row macros are generated from it, so a field is added in one place. */
+#define CHRONO__CHECK_FIELDS(X, K, _1, _2, _3, _4, _5, _6) \
+    X(K, const char *,       name,       _1,                   _1,                  _1,                    _1) \
+    X(K, chrono_expect_kind, kind,       CHRONO_EXPECT_FASTER, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED) \
+    X(K, chrono_fn,          fn,         _2,                   _2,                  NULL,                  _2) \
+    X(K, void *,             ctx,        _3,                   _3,                  _3,                    _3) \
+    X(K, chrono_fn,          slow,       _4,                   NULL,                NULL,                  NULL) \
+    X(K, void *,             slow_ctx,   _5,                   NULL,                NULL,                  NULL) \
+    X(K, double,             claim,      _6,                   _4,                  0.0,                   _5) \
+    X(K, chrono_sweep_fn,    sweep,      NULL,                 NULL,                _2,                    NULL) \
+    X(K, const uint64_t *,   params,     NULL,                 NULL,                _4,                    NULL) \
+    X(K, size_t,             nparams,    0,                    0,                   _5,                    0) \
+    X(K, chrono_complexity,  complexity, CHRONO_O_1,           CHRONO_O_1,          _6,                    CHRONO_O_1) \
+    X(K, const char *,       saved_path, NULL,                 NULL,                NULL,                  _4)
+/* fn, ctx: the body (faster: the fast one; scaling: ctx only, for sweep); slow, slow_ctx:
+   faster's slow body; claim: min_speedup, max_ns or max_slowdown; sweep, params, nparams,
+   complexity: scaling's body, its params and the claimed class; saved_path: the JSON report */
+#define CHRONO__CHECK_MEMBER(K, type, field, faster, below, scaling, saved) type field;
 typedef struct chrono_check_entry {
-    const char *name;
-    chrono_expect_kind kind;
-    chrono_fn fn; void *ctx;            /* faster: the fast body; below, saved: the body */
-    chrono_fn slow; void *slow_ctx;     /* faster: the slow body */
-    double claim;                       /* min_speedup, max_ns, max_slowdown */
-    chrono_sweep_fn sweep;              /* scaling: the body, its params and the claimed class */
-    const uint64_t *params; size_t nparams;
-    chrono_complexity complexity;
-    const char *saved_path;             /* saved: the JSON report */
+    CHRONO__CHECK_FIELDS(CHRONO__CHECK_MEMBER, 0, 0, 0, 0, 0, 0, 0)
 } chrono_check_entry;
+#undef CHRONO__CHECK_MEMBER
 
+#define CHRONO__CHECK_PICK_FASTER(faster, below, scaling, saved) faster
+#define CHRONO__CHECK_PICK_BELOW(faster, below, scaling, saved) below
+#define CHRONO__CHECK_PICK_SCALING(faster, below, scaling, saved) scaling
+#define CHRONO__CHECK_PICK_SAVED(faster, below, scaling, saved) saved
+#define CHRONO__CHECK_VALUE(K, type, field, faster, below, scaling, saved) \
+    CHRONO__CHECK_PICK_##K(faster, below, scaling, saved),
 #define CHRONO_CHECK_FASTER(name, fast, fast_ctx, slow, slow_ctx, min_speedup) \
-    { name, CHRONO_EXPECT_FASTER, fast, fast_ctx, slow, slow_ctx, min_speedup, NULL, NULL, 0, CHRONO_O_1, NULL }
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, FASTER, name, fast, fast_ctx, slow, slow_ctx, min_speedup) }
 #define CHRONO_CHECK_BELOW(name, fn, ctx, max_ns) \
-    { name, CHRONO_EXPECT_BELOW, fn, ctx, NULL, NULL, max_ns, NULL, NULL, 0, CHRONO_O_1, NULL }
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, BELOW, name, fn, ctx, max_ns, 0, 0) }
 #define CHRONO_CHECK_SCALING(name, sweep_fn, ctx, params, nparams, complexity) \
-    { name, CHRONO_EXPECT_SCALING, NULL, ctx, NULL, NULL, 0.0, sweep_fn, params, nparams, complexity, NULL }
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SCALING, name, sweep_fn, ctx, params, nparams, complexity) }
 #define CHRONO_CHECK_SAVED(name, fn, ctx, json_path, max_slowdown) \
-    { name, CHRONO_EXPECT_SAVED, fn, ctx, NULL, NULL, max_slowdown, NULL, NULL, 0, CHRONO_O_1, json_path }
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SAVED, name, fn, ctx, json_path, max_slowdown, 0) }
 
 CHRONO__EXTERN_C_BEGIN
 CHRONO_API chrono_expect_config chrono_expect_config_default(void);
