@@ -780,32 +780,40 @@ CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
 #undef CHRONO__SAVED_SLOT
 #undef CHRONO__SAVED_NONE
 
+/* The next member of the JSON object whose members start at *pp (just after
+   its '{', or after the previous member's value; *first 1 before the first):
+   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
+   (*pp after its '}'); -1 when malformed. */
+CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
+{
+    const char *p = chrono__json_ws(*pp);
+    if (*p == '}') { *pp = p + 1; return 0; }
+    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
+    *first = 0;
+    if (!(p = chrono__json_string(p, key, n))) return -1;
+    p = chrono__json_ws(p);
+    if (*p != ':') return -1;
+    *pp = chrono__json_ws(p + 1);
+    return 1;
+}
+
 /* One object of "benchmarks": its name and the figures we read. */
 CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
 {
-    int first = 1;
+    char key[32];
+    int first = 1, m;
     name[0] = '\0';
     sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
     if (*p != '{') return chrono__json_value(p, 1);
-    p = chrono__json_ws(p + 1);
-    while (*p != '}') {
-        char key[32];
-        const char *v;
-        double *num = NULL;
-        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
-        first = 0;
-        if (!(p = chrono__json_string(p, key, sizeof key))) return NULL;
-        p = chrono__json_ws(p);
-        if (*p != ':') return NULL;
-        v = chrono__json_ws(p + 1);
-        num = chrono__saved_slot(sv, key);
-        if (!strcmp(key, "name") && *v == '"') p = chrono__json_string(v, name, n);
-        else if (num && (*v == '-' || (*v >= '0' && *v <= '9'))) p = chrono__json_number(v, num);
-        else p = chrono__json_value(v, 2);
+    p++;
+    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
+        double *num = chrono__saved_slot(sv, key);
+        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
+        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
+        else p = chrono__json_value(p, 2);
         if (!p) return NULL;
-        p = chrono__json_ws(p);
     }
-    return p + 1;
+    return m < 0 ? NULL : p;
 }
 
 /* The entry called `name` in the "benchmarks" array of a JSON report.
@@ -813,19 +821,13 @@ CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, s
 CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
 {
     const char *p;
+    char key[16];
     int first = 1;
     if (!json || !name || !out) return CHRONO_EINVAL;
     p = chrono__json_ws(json);
     if (*p != '{') return CHRONO_EINVAL;
-    p = chrono__json_ws(p + 1);
-    while (*p != '}') {
-        char key[16];
-        if (!first) { if (*p != ',') return CHRONO_EINVAL; p = chrono__json_ws(p + 1); }
-        first = 0;
-        if (!(p = chrono__json_string(p, key, sizeof key))) return CHRONO_EINVAL;
-        p = chrono__json_ws(p);
-        if (*p != ':') return CHRONO_EINVAL;
-        p = chrono__json_ws(p + 1);
+    p++;
+    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
         if (!strcmp(key, "benchmarks") && *p == '[') {
             p = chrono__json_ws(p + 1);
             while (*p && *p != ']') {
@@ -840,7 +842,6 @@ CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_save
             return CHRONO_EINVAL;
         }
         if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
-        p = chrono__json_ws(p);
     }
     return CHRONO_EINVAL;
 }
