@@ -253,6 +253,15 @@ static void test_pinning(void)
     ok(allowed >= 1 && all_only, "after pinning, the thread's affinity mask is exactly {c}");
     ok(allowed >= 1 && all_restore, "chrono_cpu_unpin restores the original mask exactly");
 
+    /* chrono_cpu_release: a pinned thread runs on every CPU it may again (what a
+       process forked from it needs), the pin's saved mask still restores */
+    rc = chrono_cpu_pin(&p, first);
+    good = rc == 0 && chrono_cpu_release() == 0 && t_get(&now) == 0;
+    for (c = 0; good && c < t_max_cpu(); c++)
+        if (t_has(&orig, c) && !t_has(&now, c)) good = 0;
+    ok(good && chrono_cpu_unpin(&p) == 0 && t_get(&now) == 0 && t_equal(&now, &orig),
+       "chrono_cpu_release after pinning: every CPU of the original mask allowed again; unpin restores it");
+
     /* 9 */
     rc = chrono_cpu_pin(&p, first);
     good = rc == 0 && chrono_cpu_unpin(&p) == 0 && chrono_cpu_unpin(&p) == 0 && p.pinned == 0;

@@ -41,6 +41,10 @@
        chrono_cpu_unpin(p)      restore the saved mask; call it from the thread
                                 that pinned (another thread gets CHRONO_EINVAL).
                                 Harmless when not pinned or called twice.
+       chrono_cpu_release()     let the calling thread run on every CPU again
+                                (the kernel keeps it within its cpuset): for a
+                                process forked from a pinned thread, which
+                                inherits the pin; the spawner's children call it
        chrono_env_read(e)       fill *e; missing files leave fields "unknown"; with
                                 page-table isolation (.pti) and the CPU bugs'
                                 mitigations (.mitigations) on Linux
@@ -140,6 +144,7 @@ CHRONO_API double chrono_cpu_thread_ns(void);
 CHRONO_API int chrono_cpu_allowed(int cpu);
 CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu);
 CHRONO_API int chrono_cpu_unpin(chrono_pin *p);
+CHRONO_API int chrono_cpu_release(void);
 CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller);
 /* Fill *e; .optimized and .asserts describe the file that calls it.
    CHRONO_EVERSION when that file saw another version of the header. */
@@ -186,6 +191,12 @@ CHRONO__PRIVATE int chrono__mask_get(chrono__mask *m) { CPU_ZERO(m); return sche
 CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m) { return sched_setaffinity(0, sizeof *m, m); }
 CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu) { return cpu < CHRONO__MASK_CPUS && CPU_ISSET(cpu, m); }
 CHRONO__PRIVATE void chrono__mask_only(chrono__mask *m, int cpu) { CPU_ZERO(m); CPU_SET(cpu, m); }
+CHRONO__PRIVATE void chrono__mask_all(chrono__mask *m)
+{
+    int cpu;
+    CPU_ZERO(m);
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++) CPU_SET(cpu, m);
+}
 CHRONO__PRIVATE int chrono__getcpu(void) { return sched_getcpu(); }
 #  else
 #    if defined(__GLIBC__) && !defined(__USE_MISC)
@@ -204,6 +215,7 @@ CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu)
 {
     return cpu < CHRONO__MASK_CPUS && ((m->bits[cpu / CHRONO__MASK_WORD] >> (cpu % CHRONO__MASK_WORD)) & 1ul);
 }
+CHRONO__PRIVATE void chrono__mask_all(chrono__mask *m) { memset(m, 0xff, sizeof *m); }
 CHRONO__PRIVATE void chrono__mask_only(chrono__mask *m, int cpu)
 {
     memset(m, 0, sizeof *m);
@@ -568,6 +580,21 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
     p->pinned = 0;
     p->cpu = -1;
     return CHRONO_OK;
+}
+
+CHRONO_API int chrono_cpu_release(void)
+{
+#if CHRONO__OS_LINUX
+    chrono__mask m;
+    chrono__mask_all(&m);
+    return chrono__mask_set(&m) == 0 ? CHRONO_OK : CHRONO_EPIN;
+#elif CHRONO__OS_WINDOWS
+    DWORD_PTR proc = 0, sys = 0;
+    if (!GetProcessAffinityMask(GetCurrentProcess(), &proc, &sys) || proc == 0) return CHRONO_EPIN;
+    return SetThreadAffinityMask(GetCurrentThread(), proc) != 0 ? CHRONO_OK : CHRONO_EPIN;
+#else
+    return CHRONO_OK;
+#endif
 }
 
 /* ---- emulators ---------------------------------------------------------- */

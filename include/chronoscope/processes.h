@@ -449,6 +449,7 @@ CHRONO__PRIVATE int chrono__process_start(chrono_process *o, int argc, char **ar
         int dn = open("/dev/null", O_WRONLY);
         close(fds[0]);
         if (dn >= 0) { dup2(dn, 1); close(dn); }
+        (void)chrono_cpu_release();   /* not the parent's pin: threaded entries need every CPU */
 #  if CHRONO__OS_LINUX
         execv("/proc/self/exe", av);
 #  endif
