@@ -16,7 +16,7 @@ typedef DWORD_PTR t_mask;
 typedef cpu_set_t t_mask;
 #endif
 
-#define NTESTS 54
+#define NTESTS 55
 
 static int t_n, t_failed;
 
