@@ -5260,7 +5260,8 @@ CHRONO__PRIVATE void chrono__env_mitigations(chrono_env *e, const char *dir)
         int k;
         (void)chrono__bprintf(path, sizeof path, "%s/%s", dir, bugs[i]);
         if (chrono__file_line(path, val, sizeof val) != 0 || !strncmp(val, "Not affected", 12)) continue;
-        val[40] = '\0';
+        val[40] = '\0';   /* the first clauses; a clause cut at its ';' loses it (no ";;") */
+        while (*val && strchr("; ", val[strlen(val) - 1])) val[strlen(val) - 1] = '\0';
         k = chrono__bprintf(e->mitigations + w, sizeof e->mitigations - w, " %s=%s;", bugs[i], val);
         w += k > 0 ? (size_t)k : 0;
     }

@@ -330,8 +330,11 @@ static void test_env_mitigations(void)
            "mitigations: PTI on, mds left out, l1tf cut at 40 bytes (%s)", e.mitigations);
     put(dir, "meltdown", "Not affected\n");
     put(dir, "retbleed", "Vulnerable\n");
+    put(dir, "spectre_v2", "Mitigation: Retpolines; STIBP: disabled; RSB filling; PBRSB-eIBRS: Not affected\n");
     chrono__env_mitigations(&e, dir);
     tap_ok(e.pti == 0 && strstr(e.mitigations, " retbleed=Vulnerable;") != NULL, "mitigations: meltdown not affected: PTI off");
+    tap_ok(strstr(e.mitigations, " spectre_v2=Mitigation: Retpolines; STIBP: disabled; ") != NULL && !strstr(e.mitigations, ";;"),
+           "mitigations: a value cut at 40 bytes just after a ';' ends in one ';' (%s)", e.mitigations);
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         (void)remove(path);
