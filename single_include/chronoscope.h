@@ -318,37 +318,56 @@ enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
 /* ---- warnings: one list, the bits, their texts and names ------------------ */
 /* X(name, bit, text). */
 #define CHRONO__WARNINGS(X) \
-    X(CHRONO_WARN_DEBUG_BUILD, 0, "compiled without optimisation: figures are not representative") \
-    X(CHRONO_WARN_VM, 1, "running under a hypervisor: the host can steal time and blur short intervals") \
-    X(CHRONO_WARN_UNPINNED, 2, "thread not pinned to a CPU: the scheduler may move it between samples") \
-    X(CHRONO_WARN_FREQ_SCALING, 3, "CPU frequency scaling or boost is active: the core clock can change during the run") \
-    X(CHRONO_WARN_LOAD, 4, "machine is busy (1-minute load above half the CPUs): other work competes for the CPU") \
-    X(CHRONO_WARN_NO_INVARIANT_TSC, 5, "TSC is not invariant: its rate follows the core frequency") \
-    X(CHRONO_WARN_MIGRATED, 6, "samples were taken on different CPUs: the thread migrated during the run") \
-    X(CHRONO_WARN_ASSERTS, 7, "assertions enabled (NDEBUG not defined): checks may distort the figures") \
-    X(CHRONO_WARN_CONTENDED, 8, "the core's front end was shared (SMT sibling or host) for most of a run: " \
-                                "call- and branch-heavy code reads slow, and those samples were kept") \
-    X(CHRONO_WARN_SHARED_CORE, 9, "the core was shared (SMT sibling or host) for most of a run: its samples were " \
-                                  "kept and its figure may read slow (the row is marked)") \
-    X(CHRONO_WARN_EMPTY_BODY, 10, "an iteration cost about one cycle or less, the loop itself: the body may have " \
-                                  "been optimised away: keep its result with chrono_keep()") \
-    X(CHRONO_WARN_UNSTABLE, 11, "a comparison's paired ratios changed level within the run: its interval was " \
-                                "widened to cover both levels") \
-    X(CHRONO_WARN_INTERRUPTED, 12, "every sample of a run was interrupted (the thread switched out, or the core clock " \
-                                   "changed mid-sample): its figures are those samples', interruptions included") \
-    X(CHRONO_WARN_SHORT_BODY, 13, "a body timed call by call (chrono_run_setup) was shorter than the runner " \
-                                  "measures within 2%: the clock's fixed cost dominates its figure") \
-    X(CHRONO_WARN_HOST_SLOWED, 14, "control chains of known length, timed between the samples, read slow in more " \
-                                   "than 40% of them: the host took the core in stretches the probes did not " \
-                                   "see, and the run's figure may read slow (the row is marked)") \
-    X(CHRONO_WARN_EMULATED, 15, "emulated: timings are the emulator's (qemu, valgrind), not this machine's: " \
-                                "read them for correctness only; no cycles are estimated") \
-    X(CHRONO_WARN_LOW_LEVEL, 16, "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
-                                 "with the level it reaches, n/a for a single one, and its row is marked") \
-    X(CHRONO_WARN_CYCLES_DISAGREE, 17, "the PMU's core cycles and the reference chains' estimate disagree by more " \
-                                       "than 1%: one of them is wrong here (the row is marked)") \
-    X(CHRONO_WARN_OVERSUBSCRIBED, 18, "a threaded run had more threads than CPUs it may use: its threads took " \
-                                      "turns, and their times include each other's (the row is marked)")
+    X(CHRONO_WARN_DEBUG_BUILD, 0, \
+      "compiled without optimisation: figures are not representative") \
+    X(CHRONO_WARN_VM, 1, \
+      "running under a hypervisor: the host can steal time and blur short intervals") \
+    X(CHRONO_WARN_UNPINNED, 2, \
+      "thread not pinned to a CPU: the scheduler may move it between samples") \
+    X(CHRONO_WARN_FREQ_SCALING, 3, \
+      "CPU frequency scaling or boost is active: the core clock can change during the run") \
+    X(CHRONO_WARN_LOAD, 4, \
+      "machine is busy (1-minute load above half the CPUs): other work competes for the CPU") \
+    X(CHRONO_WARN_NO_INVARIANT_TSC, 5, \
+      "TSC is not invariant: its rate follows the core frequency") \
+    X(CHRONO_WARN_MIGRATED, 6, \
+      "samples were taken on different CPUs: the thread migrated during the run") \
+    X(CHRONO_WARN_ASSERTS, 7, \
+      "assertions enabled (NDEBUG not defined): checks may distort the figures") \
+    X(CHRONO_WARN_CONTENDED, 8, \
+      "the core's front end was shared (SMT sibling or host) for most of a run: call- and branch-heavy " \
+      "code reads slow, and those samples were kept") \
+    X(CHRONO_WARN_SHARED_CORE, 9, \
+      "the core was shared (SMT sibling or host) for most of a run: its samples were kept and its figure " \
+      "may read slow (the row is marked)") \
+    X(CHRONO_WARN_EMPTY_BODY, 10, \
+      "an iteration cost about one cycle or less, the loop itself: the body may have been optimised away: " \
+      "keep its result with chrono_keep()") \
+    X(CHRONO_WARN_UNSTABLE, 11, \
+      "a comparison's paired ratios changed level within the run: its interval was widened to cover both " \
+      "levels") \
+    X(CHRONO_WARN_INTERRUPTED, 12, \
+      "every sample of a run was interrupted (the thread switched out, or the core clock changed " \
+      "mid-sample): its figures are those samples', interruptions included") \
+    X(CHRONO_WARN_SHORT_BODY, 13, \
+      "a body timed call by call (chrono_run_setup) was shorter than the runner measures within 2%: the " \
+      "clock's fixed cost dominates its figure") \
+    X(CHRONO_WARN_HOST_SLOWED, 14, \
+      "control chains of known length, timed between the samples, read slow in more than 40% of them: the " \
+      "host took the core in stretches the probes did not see, and the run's figure may read slow (the row " \
+      "is marked)") \
+    X(CHRONO_WARN_EMULATED, 15, \
+      "emulated: timings are the emulator's (qemu, valgrind), not this machine's: read them for " \
+      "correctness only; no cycles are estimated") \
+    X(CHRONO_WARN_LOW_LEVEL, 16, \
+      "too few samples, pairs or processes for the confidence asked: such an interval is shown with the " \
+      "level it reaches, n/a for a single one, and its row is marked") \
+    X(CHRONO_WARN_CYCLES_DISAGREE, 17, \
+      "the PMU's core cycles and the reference chains' estimate disagree by more than 1%: one of them is " \
+      "wrong here (the row is marked)") \
+    X(CHRONO_WARN_OVERSUBSCRIBED, 18, \
+      "a threaded run had more threads than CPUs it may use: its threads took turns, and their times " \
+      "include each other's (the row is marked)")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
    session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
