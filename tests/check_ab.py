@@ -56,8 +56,13 @@ with tempfile.TemporaryDirectory() as d:
     add, same = rows.get("add"), rows.get("same")
     ok(add is not None and add["verdict"] == "slower" and 2.5 < add["head/base"] < 3.6,
        "add (3x the adds): slower, head/base %s" % (add and add["head/base"]))
-    ok(same is not None and same["verdict"] != "slower" and 0.9 < same["head/base"] < 1.1,
-       "same (identical code): not slower (%s, %s)" % (same and same["verdict"], same and same["head/base"]))
+    # Under AddressSanitizer the two copies' instrumented loops read apart (0.84 in CI's
+    # asan leg, called inconclusive): there only the verdict is held to.
+    asan = os.environ.get("CHRONO_TEST_ASAN") == "1"
+    ok(same is not None and same["verdict"] != "slower" and
+       (0.9 < same["head/base"] < 1.1 or (asan and same["verdict"] in ("inconclusive", "no clear difference"))),
+       "same (identical code): not slower (%s, %s%s)" % (same and same["verdict"], same and same["head/base"],
+                                                        ", under ASan" if asan else ""))
     for name in ("add", "same"):
         c, r = cmps.get("base/" + name), rows.get(name)
         good = c is not None and r is not None and c["b"] == "head/" + name
