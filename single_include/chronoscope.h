@@ -11274,7 +11274,7 @@ static const char chrono__html_css[] =
     "th:first-child,td:first-child{text-align:left;white-space:normal}"
     "table.sum td:last-child,table.sum th:last-child{text-align:left;white-space:normal}"
     "table.sum th{white-space:normal}.spark,.tp{white-space:pre}.tp{font-weight:bold}"
-    ".wide{overflow-x:auto}"
+    ".thr{white-space:normal}.wide{overflow-x:auto}"
     "svg{display:block;max-width:100%;height:auto;margin:.4em 0}section{break-inside:avoid}"
     "@media print{body{max-width:none}}";
 
@@ -11301,6 +11301,18 @@ CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
     }
 }
 
+/* " <span class="CLS">TEXT</span>", leading spaces dropped; nothing when
+   TEXT is empty.  "tp" keeps a figure whole; "tp thr" (a threaded run's
+   words, ~45 characters) may wrap, so the summary still fits 1200 px. */
+CHRONO__PRIVATE void chrono__html_tp(FILE *out, const char *text, const char *cls)
+{
+    while (*text == ' ') text++;
+    if (!*text) return;
+    fprintf(out, " <span class=\"%s\">", cls);
+    (void)chrono_escape(out, text, CHRONO_FORMAT_HTML);
+    fputs("</span>", out);
+}
+
 /* One row of the summary table (the markdown report's cells).  With r (a
    result's row), the last cell is its sparkline and its throughput, each kept
    whole: a narrow window wraps between the two instead of hiding the
@@ -11308,20 +11320,20 @@ CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
 CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const char *cell, const chrono_result *r)
 {
     char spark[CHRONO__CELL], tp[CHRONO__CELL];
-    const char *t = tp;
     int i;
     fputs("<tr>", out);
     for (i = 0; i < CHRONO__COLS - (r != NULL); i++) chrono__html_el(out, cell, row->cell[i]);
     if (r) {
         chrono__sparkline(spark, sizeof spark, r->hist, CHRONO_HIST_BINS, " ");
-        tp[0] = '\0';
-        chrono__throughput_append(tp, sizeof tp, r);
-        chrono__threads_append(tp, sizeof tp, r);
-        while (*t == ' ') t++;
         fputs("<td><span class=\"spark\">", out);
         (void)chrono_escape(out, spark, CHRONO_FORMAT_HTML);
         fputs("</span>", out);
-        if (*t) { fputs(" <span class=\"tp\">", out); (void)chrono_escape(out, t, CHRONO_FORMAT_HTML); fputs("</span>", out); }
+        tp[0] = '\0';
+        chrono__throughput_append(tp, sizeof tp, r);
+        chrono__html_tp(out, tp, "tp");
+        tp[0] = '\0';
+        chrono__threads_append(tp, sizeof tp, r);
+        chrono__html_tp(out, tp, "tp thr");   /* a span of its own: the cell may wrap between the two */
         fputs("</td>", out);
     }
     fputs("</tr>\n", out);
