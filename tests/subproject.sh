@@ -33,7 +33,8 @@ check() {   # check NAME MESON-ARGS...: configure, build, count chronoscope's te
     n=$((n + 1)); echo "not ok $n - $name: the parent does not build"; sed 's/^/# /' "$t/log" | tail -20; fail=1; return
   fi
   tests=$(meson introspect --tests "$t/b" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
-  targets=$(meson introspect --targets "$t/b" | python3 -c 'import json,sys; print(" ".join(sorted(x["name"] for x in json.load(sys.stdin))))')
+  # what a plain build makes (chronoscope-ab is a target there, built only when named)
+  targets=$(meson introspect --targets "$t/b" | python3 -c 'import json,sys; print(" ".join(sorted(x["name"] for x in json.load(sys.stdin) if x["build_by_default"])))')
   echo "$tests $targets" > "$t/result"
 }
 check "default"
@@ -64,5 +65,50 @@ read -r tests targets < "$t/result"
 n=$((n + 1))
 if [ "$tests" -gt 0 ]; then echo "ok $n - -Dchronoscope:tests=true turns the tests on ($tests tests)"
 else echo "not ok $n - -Dchronoscope:tests=true gives no tests"; fail=1; fi
+# README's gate for such a project: subprojects/chronoscope/scripts/ab-commits.sh
+# BASE HEAD MODULE, with no AB_TOOL and no option; the parent a git repository
+# of two commits of a one-entry module, the second 3x the work.
+ab_commit() {   # ab_commit WORK MESSAGE
+  sed "s/@WORK@/$1/" "$t/mybench.c.in" >"$t/parent/mybench.c"
+  git -C "$t/parent" add -A >/dev/null && git -C "$t/parent" -c user.name=ab -c user.email=ab@example.invalid \
+    -c commit.gpgsign=false commit -q -m "$2" >/dev/null
+}
+cat >>"$t/parent/meson.build" <<'MESON'
+shared_module('mybench', 'mybench.c', dependencies: dependency('chronoscope'), name_prefix: '')
+MESON
+cat >"$t/mybench.c.in" <<'SRC'
+#include <chronoscope.h>
+static uint64_t work = @WORK@;
+static void chain(void *ctx, uint64_t iters)
+{
+    uint64_t i, k, n = *(const uint64_t *)ctx, x = 3;
+    for (i = 0; i < iters; i++)
+        for (k = 0; k < n; k++) { x *= 0x9E3779B97F4A7C15ull; chrono_keep(x); }
+}
+static size_t table(const chrono_entry **t)
+{
+    static chrono_entry e[1];
+    e[0] = chrono_with_samples(chrono_bench("chain", chain, &work), 21);
+    *t = e;
+    return 1;
+}
+CHRONO_MODULE(table)
+SRC
+n=$((n + 1))
+if ! command -v git >/dev/null 2>&1; then echo "ok $n # SKIP no git"
+else
+  rm -rf "$t/b"
+  git init -q "$t/parent" && ab_commit 200 base && ab_commit 600 slow
+  # PATH without an installed chronoscope-ab: the one the script finds itself is used
+  (cd "$t/parent" && PATH=$(echo "$PATH" | tr ':' '\n' | while read -r d; do [ -x "$d/chronoscope-ab" ] || printf '%s:' "$d"; done) \
+    subprojects/chronoscope/scripts/ab-commits.sh HEAD~1 HEAD mybench --processes=1 --max-ms=5000 --threshold=50 \
+      --format=md --out="$t/ab.md") >"$t/ab.log" 2>&1
+  rc=$?
+  if [ "$rc" = 1 ] && grep -q 'chain.*slower' "$t/ab.md" && grep -q 'tool .*/subprojects/chronoscope/tools/chronoscope-ab$' "$t/ab.log"; then
+    echo "ok $n - a parent project with chronoscope as a subproject runs ab-commits.sh: the subproject's tool built on request, 3x the work called slower (exit 1)"
+  else
+    echo "not ok $n - ab-commits.sh in a parent project: exit $rc (want 1, chain slower)"; sed 's/^/# /' "$t/ab.log" | tail -20; fail=1
+  fi
+fi
 echo "1..$n"
 exit $fail
