@@ -11,7 +11,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import ok, done  # noqa: E402
+from tap import ok, skip, done  # noqa: E402
+
+SHORT = ("too few pairs or processes", "(too few processes)")   # chrono_change_decide's words
 
 tool, base, head, disjoint, old, plainlib, program = sys.argv[1:8]
 
@@ -48,21 +50,39 @@ with tempfile.TemporaryDirectory() as d:
     # 21 samples and a 5 s budget, not --quick's 11 and 300 ms: under load 16-24 the
     # budget ran out now and then before the pairs reached a 95% interval
     # (inconclusive, exit 0)
-    rc, out, err = run(base, head, "--quick", "--samples=21", "--max-ms=5000", "--processes=1", "--threshold=10", "--out=" + js)
-    ok(rc == 1, "an entry slower: exit 1 (got %d; stderr %r)" % (rc, err[-300:]))
+    # Run again (three runs at most) while "add" comes out inconclusive for want of
+    # samples: on a busy machine the rejected ones can use up a run's attempts before
+    # the pairs reach a 95% interval (issue 31: 1 of 32 suite runs); then a skip.
+    for attempt in range(3):
+        rc, out, err = run(base, head, "--quick", "--samples=21", "--max-ms=5000", "--processes=1", "--threshold=10",
+                           "--out=" + js)
+        doc = json.load(open(js)) if rc in (0, 1) else {}
+        add = {r["entry"]: r for r in doc.get("ab", [])}.get("add") or {}
+        short = add.get("verdict") == "inconclusive" and any(w in (add.get("why") or "") for w in SHORT)
+        if not short:
+            break
+        print("# add inconclusive for want of samples, run again: %r" % add.get("why"))
+    if short:
+        skip("an entry slower: three runs inconclusive for want of samples on a busy machine (%r)" % add.get("why"))
+    else:
+        ok(rc == 1, "an entry slower: exit 1 (got %d; stderr %r)" % (rc, err[-300:]))
     doc = json.load(open(js))
     rows = {r["entry"]: r for r in doc.get("ab", [])}
     cmps = {c["a"]: c for c in doc.get("comparisons", [])}
     add, same = rows.get("add"), rows.get("same")
-    ok(add is not None and add["verdict"] == "slower" and 2.5 < add["head/base"] < 3.6,
+    ok(add is not None and (add["verdict"] == "slower" or short) and 2.5 < add["head/base"] < 3.6,
        "add (3x the adds): slower, head/base %s" % (add and add["head/base"]))
-    # Under AddressSanitizer the two copies' instrumented loops read apart (0.84 in CI's
-    # asan leg, called inconclusive): there only the verdict is held to.
+    # Identical code: never called slower (or faster).  What the rule promises of its
+    # figure: "no clear difference" only with head/base and its interval within 1 +- 10%;
+    # a figure beyond that is called inconclusive (the interval reaches beyond the
+    # threshold).  Under AddressSanitizer the two copies' instrumented loops read 0.84
+    # in CI's asan leg, and under load once outside 0.9..1.1 (issue 31): inconclusive.
     asan = os.environ.get("CHRONO_TEST_ASAN") == "1"
-    ok(same is not None and same["verdict"] != "slower" and
-       (0.9 < same["head/base"] < 1.1 or (asan and same["verdict"] in ("inconclusive", "no clear difference"))),
-       "same (identical code): not slower (%s, %s%s)" % (same and same["verdict"], same and same["head/base"],
-                                                        ", under ASan" if asan else ""))
+    ok(same is not None and same["verdict"] in ("no clear difference", "inconclusive") and
+       (same["verdict"] == "inconclusive" or 0.9 < same["ci_low"] <= same["head/base"] <= same["ci_high"] < 1.1),
+       "same (identical code): not slower nor faster, within 1 +- 10%% unless inconclusive (%s, %s [%s, %s]%s)" %
+       (same and same["verdict"], same and same["head/base"], same and same["ci_low"], same and same["ci_high"],
+        ", under ASan" if asan else ""))
     for name in ("add", "same"):
         c, r = cmps.get("base/" + name), rows.get(name)
         good = c is not None and r is not None and c["b"] == "head/" + name
@@ -84,7 +104,13 @@ with tempfile.TemporaryDirectory() as d:
        "the summary counts the verdicts and the title states the rule")
 
     # BMF: the same entries; head's ratio is head/base, base's its inverse, with the intervals
-    rc, out, err = run(base, head, "--quick", "--samples=21", "--max-ms=5000", "--processes=1", "--threshold=10", "--format=bmf", "--filter=add")
+    for attempt in range(3):   # as above: again while inconclusive, the note on stderr says so
+        rc, out, err = run(base, head, "--quick", "--samples=21", "--max-ms=5000", "--processes=1", "--threshold=10",
+                           "--format=bmf", "--filter=add")
+        short = rc == 0 and "1 compared: 0 slower, 0 faster, 0 no clear difference, 1 inconclusive" in err
+        if not short:
+            break
+        print("# bmf: add inconclusive, run again")
     doc = json.loads(out) if rc in (0, 1) else {}
     h, b = doc.get("head/add", {}), doc.get("base/add", {})
     good = rc == 1 and set(doc) == {"base/add", "head/add"} and "ratio" in h and "latency" in b
@@ -95,5 +121,8 @@ with tempfile.TemporaryDirectory() as d:
                 abs(b["ratio"]["lower_value"] * r["upper_value"] - 1) < 1e-9 and
                 lat["lower_value"] <= lat["value"] <= lat["upper_value"] and
                 2.5 < lat["value"] / b["latency"]["value"] < 3.6)
-    ok(good, "--format=bmf: latency and ratio per side with their intervals, exit 1 (got %d): %r" % (rc, out[:400]))
+    if short and not good:
+        skip("--format=bmf: three runs inconclusive on a busy machine")
+    else:
+        ok(good, "--format=bmf: latency and ratio per side with their intervals, exit 1 (got %d): %r" % (rc, out[:400]))
 done()

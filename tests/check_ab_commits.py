@@ -19,6 +19,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tap import ok, skip, done  # noqa: E402
 
+SHORT = ("too few pairs or processes", "(too few processes)")
+
 script, tool, include = (os.path.abspath(a) for a in sys.argv[1:4])
 
 MESON = """project('abmod', 'c', default_options: ['c_std=c99'])
@@ -76,6 +78,22 @@ def gate(repo, work, base, head):
     return p.returncode, p.stdout, p.stderr
 
 
+def gate_clear(repo, work, base, head):
+    """gate(), run again (three runs at most) while the verdict is inconclusive
+    because the samples kept were too few for a 95% interval: on a busy machine
+    the rejected samples (a reference chain that disagrees, the host taking the
+    CPU mid-sample) can use up a run's attempts (issue 31: 3 of 32 suite runs).
+    The last run's (rc, out, err) and whether it was still short."""
+    for _ in range(3):
+        rc, out, err = gate(repo, work, base, head)
+        row = [ln for ln in out.splitlines() if ln.startswith("chain ")]
+        short = rc == 0 and len(row) == 1 and "inconclusive" in row[0] and any(w in row[0] for w in SHORT)
+        if not short:
+            break
+        print("# inconclusive for want of samples, run again: %r" % row[0])
+    return rc, out, err, short
+
+
 if not shutil.which("git") or not shutil.which("meson"):
     skip("ab-commits.sh needs git and meson on PATH")
     done()
@@ -91,17 +109,23 @@ with tempfile.TemporaryDirectory() as work:
     slow = commit(repo, "600", "slow: 600 multiplies")
     broken = commit(repo, "600 +", "broken: does not compile")
 
-    rc, out, err = gate(repo, work, base, slow)
+    rc, out, err, short = gate_clear(repo, work, base, slow)
     row = [ln for ln in out.splitlines() if ln.startswith("chain ")]
-    ok(rc == 1 and len(row) == 1 and "slower" in row[0] and "1 compared: 1 slower" in out,
-       "base -> slow (3x the work): exit 1 (got %d), chain called slower (%r; stderr %r)" % (rc, row, err[-400:]))
+    if short:
+        skip("base -> slow: three runs inconclusive for want of samples on a busy machine (%r)" % row)
+    else:
+        ok(rc == 1 and len(row) == 1 and "slower" in row[0] and "1 compared: 1 slower" in out,
+           "base -> slow (3x the work): exit 1 (got %d), chain called slower (%r; stderr %r)" % (rc, row, err[-400:]))
     ok(("base %s (%s)" % (base, base[:7])) in err or ("base %s" % base) in err,
        "the script names the commits it compared (%r)" % err.splitlines()[-1:])
 
-    rc, out, err = gate(repo, work, slow, base)
+    rc, out, err, short = gate_clear(repo, work, slow, base)
     row = [ln for ln in out.splitlines() if ln.startswith("chain ")]
-    ok(rc == 0 and len(row) == 1 and "faster" in row[0],
-       "slow -> base: exit 0 (got %d), chain called faster (%r; stderr %r)" % (rc, row, err[-400:]))
+    if short:
+        skip("slow -> base: three runs inconclusive for want of samples on a busy machine (%r)" % row)
+    else:
+        ok(rc == 0 and len(row) == 1 and "faster" in row[0],
+           "slow -> base: exit 0 (got %d), chain called faster (%r; stderr %r)" % (rc, row, err[-400:]))
 
     rc, out, err = gate(repo, work, broken, slow)   # the base side fails: one build, not two
     ok(rc == 2 and ("building 'abmod:shared_module' at '%s' failed" % broken) in err and "abmod.c" in err,

@@ -28,6 +28,52 @@ def skip(why):
     sys.stdout.flush()
 
 
+BUSY = 0.25   # CPUs of other work above which a check that needs a quiet machine skips
+
+
+class Load:
+    """Other work on the machine (Linux) since this was made: CPUs' worth of
+    time that went to anything but this process and its waited-for children
+    (other programs, the kernel, the host's steal), from /proc/stat less
+    os.times(); others() is NAN where /proc/stat cannot be read."""
+
+    @staticmethod
+    def _stat():
+        try:
+            with open("/proc/stat") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return None
+        v = [float(x) for x in lines[0].split()[1:9]]
+        ncpu = sum(1 for ln in lines if ln.startswith("cpu") and ln[3:4].isdigit())
+        return sum(v) - v[3] - v[4], sum(v), ncpu
+
+    @staticmethod
+    def _own():
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    def __init__(self):
+        self.start, self.own = self._stat(), self._own()
+
+    def others(self):
+        now = self._stat()
+        if not self.start or not now or now[1] <= self.start[1] or not self.start[2]:
+            return float("nan")
+        wall = (now[1] - self.start[1]) / self.start[2]
+        return ((now[0] - self.start[0]) - (self._own() - self.own) * 100.0) / wall
+
+
+def ok_quiet(cond, load, what):
+    """ok(), except that a failure while other work took more than BUSY of a
+    CPU (since load was made) is a skip naming that load."""
+    others = load.others()
+    if not cond and others > BUSY:
+        skip("needs a quiet machine: other work took %.2f CPUs meanwhile (over %.2f): %s" % (others, BUSY, what))
+        return True
+    return ok(cond, what)
+
+
 def done():
     print("1..%d" % _count)
     sys.exit(1 if _failed else 0)

@@ -515,15 +515,21 @@ static void test_real(void)
     chrono_config cfg = chrono_config_default();
     uint64_t one = 50, eight = 400;
     chrono_verdict v;
+    int errors = 0;
     cfg.warmup_ms = 5;
     if (chrono_session_open(&s, &cfg) < 0) { tap_skip("no session on this machine"); return; }
     v = chrono_expect_faster(&s, "8x gap", work, &one, work, &eight, 2.0);
+    errors += v == CHRONO_VERDICT_ERROR;
     tap_ok(v == CHRONO_PASS || (tap_emulated() && v != CHRONO_FAIL), "real clock: an 8x gap, claim >= 2: %s",
            chrono_verdict_name(v));
     v = chrono_expect_faster(&s, "identical", work, &one, work, &one, 1.5);
     tap_ok(v != CHRONO_PASS && v != CHRONO_VERDICT_ERROR, "real clock: identical bodies, claim >= 1.5: %s (not PASS)",
            chrono_verdict_name(v));
-    tap_ok(s.ncomparisons == 2, "both stored in the session (%d)", (int)s.ncomparisons);
+    errors += v == CHRONO_VERDICT_ERROR;
+    /* each comparison that measured is stored; under qemu a comparison whose
+       every sample was rejected is an error verdict and stores nothing (issue 31) */
+    tap_ok(s.ncomparisons == 2 || (tap_emulated() && (int)s.ncomparisons == 2 - errors),
+           "both stored in the session (%d; %d error verdicts)", (int)s.ncomparisons, errors);
     chrono_session_close(&s);
 }
 

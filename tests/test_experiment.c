@@ -152,6 +152,7 @@ static void test_literal_run(void)
     chrono_session s;
     chrono_literal lit;
     int rc, t, ok = 0, quiet = 0;
+    tap_load load;
     if (tap_emulated()) cfg.cycles = CHRONO_CYCLES_OFF;
     cfg.max_ms = 200;
     rc = chrono_session_open(&s, &cfg);
@@ -172,6 +173,7 @@ static void test_literal_run(void)
         chrono_session_close(&s);
         return;
     }
+    tap_load_start(&load);
     for (t = 0; t < 8 && !ok; t++) {
         double by_median;
         rc = chrono_literal_run(&s, "add100", lit_add100, NULL, 200000, &lit);
@@ -184,7 +186,10 @@ static void test_literal_run(void)
              ((lit.ratio > 0.8 && lit.ratio < 1.25) || (lit.switches == 0 && by_median > 0.8 && by_median < 1.25));
         quiet = ok && !(lit.ratio > 0.8 && lit.ratio < 1.25);
     }
-    tap_ok(ok, "literal: 2e7 adds in one batch read %.4f x their projection (0.8..1.25)%s", lit.ratio,
+    /* One batch against runs beside it, not interleaved: what it needs is a
+       quiet machine (at load 10 the ratio read 0.75..2.5, issue 31); a miss
+       while other work took a quarter of a CPU or more is a skip naming it. */
+    tap_ok_quiet(ok, &load, "literal: 2e7 adds in one batch read %.4f x their projection (0.8..1.25)%s", lit.ratio,
            quiet ? ", or, not interrupted, x ops times the median" : "");
     tap_ok(s.nresults >= 1 && !strcmp(s.results[s.nresults - 1].name, "add100/literal_beside"),
            "literal: its run is kept as add100/literal_beside");

@@ -162,11 +162,13 @@ static void test_qsort(void)
     double best = NAN;
     uint32_t x = 12345;
     int i, k, rc;
+    tap_load load;
     if (!ctx) { tap_ok(0, "qsort: memory"); return; }
     if (tap_emulated()) { tap_skip("qsort with setup: emulated"); free(ctx); return; }
     for (i = 0; i < NQ; i++) { x = x * 1103515245u + 12345u; ctx->src[i] = (int)(x >> 8); }
     rc = chrono_session_open(&s, &c);
     if (rc < 0) { tap_ok(0, "qsort: session opens (%s)", chrono_strerror(rc)); free(ctx); return; }
+    tap_load_start(&load);
     for (k = 0; k < 5; k++) {
         chrono_result rs, rcs, rc_;
         double want, got;
@@ -184,8 +186,11 @@ static void test_qsort(void)
     /* Three separate runs, not one interleaved run: the host's phases move them
        apart (5 tries all outside 5% once at load 15: 1.0515), so 10%: the
        call-by-call figure agrees with the batches' difference, and a gross error
-       in timing call by call (a sort timed twice, a lost call) reads far beyond. */
-    tap_ok(fabs(best - 1) <= 0.10, "qsort of 1000 ints, copy in setup, reads %.4f x (memcpy+qsort) - memcpy (1 +- 10%%)", best);
+       in timing call by call (a sort timed twice, a lost call) reads far beyond.
+       Runs taken at different moments agree only on a quiet machine: at load 10
+       they read 0.75..2.5 (issue 31), so a miss while other work took a quarter
+       of a CPU or more is a skip naming that load. */
+    tap_ok_quiet(fabs(best - 1) <= 0.10, &load, "qsort of 1000 ints, copy in setup, reads %.4f x (memcpy+qsort) - memcpy (1 +- 10%%)", best);
     chrono_session_close(&s);
     free(ctx);
 }

@@ -15,7 +15,9 @@
    work a run's figure can move by more than 10%, so what is asserted is the
    contrast, which that noise cannot close: the shared body's slowdown at
    least twice the private body's, and the private body's within 1.5x.  Up
-   to three looks; each look's figures are printed. */
+   to three looks; each look's figures are printed.  It needs two CPUs free
+   of other work: a miss while other work took a quarter of a CPU or more is
+   a skip naming that load (tap_ok_quiet). */
 #include <chronoscope.h>
 #include "tap.h"
 
@@ -171,15 +173,21 @@ static void test_contrast(void)
 {
     double priv = NAN, shared = NAN;
     int tries, pass = 0;
+    tap_load load;
     if (tap_emulated()) { tap_skip("contrast: emulated (CHRONO_TEST_EMULATED=1): timings are the emulator's"); return; }
     if (chrono_cpu_count() < 2) { tap_skip("contrast: fewer than 2 CPUs"); return; }
     for (tries = 1; tries <= 3 && !pass; tries++) {
+        tap_load_start(&load);
         if (look(&priv, &shared) < 0) break;
         pass = shared >= 2.0 * priv && priv <= 1.5;
         tap_diag("look %d: private 2/1 threads %.3fx (bar: within 10%%), shared 2/1 threads %.3fx (bar: 2x), contrast %.2f",
                  tries, priv, shared, shared / priv);
     }
-    tap_ok(pass, "2 threads against 1: shared atomic %.2fx slower a thread, private counter %.3fx: contrast %.2f >= 2",
+    /* Two threads contend for the atomic only while both run at once: with
+       other work on the other CPU they take turns, and the shared body's
+       slowdown fades (issue 31: 3 of 32 suite runs at load 2-3).  A miss
+       while the last look shared the CPUs is a skip that says so. */
+    tap_ok_quiet(pass, &load, "2 threads against 1: shared atomic %.2fx slower a thread, private counter %.3fx: contrast %.2f >= 2",
            shared, priv, shared / priv);
 }
 
