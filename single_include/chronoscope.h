@@ -1676,14 +1676,43 @@ CHRONO__EXTERN_C_END
 
 
 /* ---- keeping values alive ------------------------------------------------ */
-#if defined(__GNUC__) || defined(__clang__)
-/* The value must exist in a register or memory: the optimizer can neither
-   drop the computation nor hoist it out of the loop. */
-#  define chrono_keep(x) __asm__ __volatile__("" : "+rm"(x) : : "memory")
+/* chrono_keep(x) keeps any expression's value, as Google Benchmark's
+   DoNotOptimize: chrono_keep(strlen(s)), chrono_keep(a + b), chrono_keep(v).
+   The value must exist in a register or memory, so the optimizer can neither
+   drop its computation nor hoist it out of the loop; the "memory" clobber
+   makes memory the value points to reachable.  In C++ a modifiable lvalue is
+   also one the optimizer must forget (the asm may have changed it: a constant
+   input hidden with chrono_keep(n) before a loop is read again), as
+   DoNotOptimize's non-const overload; in C every expression is kept as a
+   value.  Without GNU asm (MSVC) C++ keeps any expression through a volatile
+   read, C an lvalue only (with C23's or MSVC 17.9's typeof: any expression).  CHRONO__KEEP_PORTABLE
+   (private: the tests) takes that path under gcc and clang too. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CHRONO__KEEP_PORTABLE)
+#  if defined(__cplusplus)
+extern "C++" {
+template <class T> inline void chrono__keep(T &x) { __asm__ __volatile__("" : "+rm"(x) : : "memory"); }
+template <class T> inline void chrono__keep(const T &x) { __asm__ __volatile__("" : : "r,m"(x) : "memory"); }
+}
+#    define chrono_keep(x) chrono__keep(x)
+#  else
+#    define chrono_keep(x) __asm__ __volatile__("" : : "r,m"(x) : "memory")
+#  endif
+#else
+CHRONO__INLINE void chrono__keep_ptr(volatile const void *p) { (void)*(volatile const char *)p; }
+#  if defined(__cplusplus)
+extern "C++" {
+template <class T> inline void chrono__keep(const T &x) { chrono__keep_ptr(&x); }
+}
+#    define chrono_keep(x) chrono__keep(x)
+#  elif (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L) || (defined(_MSC_VER) && _MSC_VER >= 1939)
+#    define chrono_keep(x) do { __typeof__(x) chrono__kept = (x); chrono__keep_ptr(&chrono__kept); } while (0)
+#  else
+#    define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
+#  endif
+#endif
+#if (defined(__GNUC__) || defined(__clang__))
 CHRONO__INLINE void chrono_clobber(void) { __asm__ __volatile__("" : : : "memory"); }
 #else
-CHRONO__INLINE void chrono__keep_ptr(volatile const void *p) { (void)p; }
-#  define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
 CHRONO__INLINE void chrono_clobber(void) { _ReadWriteBarrier(); }
 #endif
 
@@ -4165,7 +4194,7 @@ CHRONO__EXTERN_C_END
 #  include <unistd.h>
 #endif
 #if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE && !defined(CLOCK_MONOTONIC)
-#  error "chronoscope implementation: clock_gettime is hidden (strict -std, and a system header came before the implementation): #define _GNU_SOURCE before the first #include of this file, or compile the implementation in a file of its own (src/chronoscope.c)"
+#  error "chronoscope implementation: clock_gettime is hidden (a strict -std such as -std=c99, and a system header came before the implementation): #define _GNU_SOURCE on the first line of this file (or -D_GNU_SOURCE), or include chronoscope.h with CHRONOSCOPE_IMPLEMENTATION (or CHRONO_STATIC) before any system header"
 #endif
 
 CHRONO__EXTERN_C_BEGIN
@@ -9665,12 +9694,48 @@ CHRONO__PRIVATE void chrono__threads_append(char *cell, size_t n, const chrono_r
                           chrono__finite(per_s) ? chrono__fmt3(num, sizeof num, per_s) : "n/a", unit[u]);
 }
 
-/* Per-run warnings: " !" after the name on the row concerned, and a footnote. */
-#define CHRONO__MARK " !"
+/* Per-run warnings: " !" and the numbers of the flags that apply after the
+   name on the row concerned (" !3", " !3,4": a flag's number is its place in
+   the list of CHRONO_WARN_* bits, so it reads the same in every report), and
+   a footnote line per flag that some row carries ("!3 SHARED_CORE: ..."). */
+CHRONO__PRIVATE unsigned chrono__warning_number(unsigned bit)
+{
+    unsigned k = 1;
+    while (bit > 1) { bit >>= 1; k++; }
+    return k;
+}
+
+/* The flags of `warnings` one after another into buf: `lead` first, then each
+   flag's number (numbers 1) or name, `sep` between ("SHARED_CORE|EMPTY_BODY"
+   for CSV, " !9,10" for a row's mark); "" for none.  Its length. */
+CHRONO__PRIVATE size_t chrono__warning_list(char *buf, size_t n, unsigned warnings, const char *lead, const char *sep,
+                                            int numbers)
+{
+    unsigned bit = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    while ((bit = chrono__next_warning(warnings, bit)) != 0 && len < n) {
+        char num[16];
+        int k;
+        (void)chrono__bprintf(num, sizeof num, "%u", chrono__warning_number(bit));
+        k = chrono__bprintf(buf + len, n - len, "%s%s", len ? sep : lead, numbers ? num : chrono_env_warning_name(bit));
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+    return len < n ? len : n - 1;
+}
+
+/* " !3,4" for warnings, "" for none; its length. */
+CHRONO__PRIVATE size_t chrono__mark_text(char *buf, size_t n, unsigned warnings)
+{
+    return chrono__warning_list(buf, n, warnings, " !", ",", 1);
+}
+
 CHRONO__PRIVATE void chrono__mark(char *cell, size_t n, unsigned warnings)
 {
-    size_t len = strlen(cell);
-    if (warnings && len + sizeof CHRONO__MARK <= n) memcpy(cell + len, CHRONO__MARK, sizeof CHRONO__MARK);
+    char mark[64];
+    size_t len = strlen(cell), m = chrono__mark_text(mark, sizeof mark, warnings);
+    if (m && len + m < n) memcpy(cell + len, mark, m + 1);
 }
 
 /* "a: " / "b: " before a comparison side's name in the rows of text, markdown
@@ -9689,21 +9754,14 @@ CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const 
     char line[CHRONO__CELL];
     unsigned bit = 0;
     while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
-        fprintf(w->out, "%s! %s: %s\n", bullet, chrono_env_warning_name(bit),
+        fprintf(w->out, "%s!%u %s: %s\n", bullet, chrono__warning_number(bit), chrono_env_warning_name(bit),
                 chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), mode));
 }
 
 /* "SHARED_CORE|EMPTY_BODY" for CSV; "" for none. */
 CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warnings)
 {
-    unsigned bit = 0;
-    size_t len = 0;
-    buf[0] = '\0';
-    while ((bit = chrono__next_warning(warnings, bit)) != 0 && len < n) {
-        int k = chrono__bprintf(buf + len, n - len, "%s%s", len ? "|" : "", chrono_env_warning_name(bit));
-        if (k < 0) break;
-        len += (size_t)k;
-    }
+    (void)chrono__warning_list(buf, n, warnings, "", "|", 0);
 }
 
 /* The cells of one result; want: the confidence the CI column's title says. */
@@ -9889,18 +9947,35 @@ CHRONO__PRIVATE int chrono__processes_line(char *buf, size_t n, const chrono_res
     return 1;
 }
 
+/* The runs' own lines (memory, processes) after the comparisons and sweeps:
+   a section of their own, "**Runs**" in markdown (not items under
+   "**Comparisons**"), after a blank line in text. */
+CHRONO__PRIVATE void chrono__runs_title(const chrono_report_writer *w, int *titled)
+{
+    const chrono_session *s = w->session;
+    if (*titled) return;
+    *titled = 1;
+    if (w->fmt == CHRONO_FORMAT_MARKDOWN) fputs("\n**Runs**\n\n", w->out);
+    else if (s->ncomparisons || s->nsweeps) fputc('\n', w->out);
+}
+
 CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet, chrono_format mode)
 {
     const chrono_session *s = w->session;
     char line[512], name[CHRONO__CELL];
     size_t i;
+    int titled = 0;
     for (i = 0; i < s->nresults; i++)
-        if (chrono__memory_line(line, sizeof line, &s->results[i]))
+        if (chrono__memory_line(line, sizeof line, &s->results[i])) {
+            chrono__runs_title(w, &titled);
             fprintf(w->out, "%smemory %s: %s\n", bullet, chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+        }
     for (i = 0; i < s->nresults; i++)
-        if (chrono__processes_line(line, sizeof line, &s->results[i]))
+        if (chrono__processes_line(line, sizeof line, &s->results[i])) {
+            chrono__runs_title(w, &titled);
             fprintf(w->out, "%sbetween processes %s: %s\n", bullet,
                     chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+        }
 }
 
 /* ---- text ------------------------------------------------------------------------- */
@@ -10024,7 +10099,8 @@ CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
         fputs(words, w->out);
         chrono__color(w, CHRONO__RESET);
-        fprintf(w->out, "%s\n", c->warnings ? CHRONO__MARK : "");
+        (void)chrono__mark_text(words, sizeof words, c->warnings);
+        fprintf(w->out, "%s\n", words);
         w->row_warnings |= c->warnings;
     }
     if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
@@ -10494,15 +10570,15 @@ CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, chrono_format
 {
     char buf[CHRONO__CELL];
     size_t w = 4, i, n;
-    size_t mark = sizeof CHRONO__MARK - 1;   /* a marked row's name is longer */
+    char mark[64];   /* a marked row's name is longer */
     for (i = 0; i < s->nresults; i++)
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->results[i].name, mode)) +
-                 (s->results[i].warnings ? mark : 0)) > w) w = n;
+                 chrono__mark_text(mark, sizeof mark, s->results[i].warnings)) > w) w = n;
     for (i = 0; i < s->ncomparisons; i++) {
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) + CHRONO__SIDE_LABEL +
-                 (s->comparisons[i].a.warnings ? mark : 0)) > w) w = n;
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].a.warnings)) > w) w = n;
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) + CHRONO__SIDE_LABEL +
-                 (s->comparisons[i].b.warnings ? mark : 0)) > w) w = n;
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].b.warnings)) > w) w = n;
     }
     return w;
 }
@@ -13957,6 +14033,20 @@ CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_ent
     return chrono_cli_reject(&p->cli, "--baseline", b, "is not the name of a benchmark of this program (--list shows them)");
 }
 
+/* --threads=N with no entry of the table that takes it (chrono_with_threads(e,
+   CHRONO_THREADS_CLI)): bad input (exit 2), not a flag silently ignored. */
+CHRONO__PRIVATE int chrono__program_threads(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    char v[24];
+    size_t i;
+    if (p->cli.threads <= 0 || p->chrono__child) return 0;
+    for (i = 0; i < n; i++)
+        if (entries[i].threads == CHRONO_THREADS_CLI) return 0;
+    (void)chrono__bprintf(v, sizeof v, "%d", p->cli.threads);
+    return chrono_cli_reject(&p->cli, "--threads", v,
+                             "applies to threaded benchmarks, and this program has none (--list shows them)");
+}
+
 /* A --filter that selected no entry of any chrono_program_run: bad input
    (exit 2), said once. */
 CHRONO__PRIVATE int chrono__program_filter_check(chrono_program *p)
@@ -14125,7 +14215,8 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
     if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
     /* the flags checked against the table before anything runs or prints */
     none = chrono__count_selected(p, entries, n);
-    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0 || (rc = chrono__program_threads(p, entries, n)) < 0)
+        return chrono__program_fail(p, rc);
     if (none) return 0;   /* no header over an empty table (the end says why) */
     if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
     if (!p->chrono__child && p->cli.processes > 1 && !p->cli.list)

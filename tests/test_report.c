@@ -647,15 +647,15 @@ static void test_low_level(const fixture *fx)
 
     c = report(&f.s, CHRONO_FORMAT_TEXT, CHRONO_COLOR_NEVER);
     tap_ok(line_with(&c, "quote\"back", line, sizeof line) && strstr(line, "  [1.498, 1.502] \xC2\xB5s 75%  ") &&
-               strstr(line, "slash !"),
+               strstr(line, "slash !17"),
            "low level, text: 3 samples show [1.498, 1.502] \xC2\xB5s 75%%, the row marked");
-    tap_ok(line_with(&c, "copy/2", line, sizeof line) && strstr(line, " n/a  ") && strstr(line, "copy/2 !") && !strstr(line, "[20"),
+    tap_ok(line_with(&c, "copy/2", line, sizeof line) && strstr(line, " n/a  ") && strstr(line, "copy/2 !17") && !strstr(line, "[20"),
            "low level, text: one sample shows n/a, no interval, the row marked");
     tap_ok(contains(&c, "imul1000 vs add1000: 3.001x [2.999, 3.003] 75% \xE2\x80\x94 no verdict: 3 pairs give a 75% interval, "
-                        "not 95% (~cycles 3.001x) !\n") &&
-               contains(&c, "same_a vs same_b: 1.001x [n/a] \xE2\x80\x94 no verdict: 1 pair gives no interval (~cycles 1.001x) !\n"),
+                        "not 95% (~cycles 3.001x) !17\n") &&
+               contains(&c, "same_a vs same_b: 1.001x [n/a] \xE2\x80\x94 no verdict: 1 pair gives no interval (~cycles 1.001x) !17\n"),
            "low level, text: comparisons from 3 pairs and from 1 give no verdict, say why, marked");
-    tap_ok(contains(&c, "! LOW_LEVEL: ") && contains(&c, "\nwarning  too few samples"), "low level, text: the footnote and the warning");
+    tap_ok(contains(&c, "!17 LOW_LEVEL: ") && contains(&c, "\nwarning  too few samples"), "low level, text: the footnote and the warning");
     capture_free(&c);
 
     c = report(&f.s, CHRONO_FORMAT_MARKDOWN, CHRONO_COLOR_NEVER);

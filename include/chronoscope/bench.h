@@ -137,14 +137,43 @@
 #include "engine.h"
 
 /* ---- keeping values alive ------------------------------------------------ */
-#if defined(__GNUC__) || defined(__clang__)
-/* The value must exist in a register or memory: the optimizer can neither
-   drop the computation nor hoist it out of the loop. */
-#  define chrono_keep(x) __asm__ __volatile__("" : "+rm"(x) : : "memory")
+/* chrono_keep(x) keeps any expression's value, as Google Benchmark's
+   DoNotOptimize: chrono_keep(strlen(s)), chrono_keep(a + b), chrono_keep(v).
+   The value must exist in a register or memory, so the optimizer can neither
+   drop its computation nor hoist it out of the loop; the "memory" clobber
+   makes memory the value points to reachable.  In C++ a modifiable lvalue is
+   also one the optimizer must forget (the asm may have changed it: a constant
+   input hidden with chrono_keep(n) before a loop is read again), as
+   DoNotOptimize's non-const overload; in C every expression is kept as a
+   value.  Without GNU asm (MSVC) C++ keeps any expression through a volatile
+   read, C an lvalue only (with C23's or MSVC 17.9's typeof: any expression).  CHRONO__KEEP_PORTABLE
+   (private: the tests) takes that path under gcc and clang too. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CHRONO__KEEP_PORTABLE)
+#  if defined(__cplusplus)
+extern "C++" {
+template <class T> inline void chrono__keep(T &x) { __asm__ __volatile__("" : "+rm"(x) : : "memory"); }
+template <class T> inline void chrono__keep(const T &x) { __asm__ __volatile__("" : : "r,m"(x) : "memory"); }
+}
+#    define chrono_keep(x) chrono__keep(x)
+#  else
+#    define chrono_keep(x) __asm__ __volatile__("" : : "r,m"(x) : "memory")
+#  endif
+#else
+CHRONO__INLINE void chrono__keep_ptr(volatile const void *p) { (void)*(volatile const char *)p; }
+#  if defined(__cplusplus)
+extern "C++" {
+template <class T> inline void chrono__keep(const T &x) { chrono__keep_ptr(&x); }
+}
+#    define chrono_keep(x) chrono__keep(x)
+#  elif (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L) || (defined(_MSC_VER) && _MSC_VER >= 1939)
+#    define chrono_keep(x) do { __typeof__(x) chrono__kept = (x); chrono__keep_ptr(&chrono__kept); } while (0)
+#  else
+#    define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
+#  endif
+#endif
+#if (defined(__GNUC__) || defined(__clang__))
 CHRONO__INLINE void chrono_clobber(void) { __asm__ __volatile__("" : : : "memory"); }
 #else
-CHRONO__INLINE void chrono__keep_ptr(volatile const void *p) { (void)p; }
-#  define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
 CHRONO__INLINE void chrono_clobber(void) { _ReadWriteBarrier(); }
 #endif
 

@@ -237,7 +237,7 @@ CHRONO__INLINE uint64_t chrono_clock_stop(const chrono_clock *c)
 #  include <unistd.h>
 #endif
 #if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE && !defined(CLOCK_MONOTONIC)
-#  error "chronoscope implementation: clock_gettime is hidden (strict -std, and a system header came before the implementation): #define _GNU_SOURCE before the first #include of this file, or compile the implementation in a file of its own (src/chronoscope.c)"
+#  error "chronoscope implementation: clock_gettime is hidden (a strict -std such as -std=c99, and a system header came before the implementation): #define _GNU_SOURCE on the first line of this file (or -D_GNU_SOURCE), or include chronoscope.h with CHRONOSCOPE_IMPLEMENTATION (or CHRONO_STATIC) before any system header"
 #endif
 
 CHRONO__EXTERN_C_BEGIN

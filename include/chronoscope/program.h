@@ -333,6 +333,20 @@ CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_ent
     return chrono_cli_reject(&p->cli, "--baseline", b, "is not the name of a benchmark of this program (--list shows them)");
 }
 
+/* --threads=N with no entry of the table that takes it (chrono_with_threads(e,
+   CHRONO_THREADS_CLI)): bad input (exit 2), not a flag silently ignored. */
+CHRONO__PRIVATE int chrono__program_threads(chrono_program *p, const chrono_entry *entries, size_t n)
+{
+    char v[24];
+    size_t i;
+    if (p->cli.threads <= 0 || p->chrono__child) return 0;
+    for (i = 0; i < n; i++)
+        if (entries[i].threads == CHRONO_THREADS_CLI) return 0;
+    (void)chrono__bprintf(v, sizeof v, "%d", p->cli.threads);
+    return chrono_cli_reject(&p->cli, "--threads", v,
+                             "applies to threaded benchmarks, and this program has none (--list shows them)");
+}
+
 /* A --filter that selected no entry of any chrono_program_run: bad input
    (exit 2), said once. */
 CHRONO__PRIVATE int chrono__program_filter_check(chrono_program *p)
@@ -501,7 +515,8 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
     if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
     /* the flags checked against the table before anything runs or prints */
     none = chrono__count_selected(p, entries, n);
-    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0 || (rc = chrono__program_threads(p, entries, n)) < 0)
+        return chrono__program_fail(p, rc);
     if (none) return 0;   /* no header over an empty table (the end says why) */
     if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
     if (!p->chrono__child && p->cli.processes > 1 && !p->cli.list)

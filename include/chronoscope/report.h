@@ -644,12 +644,48 @@ CHRONO__PRIVATE void chrono__threads_append(char *cell, size_t n, const chrono_r
                           chrono__finite(per_s) ? chrono__fmt3(num, sizeof num, per_s) : "n/a", unit[u]);
 }
 
-/* Per-run warnings: " !" after the name on the row concerned, and a footnote. */
-#define CHRONO__MARK " !"
+/* Per-run warnings: " !" and the numbers of the flags that apply after the
+   name on the row concerned (" !3", " !3,4": a flag's number is its place in
+   the list of CHRONO_WARN_* bits, so it reads the same in every report), and
+   a footnote line per flag that some row carries ("!3 SHARED_CORE: ..."). */
+CHRONO__PRIVATE unsigned chrono__warning_number(unsigned bit)
+{
+    unsigned k = 1;
+    while (bit > 1) { bit >>= 1; k++; }
+    return k;
+}
+
+/* The flags of `warnings` one after another into buf: `lead` first, then each
+   flag's number (numbers 1) or name, `sep` between ("SHARED_CORE|EMPTY_BODY"
+   for CSV, " !9,10" for a row's mark); "" for none.  Its length. */
+CHRONO__PRIVATE size_t chrono__warning_list(char *buf, size_t n, unsigned warnings, const char *lead, const char *sep,
+                                            int numbers)
+{
+    unsigned bit = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    while ((bit = chrono__next_warning(warnings, bit)) != 0 && len < n) {
+        char num[16];
+        int k;
+        (void)chrono__bprintf(num, sizeof num, "%u", chrono__warning_number(bit));
+        k = chrono__bprintf(buf + len, n - len, "%s%s", len ? sep : lead, numbers ? num : chrono_env_warning_name(bit));
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+    return len < n ? len : n - 1;
+}
+
+/* " !3,4" for warnings, "" for none; its length. */
+CHRONO__PRIVATE size_t chrono__mark_text(char *buf, size_t n, unsigned warnings)
+{
+    return chrono__warning_list(buf, n, warnings, " !", ",", 1);
+}
+
 CHRONO__PRIVATE void chrono__mark(char *cell, size_t n, unsigned warnings)
 {
-    size_t len = strlen(cell);
-    if (warnings && len + sizeof CHRONO__MARK <= n) memcpy(cell + len, CHRONO__MARK, sizeof CHRONO__MARK);
+    char mark[64];
+    size_t len = strlen(cell), m = chrono__mark_text(mark, sizeof mark, warnings);
+    if (m && len + m < n) memcpy(cell + len, mark, m + 1);
 }
 
 /* "a: " / "b: " before a comparison side's name in the rows of text, markdown
@@ -668,21 +704,14 @@ CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const 
     char line[CHRONO__CELL];
     unsigned bit = 0;
     while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
-        fprintf(w->out, "%s! %s: %s\n", bullet, chrono_env_warning_name(bit),
+        fprintf(w->out, "%s!%u %s: %s\n", bullet, chrono__warning_number(bit), chrono_env_warning_name(bit),
                 chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), mode));
 }
 
 /* "SHARED_CORE|EMPTY_BODY" for CSV; "" for none. */
 CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warnings)
 {
-    unsigned bit = 0;
-    size_t len = 0;
-    buf[0] = '\0';
-    while ((bit = chrono__next_warning(warnings, bit)) != 0 && len < n) {
-        int k = chrono__bprintf(buf + len, n - len, "%s%s", len ? "|" : "", chrono_env_warning_name(bit));
-        if (k < 0) break;
-        len += (size_t)k;
-    }
+    (void)chrono__warning_list(buf, n, warnings, "", "|", 0);
 }
 
 /* The cells of one result; want: the confidence the CI column's title says. */
@@ -868,18 +897,35 @@ CHRONO__PRIVATE int chrono__processes_line(char *buf, size_t n, const chrono_res
     return 1;
 }
 
+/* The runs' own lines (memory, processes) after the comparisons and sweeps:
+   a section of their own, "**Runs**" in markdown (not items under
+   "**Comparisons**"), after a blank line in text. */
+CHRONO__PRIVATE void chrono__runs_title(const chrono_report_writer *w, int *titled)
+{
+    const chrono_session *s = w->session;
+    if (*titled) return;
+    *titled = 1;
+    if (w->fmt == CHRONO_FORMAT_MARKDOWN) fputs("\n**Runs**\n\n", w->out);
+    else if (s->ncomparisons || s->nsweeps) fputc('\n', w->out);
+}
+
 CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet, chrono_format mode)
 {
     const chrono_session *s = w->session;
     char line[512], name[CHRONO__CELL];
     size_t i;
+    int titled = 0;
     for (i = 0; i < s->nresults; i++)
-        if (chrono__memory_line(line, sizeof line, &s->results[i]))
+        if (chrono__memory_line(line, sizeof line, &s->results[i])) {
+            chrono__runs_title(w, &titled);
             fprintf(w->out, "%smemory %s: %s\n", bullet, chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+        }
     for (i = 0; i < s->nresults; i++)
-        if (chrono__processes_line(line, sizeof line, &s->results[i]))
+        if (chrono__processes_line(line, sizeof line, &s->results[i])) {
+            chrono__runs_title(w, &titled);
             fprintf(w->out, "%sbetween processes %s: %s\n", bullet,
                     chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+        }
 }
 
 /* ---- text ------------------------------------------------------------------------- */
@@ -1003,7 +1049,8 @@ CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
         chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
         fputs(words, w->out);
         chrono__color(w, CHRONO__RESET);
-        fprintf(w->out, "%s\n", c->warnings ? CHRONO__MARK : "");
+        (void)chrono__mark_text(words, sizeof words, c->warnings);
+        fprintf(w->out, "%s\n", words);
         w->row_warnings |= c->warnings;
     }
     if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
@@ -1473,15 +1520,15 @@ CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, chrono_format
 {
     char buf[CHRONO__CELL];
     size_t w = 4, i, n;
-    size_t mark = sizeof CHRONO__MARK - 1;   /* a marked row's name is longer */
+    char mark[64];   /* a marked row's name is longer */
     for (i = 0; i < s->nresults; i++)
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->results[i].name, mode)) +
-                 (s->results[i].warnings ? mark : 0)) > w) w = n;
+                 chrono__mark_text(mark, sizeof mark, s->results[i].warnings)) > w) w = n;
     for (i = 0; i < s->ncomparisons; i++) {
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) + CHRONO__SIDE_LABEL +
-                 (s->comparisons[i].a.warnings ? mark : 0)) > w) w = n;
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].a.warnings)) > w) w = n;
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) + CHRONO__SIDE_LABEL +
-                 (s->comparisons[i].b.warnings ? mark : 0)) > w) w = n;
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].b.warnings)) > w) w = n;
     }
     return w;
 }

@@ -1,0 +1,187 @@
+/* test_api — what Google Benchmark and nanobench users expect of the API
+   (issue 34): chrono_keep of any expression, each flag named on its row, the
+   markdown's sections, a comparison's CPU time a side, --threads refused
+   where nothing is threaded.  A private copy of the implementation
+   (CHRONO_STATIC): it looks at the report's private helpers too. */
+#include <chronoscope.h>
+#include <string.h>
+#define CHRONO_FIXTURE_NO_MAIN
+#include "report_fixture.c"
+#include "tap.h"
+
+/* ---- a report into memory ----------------------------------------------------- */
+typedef struct text { char *s; size_t n; } text;
+
+static text report_of(const chrono_session *s, chrono_format fmt)
+{
+    text t = { NULL, 0 };
+    chrono_report_options opt;
+    FILE *f = tmpfile();
+    long n;
+    memset(&opt, 0, sizeof opt);
+    opt.color = CHRONO_COLOR_NEVER;
+    opt.executable = "test_api";
+    if (!f) return t;
+    if (chrono_report_ex(s, f, fmt, &opt) == 0 && (n = ftell(f)) >= 0 && (t.s = (char *)malloc((size_t)n + 1))) {
+        rewind(f);
+        t.n = fread(t.s, 1, (size_t)n, f);
+        t.s[t.n] = '\0';
+    }
+    fclose(f);
+    return t;
+}
+
+static const char *find(const text *t, const char *needle) { return t->s ? strstr(t->s, needle) : NULL; }
+
+/* The line of t that starts with `start` (leading blanks and "| " skipped), into buf. */
+static const char *line_of(const text *t, const char *start, char *buf, size_t n)
+{
+    const char *p = t->s;
+    while (p && *p) {
+        const char *e = strchr(p, '\n'), *q = p;
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (*q == ' ' || *q == '|') q++;
+        if (!strncmp(q, start, strlen(start))) {
+            if (len >= n) len = n - 1;
+            memcpy(buf, p, len);
+            buf[len] = '\0';
+            return buf;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return NULL;
+}
+
+static chrono_config quick_config(void)
+{
+    chrono_config cfg = chrono_config_default();
+    cfg.samples = 21;
+    cfg.warmup_ms = 10;
+    cfg.max_ms = 2000;
+    return cfg;
+}
+
+/* ---- chrono_keep: any expression ------------------------------------------------ */
+typedef struct text_ctx { char buf[256]; } text_ctx;
+
+static void keep_strlen(void *ctx, uint64_t iters)
+{
+    const text_ctx *c = (const text_ctx *)ctx;
+    uint64_t i;
+    for (i = 0; i < iters; i++) chrono_keep(strlen(c->buf));   /* an rvalue: DoNotOptimize's use */
+}
+
+static void keep_index(void *ctx, uint64_t iters)
+{
+    uint64_t i;
+    (void)ctx;
+    for (i = 0; i < iters; i++) chrono_keep(i + 1);
+}
+
+static void test_keep(chrono_session *s)
+{
+    static text_ctx c;
+    const int k = 3;
+    double d = 1.5;
+    chrono_comparison cmp;
+    int rc;
+    memset(c.buf, 'x', sizeof c.buf - 1);
+    chrono_keep(k);          /* a const lvalue */
+    chrono_keep(d * 2);      /* an rvalue of another type */
+    chrono_keep(c);          /* a struct */
+    chrono_keep(&c);         /* an address */
+    rc = chrono_compare(s, "strlen255", keep_strlen, &c, "index", keep_index, NULL, &cmp);
+    /* strlen of 255 bytes is tens of cycles, the index one: were the strlen
+       dropped the ratio would be about 1 */
+    tap_ok(rc == 0 && cmp.ratio > 4 && !(cmp.a.warnings & CHRONO_WARN_EMPTY_BODY),
+           "chrono_keep(strlen(s)) keeps the call: %.1fx a chrono_keep(i + 1) loop (want > 4), no EMPTY_BODY", cmp.ratio);
+}
+
+/* ---- the flags: which applies to which row --------------------------------------- */
+static void test_marks(void)
+{
+    static fixture f;
+    char buf[64], line[512];
+    text t;
+    fixture_fill(&f);
+    tap_ok(chrono__mark_text(buf, sizeof buf, CHRONO_WARN_CONTENDED | CHRONO_WARN_SHARED_CORE) == 6 && !strcmp(buf, " !9,10"),
+           "a row's mark names its flags by number: ' !9,10' (got '%s')", buf);
+    tap_ok(chrono__mark_text(buf, sizeof buf, 0) == 0 && buf[0] == '\0', "no flag, no mark");
+    f.results[4].warnings = CHRONO_WARN_SHARED_CORE;   /* copy/1 */
+    f.results[5].warnings = CHRONO_WARN_EMPTY_BODY;    /* copy/2 */
+    t = report_of(&f.s, CHRONO_FORMAT_TEXT);
+    tap_ok(line_of(&t, "copy/1 !10 ", line, sizeof line) && line_of(&t, "copy/2 !11 ", line, sizeof line),
+           "text: each row says which flag applies (copy/1 !10, copy/2 !11)");
+    tap_ok(find(&t, "\n!10 SHARED_CORE: ") && find(&t, "\n!11 EMPTY_BODY: ") && !find(&t, "CONTENDED:") &&
+               !find(&t, "LOW_LEVEL:"),
+           "text: the legend names the flags the rows carry, and only those");
+    free(t.s);
+    t = report_of(&f.s, CHRONO_FORMAT_MARKDOWN);
+    tap_ok(find(&t, "| copy/1 !10 ") && find(&t, "- !10 SHARED_CORE: ") && !find(&t, "CONTENDED:"),
+           "markdown: the row's flag and its legend item");
+    free(t.s);
+}
+
+/* ---- markdown: the runs' memory lines in a section of their own -------------------- */
+static void test_md_sections(void)
+{
+    static fixture f;
+    const char *cmp, *runs, *mem;
+    text t;
+    fixture_fill(&f);   /* its first result faulted 2 pages an iteration; two comparisons */
+    t = report_of(&f.s, CHRONO_FORMAT_MARKDOWN);
+    cmp = find(&t, "**Comparisons**");
+    runs = find(&t, "**Runs**");
+    mem = find(&t, "- memory ");
+    tap_ok(cmp && runs && mem && cmp < runs && runs < mem && !find(&t, "**Sweeps**") == !f.s.nsweeps,
+           "markdown: the memory line under its own **Runs** title, not under **Comparisons**");
+    free(t.s);
+    f.s.ncomparisons = 0;
+    f.s.nsweeps = 0;
+    t = report_of(&f.s, CHRONO_FORMAT_TEXT);
+    mem = find(&t, "\nmemory ");
+    tap_ok(mem && !find(&t, "**Runs**"), "text: the memory line, no markdown title");
+    free(t.s);
+}
+
+/* ---- --threads where nothing is threaded ------------------------------------------------ */
+static void noop(void *ctx, uint64_t iters)
+{
+    uint64_t i;
+    (void)ctx;
+    for (i = 0; i < iters; i++) chrono_keep(i);
+}
+
+static void test_threads_flag(void)
+{
+    const char *argv[] = { "test_api", "--list", "--threads=4", NULL };
+    chrono_program p;
+    chrono_entry plain[1], threaded[2];
+    int rc;
+    plain[0] = chrono_bench("plain", noop, NULL);
+    threaded[0] = plain[0];
+    threaded[1] = chrono_with_threads(chrono_bench("threaded", noop, NULL), CHRONO_THREADS_CLI);
+    if (chrono_program_begin(&p, 3, (char **)argv, NULL, 0) != 1) { tap_skip("no program (--threads)"); tap_skip("-"); return; }
+    rc = chrono_program_run(&p, threaded, 2);
+    tap_ok(rc == 0 && p.status != 2, "--threads=4 with an entry that takes it: accepted");
+    rc = chrono_program_run(&p, plain, 1);
+    tap_ok(rc < 0 && p.status == 2 && strstr(p.cli.error, "--threads") && strstr(p.cli.error, "4"),
+           "--threads=4 with no threaded entry: refused, exit 2, naming it ('%s')", p.cli.error);
+    (void)chrono_program_end(&p);
+}
+
+int main(void)
+{
+    chrono_session s;
+    chrono_config cfg = quick_config();
+    test_marks();
+    test_md_sections();
+    test_threads_flag();
+    if (chrono_session_open(&s, &cfg) < 0) {
+        tap_skip("no session (chrono_keep)");
+        return tap_done();
+    }
+    test_keep(&s);
+    chrono_session_close(&s);
+    return tap_done();
+}
