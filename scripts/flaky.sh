@@ -22,9 +22,10 @@ case $n in ''|*[!0-9]*) echo "usage: $0 N [quiet|busy|build] (N: how many suite 
 case $load in quiet|busy|build) ;; *) echo "$0: LOAD must be quiet, busy or build, not '$load'" >&2; exit 2 ;; esac
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/chrono-flaky.XXXXXX") || exit 2
-loader=
+loader='' runner=''
 # shellcheck disable=SC2317  # run by the trap
 cleanup() {
+    [ -n "$runner" ] && kill "$runner" 2>/dev/null && wait "$runner" 2>/dev/null
     if [ -n "$loader" ]; then   # the load's own process and the ninja it waits on, by their ids
         kill "$loader" 2>/dev/null
         pkill -TERM -P "$loader" 2>/dev/null
@@ -60,8 +61,11 @@ while [ "$i" -lt "$n" ]; do
     i=$((i + 1))
     t0=$(date +%s)
     # shellcheck disable=SC2086
-    (cd "$work/tree" && meson test -C build --no-rebuild ${FLAKY_TEST_ARGS:-} >"$work/run$i.log" 2>&1)
+    (cd "$work/tree" && exec meson test -C build --no-rebuild ${FLAKY_TEST_ARGS:-} >"$work/run$i.log" 2>&1) &
+    runner=$!
+    wait "$runner"   # in the background, so that a signal ends the script at once
     rc=$?
+    runner=
     line=$(python3 - "$work/tree/build/meson-logs/testlog.json" "$work/tally" "$i" <<'EOF'
 import json, sys
 log, tally, run = sys.argv[1:4]

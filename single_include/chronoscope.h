@@ -1174,6 +1174,34 @@ typedef struct chrono_memory_hook {
     void *user;
 } chrono_memory_hook;
 
+/* Figures the body counts itself, Google Benchmark's state.counters["hits"]:
+   the program owns an array of chrono_user_counter (in the ctx its body
+   reads, say), names each, and hands the array to the configuration
+   (.user_counters and .nuser_counters, or an entry's chrono_with_user_counters);
+   the body adds to .value as it goes (c->hits.value += found: no call, no
+   allocation, no global).  A run sets every value to 0 after its warm-up,
+   reads them after its samples, outside any timed region, and divides by
+   the iterations its samples ran: chrono_result.user[k].per_iter, reported
+   per iteration or, with CHRONO_PER_SECOND, per second of the median
+   iteration (1e9 per_iter / ns.median).  Runs read them (chrono_run,
+   _setup, _between, a sweep's points, the loop form); the two sides of a
+   comparison and the threads of a threaded run would count into one array,
+   so those leave .nuser 0.  A name is 1 to 31 of A-Z a-z 0-9 _ - . (a CSV
+   and JSON key as it stands); any other is refused (CHRONO_EINVAL). */
+#define CHRONO_USER_COUNTERS_MAX 8
+#define CHRONO_USER_NAME_MAX 32
+typedef enum chrono_user_rate { CHRONO_PER_ITERATION = 0, CHRONO_PER_SECOND = 1 } chrono_user_rate;
+typedef struct chrono_user_counter {
+    const char *name;          /* its column: "hits" */
+    chrono_user_rate rate;     /* reported per iteration (0) or per second */
+    double value;              /* the body adds to it */
+} chrono_user_counter;
+typedef struct chrono_user_figure {
+    char name[CHRONO_USER_NAME_MAX];
+    chrono_user_rate rate;
+    double per_iter;           /* the count over the samples' iterations */
+} chrono_user_figure;
+
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
     int samples;               /* accepted samples per run; default 101 */
@@ -1197,6 +1225,8 @@ typedef struct chrono_config {
                                   switches are its work, only involuntary ones reject a sample */
     unsigned counters;         /* perf_event counters read around each sample, a mask of
                                   CHRONO_COUNTER_BIT(CHRONO_COUNTER_...) (counters.h); 0: none */
+    chrono_user_counter *user_counters;   /* the body's own counts (chrono_user_counter); NULL: none */
+    int nuser_counters;        /* how many, at most CHRONO_USER_COUNTERS_MAX */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -1291,6 +1321,9 @@ typedef struct chrono_result {
        of all threads together per second; both 0 when not threaded. */
     int threads;
     double thread_slowest_ns, threads_per_second;
+    /* The body's own counts (chrono_user_counter), per iteration: .nuser of them. */
+    int nuser;
+    chrono_user_figure user[CHRONO_USER_COUNTERS_MAX];
 } chrono_result;
 
 typedef struct chrono_comparison {
@@ -2289,6 +2322,10 @@ typedef struct chrono_report_writer {
     X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
 /* Counters per iteration (medians), as Google Benchmark's: extra numeric
    members of a benchmark, only those counted; CSV leaves the others empty.
+   The body's own counts (chrono_user_counter) likewise: in JSON a member
+   each, named as the program named it ("hits": 3, per iteration or per
+   second as it asked, as Google Benchmark's state.counters); in CSV one
+   column, "user_counters", "hits=3;bytes/s=1.5e+09".
    In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
@@ -2300,7 +2337,8 @@ typedef struct chrono_report_writer {
     CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
     CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
     CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
-    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0)
+    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0) \
+    X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, 0)
 #define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
@@ -2668,6 +2706,7 @@ CHRONO__EXTERN_C_END
      chrono_with_bytes / _items / _samples / _budget / _warmup / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_with_blocking(entry)                   the body blocks by design
+     chrono_with_user_counters(entry, c, n)        the body's own counts (chrono_user_counter)
      chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
      chrono_with_threads(entry, n)                 a run in n threads at once (threads.h);
@@ -2727,6 +2766,8 @@ typedef struct chrono_entry {
                                     ("context-switches,page-faults"); NULL: none */
     int threads;                 /* run: in this many threads at once (chrono_with_threads);
                                     CHRONO_THREADS_CLI: --threads; 0: one thread, not a threaded run */
+    chrono_user_counter *user_counters;   /* run, product: the body's own counts (chrono_with_user_counters) */
+    int nuser_counters;
 } chrono_entry;
 
 /* What chrono_entry_run hands back as it goes; every member may be NULL/0. */
@@ -2754,6 +2795,11 @@ CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
 /* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e);
+/* The body's own counts (types.h, chrono_user_counter: Google Benchmark's
+   state.counters): n of them at c, which the body adds to and which must
+   outlive the run; each of the entry's runs reports them per iteration (or
+   per second) in every format.  A comparison's or a threaded run's are not read. */
+CHRONO_API chrono_entry chrono_with_user_counters(chrono_entry e, chrono_user_counter *c, int n);
 /* A product of parameter lists (Google Benchmark's ArgsProduct): give it two
    or more lists with chrono_with_args; it runs fn at every combination, named
    NAME/a/b (values in list order, the last list varying fastest), each point
@@ -7870,6 +7916,45 @@ CHRONO__PRIVATE void chrono__check_empty(const chrono_session *s, chrono_result 
     if (empty && !s->cfg.expect_empty) r->warnings |= CHRONO_WARN_EMPTY_BODY;
 }
 
+/* ---- the body's own counters (types.h, chrono_user_counter) ---------------------- */
+/* Whether the configuration's counters can be read: a count within
+   CHRONO_USER_COUNTERS_MAX, each named 1-31 of A-Z a-z 0-9 _ - . */
+CHRONO__PRIVATE int chrono__user_check(const chrono_session *s)
+{
+    int k;
+    if (s->cfg.nuser_counters < 0 || s->cfg.nuser_counters > CHRONO_USER_COUNTERS_MAX) return CHRONO_EINVAL;
+    if (s->cfg.nuser_counters && !s->cfg.user_counters) return CHRONO_EINVAL;
+    for (k = 0; k < s->cfg.nuser_counters; k++) {
+        const char *c = s->cfg.user_counters[k].name;
+        size_t len = c ? strlen(c) : 0;
+        if (len == 0 || len >= CHRONO_USER_NAME_MAX ||
+            strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") != len)
+            return CHRONO_EINVAL;
+    }
+    return 0;
+}
+
+/* Every count to 0: the samples start. */
+CHRONO__PRIVATE void chrono__user_zero(const chrono_session *s)
+{
+    int k;
+    for (k = 0; k < s->cfg.nuser_counters; k++) s->cfg.user_counters[k].value = 0;
+}
+
+/* The counts over the iterations the samples ran (before any other batch). */
+CHRONO__PRIVATE void chrono__user_read(const chrono_session *s, chrono_result *r)
+{
+    double iters = (double)r->samples_taken * (double)r->iters_per_sample;
+    int k;
+    for (k = 0; k < s->cfg.nuser_counters; k++) {
+        const chrono_user_counter *c = &s->cfg.user_counters[k];
+        chrono__str_copy(r->user[k].name, sizeof r->user[k].name, c->name);
+        r->user[k].rate = c->rate;
+        r->user[k].per_iter = iters > 0 ? c->value / iters : NAN;
+    }
+    r->nuser = s->cfg.nuser_counters;
+}
+
 /* The start of a run: arguments checked, *out defined even on failure.  0
    or the error. */
 CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono_fn fn, chrono_result *out)
@@ -7877,7 +7962,7 @@ CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono
     int rc = chrono__check_session(s);
     if (out) chrono__result_init(out, "", 0);
     if (rc < 0) return rc;
-    if (!fn) return CHRONO_EINVAL;
+    if (!fn || chrono__user_check(s) < 0) return CHRONO_EINVAL;
     return chrono__check_name(name);
 }
 
@@ -7905,6 +7990,7 @@ CHRONO__PRIVATE int chrono__run_close(chrono_engine *e, const chrono__mem *mem0,
     chrono_session *s = e->s;
     chrono_result *r = e->r[0];
     int rc;
+    chrono__user_read(s, r);   /* before chrono__mem_finish's batch */
     chrono_engine_figures(e);
     (void)chrono_engine_drop(e, CHRONO_ENGINE_DROP_RUN);
     chrono__mem_finish(s, mem0, e->fn[0], e->ctx[0], e->iters, r);
@@ -7927,6 +8013,7 @@ CHRONO__PRIVATE void chrono__run_warm(chrono_engine *e)
     (void)chrono_engine_size(e, 1, max_ms / 4, 0);
     (void)chrono_engine_warm(e, e->s->cfg.warmup_ms, 1);
     (void)chrono_engine_size(e, e->iters, max_ms / 2, 0);
+    chrono__user_zero(e->s);   /* the body's counts: the samples' own */
 }
 
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
@@ -8371,6 +8458,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, 1, e.start, max_ms / 4));
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters, e.start, max_ms / 2));
+    chrono__user_zero(s);
     (void)chrono_engine_run(&e, &target);   /* the setups' page faults and CPU time are counted too */
     return chrono__run_close(&e, &mem0, CHRONO__SETUP_MIN_CYCLES, CHRONO__SETUP_MIN_NS, out);
 }
@@ -9655,6 +9743,34 @@ CHRONO__PRIVATE double chrono__per_second(const chrono_result *r, double per_ite
     return per_iter * 1e9 / r->ns.median;
 }
 
+/* The body's own count k as reported: per iteration, or per second of the
+   median iteration (CHRONO_PER_SECOND; NAN without a median). */
+CHRONO__PRIVATE double chrono__user_value(const chrono_result *r, int k)
+{
+    if (r->user[k].rate != CHRONO_PER_SECOND) return r->user[k].per_iter;
+    return r->ns.median > 0 && chrono__finite(r->ns.median) ? r->user[k].per_iter * 1e9 / r->ns.median : NAN;
+}
+
+/* "hits 3.00  bytes 1.50e+09/s" (text, markdown, HTML); "hits=3;bytes/s=1.5e+09"
+   (CSV, `csv`); "" for none. */
+CHRONO__PRIVATE const char *chrono__user_cell(char *buf, size_t n, const chrono_result *r, int csv)
+{
+    char num[48], item[96];
+    int k;
+    buf[0] = '\0';
+    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++) {
+        double v = chrono__user_value(r, k);
+        const char *rate = r->user[k].rate == CHRONO_PER_SECOND ? "/s" : "";
+        if (csv) chrono__num(num, sizeof num, "%.10g", v);
+        else if (fabs(v) >= 1e5) chrono__num(num, sizeof num, "%.3g", v);
+        else chrono__sig3(num, sizeof num, v);
+        if (csv) (void)chrono__bprintf(item, sizeof item, "%s%s%s=%s", buf[0] ? ";" : "", r->user[k].name, rate, num);
+        else (void)chrono__bprintf(item, sizeof item, "%s%s %s%s", buf[0] ? "  " : "", r->user[k].name, num, rate);
+        chrono__str_append(buf, n, item);
+    }
+    return buf;
+}
+
 /* "  1.52 GB/s" (and/or "  3.1 M items/s") after the distribution, where the
    program said what an iteration processes (median-based). */
 CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chrono_result *r)
@@ -10033,6 +10149,11 @@ CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chr
         (void)chrono__bprintf(item, sizeof item, "  IPC %s", chrono__sig3(a, sizeof a, r->ipc));
         chrono__str_append(buf, n, item);
     }
+    if (r->nuser) {   /* the body's own counts */
+        char user[CHRONO_USER_COUNTERS_MAX * 96];
+        if (buf[0]) chrono__str_append(buf, n, "  ");
+        chrono__str_append(buf, n, chrono__user_cell(user, sizeof user, r, 0));
+    }
     return buf;
 }
 
@@ -10197,6 +10318,11 @@ CHRONO__PRIVATE void chrono__csv_count(FILE *out, uint64_t v)
 }
 
 CHRONO__PRIVATE void chrono__csv_flag(FILE *out, int v) { fputc(v ? '1' : '0', out); }
+CHRONO__PRIVATE void chrono__csv_user(FILE *out, const chrono_result *r)
+{
+    char buf[CHRONO_USER_COUNTERS_MAX * 96];
+    chrono__csv_str(out, chrono__user_cell(buf, sizeof buf, r, 1));
+}
 CHRONO__PRIVATE void chrono__csv_cpu(FILE *out, int cpu) { if (cpu >= 0) fprintf(out, "%d", cpu); }
 
 CHRONO__PRIVATE void chrono__csv_warnings(FILE *out, unsigned warnings)
@@ -10404,6 +10530,13 @@ CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const 
 CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v) { chrono__jnum(o, key, v); }
 CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v) { chrono__jbool(o, key, v); }
 CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v) { chrono__jint(o, key, v); }
+/* The body's own counts: a member each, named by the program (key unused). */
+CHRONO__PRIVATE void chrono__jfield_user(chrono__jobj *o, const char *key, const chrono_result *r)
+{
+    int k;
+    (void)key;
+    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++) chrono__jnum(o, r->user[k].name, chrono__user_value(r, k));
+}
 
 CHRONO__PRIVATE void chrono__jfield_count(chrono__jobj *o, const char *key, uint64_t v)
 {
@@ -10678,12 +10811,12 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
-        if (r->counters) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
+        if (r->counters || r->nuser) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
-        if (r->counters) {   /* a table row stays one line: the counters end its last cell */
+        if (r->counters || r->nuser) {   /* a table row stays one line: the counters end its last cell */
             chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, "  per iteration: ");
             chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, chrono__counters_cell(cnt, sizeof cnt, r));
         }
@@ -11497,7 +11630,7 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
         if (k == 0 && !chrono__memory_line(line, sizeof line, r)) continue;
         if (k == 1 && !chrono__processes_line(line, sizeof line, r)) continue;
         if (k == 2) chrono__threads_append(line, sizeof line, r);
-        if (k == 3 && r->counters) (void)chrono__counters_cell(line, sizeof line, r);
+        if (k == 3 && (r->counters || r->nuser)) (void)chrono__counters_cell(line, sizeof line, r);
         while (*t == ' ') t++;
         if (!*t) continue;
         fputs("<p class=\"note\">", out);
@@ -12461,6 +12594,13 @@ CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn,
 
 CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.bytes = bytes; return e; }
 
+CHRONO_API chrono_entry chrono_with_user_counters(chrono_entry e, chrono_user_counter *c, int n)
+{
+    e.user_counters = c;
+    e.nuser_counters = n;
+    return e;
+}
+
 CHRONO_API chrono_entry chrono_product_entry(const char *name, chrono_args_fn fn, void *ctx)
 {
     chrono_entry e = chrono_bench(name, NULL, ctx);
@@ -12782,6 +12922,7 @@ CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e, const 
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
     if (e->warmup_ms > 0) s->cfg.warmup_ms = e->warmup_ms;
     if (e->expect_empty) s->cfg.expect_empty = 1;
+    if (e->nuser_counters) { s->cfg.user_counters = e->user_counters; s->cfg.nuser_counters = e->nuser_counters; }
     /* A blocking body is timed without core-cycle estimates: the reference
        chains around it bracket a sleep (another process's work, an idle
        CPU) and would disagree, rejecting the sample. */

@@ -170,6 +170,102 @@ static void test_threads_flag(void)
     (void)chrono_program_end(&p);
 }
 
+/* ---- the body's own counters (chrono_user_counter) ------------------------------------- */
+typedef struct counted { chrono_user_counter c[2]; uint64_t x; } counted;   /* c[0] hits, c[1] bytes */
+
+static void hits3(void *ctx, uint64_t iters)
+{
+    counted *k = (counted *)ctx;
+    uint64_t i;
+    for (i = 0; i < iters; i++) {
+        k->x = k->x * 2862933555777941757u + 3037000493u;
+        chrono_keep(k->x);
+        k->c[0].value += 3;     /* three hits an iteration */
+        k->c[1].value += 64;    /* 64 bytes an iteration, reported per second */
+    }
+}
+
+/* The number after `key` in t (NAN when absent). */
+static double number_after(const text *t, const char *key)
+{
+    const char *p = find(t, key);
+    return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+static void test_user_counters(chrono_session *s)
+{
+    static counted k;
+    chrono_config saved = s->cfg;
+    chrono_result r;
+    text t;
+    double per_s;
+    FILE *html;
+    int rc;
+    k.c[0].name = "hits";
+    k.c[1].name = "bytes";
+    k.c[1].rate = CHRONO_PER_SECOND;
+    s->cfg.user_counters = k.c;
+    s->cfg.nuser_counters = 2;
+    rc = chrono_run(s, "hits3", hits3, &k, &r);
+    per_s = 64e9 / r.ns.median;
+    tap_ok(rc == 0 && r.nuser == 2 && r.user[0].per_iter == 3.0 && r.user[1].per_iter == 64.0 &&
+               !strcmp(r.user[0].name, "hits") && r.user[1].rate == CHRONO_PER_SECOND,
+           "a body counting 3 hits and 64 bytes an iteration: %g and %g per iteration", r.user[0].per_iter, r.user[1].per_iter);
+    s->cfg = saved;
+    t = report_of(s, CHRONO_FORMAT_TEXT);
+    tap_ok(find(&t, "  per iteration: hits 3.00  bytes ") != NULL && find(&t, "/s\n") != NULL, "text: 'per iteration: hits 3.00  bytes .../s' under the row");
+    free(t.s);
+    t = report_of(s, CHRONO_FORMAT_MARKDOWN);
+    tap_ok(find(&t, "per iteration: hits 3.00  bytes ") != NULL, "markdown: the row's last cell ends 'per iteration: hits 3.00  bytes ...'");
+    free(t.s);
+    t = report_of(s, CHRONO_FORMAT_CSV);
+    tap_ok(find(&t, ",user_counters") && find(&t, ",hits=3;bytes/s=") &&
+               fabs(number_after(&t, ";bytes/s=") / per_s - 1) < 1e-6,
+           "CSV: the user_counters column 'hits=3;bytes/s=%.4g' (64 bytes over the median %.2f ns)", per_s, r.ns.median);
+    free(t.s);
+    t = report_of(s, CHRONO_FORMAT_JSON);
+    tap_ok(number_after(&t, "\"hits\": ") == 3.0 && fabs(number_after(&t, "\"bytes\": ") / per_s - 1) < 1e-6,
+           "JSON: members \"hits\": 3 and \"bytes\": %.4g (per second), as Google Benchmark's counters", per_s);
+    free(t.s);
+    if ((html = tmpfile()) != NULL) {
+        text h = { NULL, 0 };
+        long n;
+        if (chrono_report_html(s, html, NULL) == 0 && (n = ftell(html)) > 0 && (h.s = (char *)malloc((size_t)n + 1))) {
+            rewind(html);
+            h.n = fread(h.s, 1, (size_t)n, html);
+            h.s[h.n] = '\0';
+        }
+        tap_ok(find(&h, "per iteration: hits 3.00  bytes ") != NULL, "HTML: the run's note 'per iteration: hits 3.00  bytes ...'");
+        free(h.s);
+        fclose(html);
+    }
+}
+
+static void test_user_counters_refused(chrono_session *s)
+{
+    static counted k;
+    chrono_config saved = s->cfg;
+    chrono_entry e;
+    const chrono_result *last;
+    int rc_name, rc_many, rc_entry;
+    k.c[0].name = "two words";
+    s->cfg.user_counters = k.c;
+    s->cfg.nuser_counters = 1;
+    rc_name = chrono_run(s, "bad", hits3, &k, NULL);
+    k.c[0].name = "hits";
+    s->cfg.nuser_counters = CHRONO_USER_COUNTERS_MAX + 1;
+    rc_many = chrono_run(s, "bad", hits3, &k, NULL);
+    s->cfg = saved;
+    tap_ok(rc_name == CHRONO_EINVAL && rc_many == CHRONO_EINVAL, "a counter named 'two words', or 9 counters: CHRONO_EINVAL");
+    k.c[1].name = "bytes";
+    e = chrono_with_user_counters(chrono_bench("entry_hits", hits3, &k), k.c, 1);
+    rc_entry = chrono_entry_run(s, &e, NULL);
+    last = &s->results[s->nresults - 1];
+    tap_ok(rc_entry == 0 && !strcmp(last->name, "entry_hits") && last->nuser == 1 && last->user[0].per_iter == 3.0 &&
+               s->cfg.nuser_counters == 0,
+           "an entry's chrono_with_user_counters: hits 3 an iteration, the session's configuration as it was");
+}
+
 int main(void)
 {
     chrono_session s;
@@ -179,9 +275,12 @@ int main(void)
     test_threads_flag();
     if (chrono_session_open(&s, &cfg) < 0) {
         tap_skip("no session (chrono_keep)");
+        tap_skip("no session (counters)");
         return tap_done();
     }
     test_keep(&s);
+    test_user_counters(&s);
+    test_user_counters_refused(&s);
     chrono_session_close(&s);
     return tap_done();
 }

@@ -477,6 +477,50 @@ static void test_real_ratios(void)
     chrono_session_close(&s);
 }
 
+/* ---- threads: a sample whose threads did not start together is left out -------------------
+   Three calls of two threads recorded as the runner records them
+   (chrono__threads_note), on a 1 GHz simulated clock (a tick is a ns): the
+   second thread began 100 ticks after the first (within an eighth of the
+   quickest's 1000: together), 200 after (apart: a thread held back runs
+   alone and reads as if unshared, here 3000 ns), and 125 after (exactly an
+   eighth: together).  The figures keep the two calls run together: 4 times,
+   max 1200, the slowest thread's median 1100 (issue 31: nothing delayed a
+   thread and checked). */
+static void set_call(chrono__threads *g, uint64_t start0, uint64_t ticks0, uint64_t start1, uint64_t ticks1)
+{
+    g->t[0].start = start0; g->t[0].ticks = ticks0; g->t[0].disturbed = 0;
+    g->t[1].start = start1; g->t[1].ticks = ticks1; g->t[1].disturbed = 0;
+    chrono__threads_note(g);
+}
+
+static void test_threads_apart(void)
+{
+    sim c;
+    chrono_clock clk;
+    chrono_session s;
+    chrono__threads *g;
+    chrono_result r;
+    int rc;
+    if (open_quick_sim(&s, &clk, &c, 10) < 0) { tap_ok(0, "threads apart: simulated session"); return; }
+    g = chrono__threads_new(&s, adds, NULL, 2);
+    if (!g) { tap_ok(0, "threads apart: memory"); chrono_session_close(&s); return; }
+    g->iters = 1;
+    set_call(g, 1000, 1000, 1100, 1000);
+    set_call(g, 5000, 1000, 5200, 3000);
+    set_call(g, 9000, 1000, 9125, 1200);
+    memset(&r, 0, sizeof r);
+    rc = chrono__threads_figures(&s, g, &r);
+    tap_ok(g->bad[0] == 0 && g->bad[1] == 1 && g->bad[2] == 0,
+           "threads: a call whose second thread began 200 ticks after the first (1000 the quickest) is marked, "
+           "100 and 125 after are not (%d %d %d)   [threads: began apart kept]", g->bad[0], g->bad[1], g->bad[2]);
+    tap_ok(rc == 0 && r.samples == 2 && r.ns.n == 4 && r.ns.max == 1200 && r.thread_slowest_ns == 1100 &&
+               !(r.warnings & CHRONO_WARN_INTERRUPTED),
+           "threads: the call run apart left out: 2 calls, 4 times, max %g (1200, not 3000), slowest thread %g (1100) "
+           "(rc %d, %zu calls)   [threads: began apart kept]", r.ns.max, r.thread_slowest_ns, rc, r.samples);
+    CHRONO_FREE(g);
+    chrono_session_close(&s);
+}
+
 /* ---- accuracy against truths the library does not define ------------------------
    Chains of dependent instructions written here, not the library's reference
    chain: n adds cost n core cycles (1-cycle latency on every x86-64 and arm64
@@ -876,7 +920,6 @@ static void test_pair_interval(void)
     int unstable = -1, rc;
     size_t i;
     double zero[N];
-    const uint64_t one[2] = { 1, 1 };
     s.clock.resolution_ticks = 21;
     s.clock.ns_per_tick = 1.0;
     for (i = 0; i < N; i++) zero[i] = NAN;
@@ -886,14 +929,14 @@ static void test_pair_interval(void)
         a.ticks[i] = a.ns[i] = 100100.0;
         b.ticks[i] = b.ns[i] = 100000.0;
     }
-    rc = chrono__pair_ratio(&s, &a, &b, N, one, &r, &unstable);
+    rc = chrono__pair_ratio(&s, &a, &b, N, 1, &r, &unstable);
     tap_ok(rc == 0 && !unstable && r.ci_low < 1.001 && r.ci_high > 1.001 && r.ci_high - r.ci_low >= 2 * 1.001 * 21 * 2 / 100100.0 * 0.99,
            "identical pairs: the interval is widened by the quantisation (%.6f [%.6f, %.6f])", r.ratio, r.ci_low, r.ci_high);
     for (i = 0; i < N; i++) {   /* 2.0 in the first half, 2.1 in the second, a little noise */
         b.ticks[i] = b.ns[i] = 100000.0 + (double)(i % 5);
         a.ticks[i] = a.ns[i] = b.ns[i] * (i < N / 2 ? 2.0 : 2.1);
     }
-    rc = chrono__pair_ratio(&s, &a, &b, N, one, &r, &unstable);
+    rc = chrono__pair_ratio(&s, &a, &b, N, 1, &r, &unstable);
     tap_ok(rc == 0 && unstable && r.ci_low <= 2.0 && r.ci_high >= 2.1,
            "a level change half way: unstable, the interval covers both levels ([%.4f, %.4f])", r.ci_low, r.ci_high);
 }
@@ -1362,6 +1405,7 @@ int main(void)
     test_simulated_sweep();
     test_simulated_between();
     test_simulated_literal();
+    test_threads_apart();
     test_real_ratios();
     test_accuracy();
     test_confidence();

@@ -265,6 +265,66 @@ static void test_write_any(fixture *fx)
     }
 }
 
+/* The x of every "M x y" move in the path of `stroke` (the first path of that
+   colour after the start of text): how many, at most cap, into xs. */
+static size_t path_xs(const char *text, const char *stroke, double *xs, size_t cap)
+{
+    const char *p = text ? strstr(text, stroke) : NULL, *end;
+    size_t n = 0;
+    if (!p || !(p = strstr(p, " d=\"")) || !(end = strchr(p + 4, '"'))) return 0;
+    for (p += 4; (p = strchr(p, 'M')) != NULL && p < end && n < cap; p++) xs[n++] = strtod(p + 1, NULL);
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Which samples a strip plot marks as outliers (chrono__strip_dots): those
+   beyond Tukey's 1.5 IQR fences, the mild ones (between 1.5 and 3 IQR) too.
+   100..119 and 80, 140, 170: q1 104.5, q3 115.5 (type 7; IQR 11), fences 88
+   and 132 at 1.5 IQR, 71.5 and 148.5 at 3: 80 and 140 are mild, 170 severe.  On an
+   axis of 0..1000 over 1000 px a value is its own x. */
+static void test_outlier_marks(void)
+{
+    double v[23], xs[32], dots[32];
+    chrono_result r;
+    chrono__scale sc = { 0, 1000, 0, 1000, 0 };
+    page p = { NULL, 0, 0 };
+    FILE *f = scratch();
+    size_t i, n = 0, nd = 0;
+    long len;
+    memset(&r, 0, sizeof r);
+    for (i = 0; i < 20; i++) v[i] = 100 + (double)i;
+    v[20] = 80; v[21] = 140; v[22] = 170;
+    r.sample_ns = v;
+    r.nsample_ns = r.samples = 23;
+    if (!f || chrono_stats_compute(v, 23, 0.95, NULL, &r.ns) < 0) {
+        tap_ok(0, "outlier marks: a scratch file and the stats");
+        if (f) fclose(f);
+        return;
+    }
+    chrono__strip_dots(f, &sc, &r, 50, 20);
+    len = ftell(f);
+    if (len > 0 && (p.text = (char *)malloc((size_t)len + 1)) != NULL) {
+        rewind(f);
+        p.len = fread(p.text, 1, (size_t)len, f);
+        p.text[p.len] = '\0';
+    }
+    fclose(f);
+    n = path_xs(p.text, "stroke=\"" CHRONO__C_OUT "\"", xs, 32);
+    nd = path_xs(p.text, "stroke=\"" CHRONO__C_DOT "\"", dots, 32);
+    qsort(xs, n, sizeof *xs, cmp_double);
+    tap_ok(fabs(r.ns.q1 - 104.5) < 1e-9 && fabs(r.ns.q3 - 115.5) < 1e-9 && n == 3 && xs[0] == 80 && xs[1] == 140 &&
+               xs[2] == 170 && nd == 20,
+           "strip plot: crosses at 80, 140 (mild: 1.5..3 IQR) and 170 (severe), the 20 others dots "
+           "(q1 %g, q3 %g; %zu crosses%s%g, %zu dots)   [strip plot: crosses only past 3 IQR]", r.ns.q1, r.ns.q3, n,
+           n ? " from " : "", n ? xs[0] : 0.0, nd);
+    free(p.text);
+}
+
 int main(void)
 {
     static fixture fx;
@@ -273,5 +333,6 @@ int main(void)
     test_page(&fx);
     test_write_any(&fx);
     test_cost();
+    test_outlier_marks();
     return tap_done();
 }

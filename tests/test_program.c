@@ -2,7 +2,8 @@
    common flags.  --list names and runs nothing, --filter runs only the
    matching entries, an unknown flag exits 2, --out writes the file while the
    console keeps the text report, an unwritable --out exits 2 before anything
-   runs, a failing entry exits 1 naming it, and a blocking entry keeps its
+   runs, a failing entry exits 1 naming it (a malformed one, and a
+   well-formed one that fails when run), and a blocking entry keeps its
    samples.  Each program's stdout and stderr go to files that are read back. */
 #include <chronoscope.h>
 #include "tap.h"
@@ -33,6 +34,13 @@ static void nap(void *ctx, uint64_t iters)
     for (i = 0; i < iters; i++) nanosleep(&ts, NULL);
 }
 #endif
+
+CHRONO__UNUSED static void flat_sweep(void *ctx, uint64_t param, uint64_t iters)
+{
+    uint64_t i, x = param;
+    (void)ctx;
+    for (i = 0; i < iters; i++) { x = x * 3 + 1; chrono_keep(x); }
+}
 
 CHRONO__UNUSED static void slurp(const char *path, char *buf, size_t n)
 {
@@ -285,6 +293,18 @@ int main(void)
         rc = run_main(a, t, 3);
         tap_ok(rc == 2 && ca == 0 && cb == 0 && strstr(err_text, "/nonexistent-dir/x/f.json"),
                "unwritable --out: exit 2 naming the path before any body ran (rc %d)", rc);
+    }
+    {
+        /* well formed (chrono_entry_ok: a name, a body, a parameter list) but
+           failing when run: a sweep whose parameters are all one value has no
+           line to fit (CHRONO_EINVAL from chrono_sweep, before any timing) */
+        static const uint64_t flat[] = { 8, 8, 8 };
+        chrono_entry e = chrono_sweep_entry("flat", flat_sweep, NULL, flat, 3);
+        const char *a[] = { "--quick", NULL };
+        rc = chrono_entry_ok(&e) ? run_main(a, &e, 1) : -1;
+        tap_ok(rc == 1 && strstr(err_text, "flat failed"),
+               "a well-formed entry that fails at run time: exit 1, named on stderr (rc %d, %.80s)   "
+               "[a failed entry leaves exit 0]", rc, err_text);
     }
     if (tap_emulated()) {
         tap_skip("the runs below time real bodies: emulated here");

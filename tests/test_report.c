@@ -682,6 +682,35 @@ static void test_low_level(const fixture *fx)
     capture_free(&c);
 }
 
+/* A comparison whose side a is the faster (the fixture's clear one has a
+   slower a): JSON's "faster" names a and "speedup" is b/a = 1 / ratio, a
+   figure >= 1 either way round (issue 31: a speedup left at the ratio, 0.333,
+   survived every test). */
+static void test_a_faster(const fixture *fx)
+{
+    static fixture f;
+    chrono_result t;
+    capture c;
+    const char *at;
+    double speedup;
+    f = *fx;
+    f.s.results = f.results;
+    f.s.comparisons = f.comparisons;
+    t = f.comparisons[0].a; f.comparisons[0].a = f.comparisons[0].b; f.comparisons[0].b = t;   /* add1000 vs imul1000 */
+    f.comparisons[0].ratio = 1 / 3.001;
+    f.comparisons[0].ci_low = 1 / 3.003;
+    f.comparisons[0].ci_high = 1 / 2.999;
+    f.comparisons[0].cycles_ratio = 1 / 3.001;
+    c = report(&f.s, CHRONO_FORMAT_JSON, CHRONO_COLOR_NEVER);
+    at = c.text ? strstr(c.text, "\"a\": \"add1000\"") : NULL;
+    at = at ? strstr(at, "\"speedup\": ") : NULL;
+    speedup = at ? strtod(at + 11, NULL) : NAN;
+    tap_ok(contains(&c, "\"faster\": \"add1000\"") && fabs(speedup - 3.001) < 1e-4,
+           "json, side a the faster: faster names a (add1000), speedup 1/ratio = 3.001 (got %g)   "
+           "[JSON: speedup when a is faster left at the ratio]", speedup);
+    capture_free(&c);
+}
+
 int main(void)
 {
     static fixture fx;
@@ -701,5 +730,6 @@ int main(void)
     test_table_builder();
     test_escape();
     test_low_level(&fx);
+    test_a_faster(&fx);
     return tap_done();
 }

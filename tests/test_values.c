@@ -281,6 +281,22 @@ static void test_sweep_intervals(void)
     chrono_session_close(&s);
 }
 
+/* The weighted fit (relative weights 1/y^2, as a sweep fits) on noisy points:
+   a, b and r2 against the same least squares done exactly in rationals
+   (Python's fractions): r2 = 1 - sum w r^2 / sum w (y - ybar_w)^2 with the
+   weighted mean, 0.996863791725266 (about the plain mean 0.99958, with
+   unweighted sums 0.999999996: on exact data every one of them reads 1). */
+static void test_fit2_noisy(void)
+{
+    double x[6] = { 1, 2, 4, 8, 16, 32 }, y[6] = { 130, 155, 235, 370, 690, 1300 }, ones[6] = { 1, 1, 1, 1, 1, 1 };
+    chrono_fit2 f;
+    int rc = chrono_stats_fit2(ones, x, y, 6, CHRONO_FIT2_RELATIVE, NULL, &f);
+    tap_ok(rc == 0 && fabs(f.a - 87.6122000949069) < 1e-9 && fabs(f.b - 36.9130884855562) < 1e-10 &&
+           fabs(f.r2 - 0.996863791725266) < 1e-12,
+           "fit2 relative on noisy points: a %.12g (87.6122000949069), b %.12g (36.9130884855562), r2 %.15g "
+           "(0.996863791725266)   [weighted fit: r2 about the plain mean]", f.a, f.b, f.r2);
+}
+
 /* ---- table: durations, a table's cells in JSON ----------------------------------------------- */
 static void test_table(void)
 {
@@ -371,12 +387,13 @@ static void test_clock_overhead(void)
 }
 
 /* ---- processes: three children pooled, a child's flag --------------------------------------------- */
-/* Process k's "alpha": 21 samples around 100 + 10 k ns (medians 100, 110, 120),
-   k + 1 samples switched out, k front-end contended, 1 port contended; its
-   sweep "fit" per unit 3, 1, 2 ns and fixed 30, 10, 20 ns (process order). */
+/* Process k's "alpha": 21 samples around 110, 120, 100 ns (the medians out of
+   order, as children finish: the lowest arrives last), k + 1 samples switched
+   out, k front-end contended, 1 port contended; its sweep "fit" per unit 3, 1,
+   2 ns and fixed 30, 10, 20 ns (process order). */
 static int fake_process(chrono_process *o, int k)
 {
-    static const double per_unit[3] = { 3, 1, 2 }, fixed[3] = { 30, 10, 20 };
+    static const double per_unit[3] = { 3, 1, 2 }, fixed[3] = { 30, 10, 20 }, median[3] = { 110, 120, 100 };
     chrono_result *r = (chrono_result *)calloc(1, sizeof *r);
     chrono_sweep_result *sw = (chrono_sweep_result *)calloc(1, sizeof *sw);
     double *v = (double *)malloc(21 * sizeof *v);   /* freed by chrono_processes_free */
@@ -386,7 +403,7 @@ static int fake_process(chrono_process *o, int k)
     if (!r || !sw || !v) { free(v); return -1; }
     o->nresults = o->nsweeps = 1;
     o->complete = 1;
-    for (i = 0; i < 21; i++) v[i] = (100 + 10 * k) * (1 + 0.001 * (i - 10));
+    for (i = 0; i < 21; i++) v[i] = median[k] * (1 + 0.001 * (i - 10));
     (void)snprintf(r->name, sizeof r->name, "alpha");
     if (chrono_stats_compute(v, 21, 0.95, NULL, &r->ns) < 0) { free(v); return -1; }
     r->ticks = r->ns;
@@ -414,8 +431,9 @@ static void test_processes_pool(void)
     for (k = 0; k < 3 && ps.procs; k++) rc |= fake_process(&ps.procs[k], k);
     rc = ps.procs && rc == 0 ? chrono_processes_pool(&ps, &s, "alpha", &out) : CHRONO_ENOMEM;
     tap_ok(rc == 0 && out.processes == 3 && out.ns.median == 110 && out.process_min_ns == 100 && out.process_max_ns == 120,
-           "processes: medians 100, 110, 120 pooled: median 110, between processes 100..120 (%g, %g..%g)"
-           "   [pooled spread: the top is the middle median]", out.ns.median, out.process_min_ns, out.process_max_ns);
+           "processes: medians 110, 120, 100 (out of order) pooled: median 110, between processes 100..120 "
+           "(%g, %g..%g)   [pooled spread: the top is the middle median] [pooled spread: in arrival order]",
+           out.ns.median, out.process_min_ns, out.process_max_ns);
     tap_ok(rc == 0 && out.preempted == 6 && out.contended == 3 && out.port_contended == 3 && out.samples == 63 &&
            out.samples_taken == 75,
            "processes: rejections added over the three: 1+2+3 switched out, 0+1+2 front end, 1+1+1 ports; samples 63 "
@@ -540,6 +558,7 @@ int main(void)
     test_counter_delta();
     test_clock_overhead();
     test_processes_pool();
+    test_fit2_noisy();
     test_child_flag();
     test_cli_ranges();
     return tap_done();

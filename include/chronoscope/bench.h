@@ -436,6 +436,45 @@ CHRONO__PRIVATE void chrono__check_empty(const chrono_session *s, chrono_result 
     if (empty && !s->cfg.expect_empty) r->warnings |= CHRONO_WARN_EMPTY_BODY;
 }
 
+/* ---- the body's own counters (types.h, chrono_user_counter) ---------------------- */
+/* Whether the configuration's counters can be read: a count within
+   CHRONO_USER_COUNTERS_MAX, each named 1-31 of A-Z a-z 0-9 _ - . */
+CHRONO__PRIVATE int chrono__user_check(const chrono_session *s)
+{
+    int k;
+    if (s->cfg.nuser_counters < 0 || s->cfg.nuser_counters > CHRONO_USER_COUNTERS_MAX) return CHRONO_EINVAL;
+    if (s->cfg.nuser_counters && !s->cfg.user_counters) return CHRONO_EINVAL;
+    for (k = 0; k < s->cfg.nuser_counters; k++) {
+        const char *c = s->cfg.user_counters[k].name;
+        size_t len = c ? strlen(c) : 0;
+        if (len == 0 || len >= CHRONO_USER_NAME_MAX ||
+            strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") != len)
+            return CHRONO_EINVAL;
+    }
+    return 0;
+}
+
+/* Every count to 0: the samples start. */
+CHRONO__PRIVATE void chrono__user_zero(const chrono_session *s)
+{
+    int k;
+    for (k = 0; k < s->cfg.nuser_counters; k++) s->cfg.user_counters[k].value = 0;
+}
+
+/* The counts over the iterations the samples ran (before any other batch). */
+CHRONO__PRIVATE void chrono__user_read(const chrono_session *s, chrono_result *r)
+{
+    double iters = (double)r->samples_taken * (double)r->iters_per_sample;
+    int k;
+    for (k = 0; k < s->cfg.nuser_counters; k++) {
+        const chrono_user_counter *c = &s->cfg.user_counters[k];
+        chrono__str_copy(r->user[k].name, sizeof r->user[k].name, c->name);
+        r->user[k].rate = c->rate;
+        r->user[k].per_iter = iters > 0 ? c->value / iters : NAN;
+    }
+    r->nuser = s->cfg.nuser_counters;
+}
+
 /* The start of a run: arguments checked, *out defined even on failure.  0
    or the error. */
 CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono_fn fn, chrono_result *out)
@@ -443,7 +482,7 @@ CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono
     int rc = chrono__check_session(s);
     if (out) chrono__result_init(out, "", 0);
     if (rc < 0) return rc;
-    if (!fn) return CHRONO_EINVAL;
+    if (!fn || chrono__user_check(s) < 0) return CHRONO_EINVAL;
     return chrono__check_name(name);
 }
 
@@ -471,6 +510,7 @@ CHRONO__PRIVATE int chrono__run_close(chrono_engine *e, const chrono__mem *mem0,
     chrono_session *s = e->s;
     chrono_result *r = e->r[0];
     int rc;
+    chrono__user_read(s, r);   /* before chrono__mem_finish's batch */
     chrono_engine_figures(e);
     (void)chrono_engine_drop(e, CHRONO_ENGINE_DROP_RUN);
     chrono__mem_finish(s, mem0, e->fn[0], e->ctx[0], e->iters, r);
@@ -493,6 +533,7 @@ CHRONO__PRIVATE void chrono__run_warm(chrono_engine *e)
     (void)chrono_engine_size(e, 1, max_ms / 4, 0);
     (void)chrono_engine_warm(e, e->s->cfg.warmup_ms, 1);
     (void)chrono_engine_size(e, e->iters, max_ms / 2, 0);
+    chrono__user_zero(e->s);   /* the body's counts: the samples' own */
 }
 
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
@@ -937,6 +978,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, 1, e.start, max_ms / 4));
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters, e.start, max_ms / 2));
+    chrono__user_zero(s);
     (void)chrono_engine_run(&e, &target);   /* the setups' page faults and CPU time are counted too */
     return chrono__run_close(&e, &mem0, CHRONO__SETUP_MIN_CYCLES, CHRONO__SETUP_MIN_NS, out);
 }

@@ -33,6 +33,7 @@
      chrono_with_bytes / _items / _samples / _budget / _warmup / _unit (entry, value)
      chrono_with_empty_body(entry)                 its body is meant to be empty: no EMPTY_BODY
      chrono_with_blocking(entry)                   the body blocks by design
+     chrono_with_user_counters(entry, c, n)        the body's own counts (chrono_user_counter)
      chrono_with_counters(entry, "page-faults")    counters this entry reads (counters.h)
      chrono_with_setup(entry, setup)               setup(ctx) untimed before every call (chrono_run_setup)
      chrono_with_threads(entry, n)                 a run in n threads at once (threads.h);
@@ -93,6 +94,8 @@ typedef struct chrono_entry {
                                     ("context-switches,page-faults"); NULL: none */
     int threads;                 /* run: in this many threads at once (chrono_with_threads);
                                     CHRONO_THREADS_CLI: --threads; 0: one thread, not a threaded run */
+    chrono_user_counter *user_counters;   /* run, product: the body's own counts (chrono_with_user_counters) */
+    int nuser_counters;
 } chrono_entry;
 
 /* What chrono_entry_run hands back as it goes; every member may be NULL/0. */
@@ -120,6 +123,11 @@ CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e);
 /* A run whose setup(ctx) runs untimed before every call of fn(ctx, 1) (chrono_run_setup). */
 CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup);
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e);
+/* The body's own counts (types.h, chrono_user_counter: Google Benchmark's
+   state.counters): n of them at c, which the body adds to and which must
+   outlive the run; each of the entry's runs reports them per iteration (or
+   per second) in every format.  A comparison's or a threaded run's are not read. */
+CHRONO_API chrono_entry chrono_with_user_counters(chrono_entry e, chrono_user_counter *c, int n);
 /* A product of parameter lists (Google Benchmark's ArgsProduct): give it two
    or more lists with chrono_with_args; it runs fn at every combination, named
    NAME/a/b (values in list order, the last list varying fastest), each point
@@ -225,6 +233,13 @@ CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn,
 }
 
 CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.bytes = bytes; return e; }
+
+CHRONO_API chrono_entry chrono_with_user_counters(chrono_entry e, chrono_user_counter *c, int n)
+{
+    e.user_counters = c;
+    e.nuser_counters = n;
+    return e;
+}
 
 CHRONO_API chrono_entry chrono_product_entry(const char *name, chrono_args_fn fn, void *ctx)
 {
@@ -547,6 +562,7 @@ CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e, const 
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
     if (e->warmup_ms > 0) s->cfg.warmup_ms = e->warmup_ms;
     if (e->expect_empty) s->cfg.expect_empty = 1;
+    if (e->nuser_counters) { s->cfg.user_counters = e->user_counters; s->cfg.nuser_counters = e->nuser_counters; }
     /* A blocking body is timed without core-cycle estimates: the reference
        chains around it bracket a sleep (another process's work, an idle
        CPU) and would disagree, rejecting the sample. */

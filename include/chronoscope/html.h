@@ -769,7 +769,7 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
         if (k == 0 && !chrono__memory_line(line, sizeof line, r)) continue;
         if (k == 1 && !chrono__processes_line(line, sizeof line, r)) continue;
         if (k == 2) chrono__threads_append(line, sizeof line, r);
-        if (k == 3 && r->counters) (void)chrono__counters_cell(line, sizeof line, r);
+        if (k == 3 && (r->counters || r->nuser)) (void)chrono__counters_cell(line, sizeof line, r);
         while (*t == ' ') t++;
         if (!*t) continue;
         fputs("<p class=\"note\">", out);

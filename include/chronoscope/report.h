@@ -222,6 +222,10 @@ typedef struct chrono_report_writer {
     X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
 /* Counters per iteration (medians), as Google Benchmark's: extra numeric
    members of a benchmark, only those counted; CSV leaves the others empty.
+   The body's own counts (chrono_user_counter) likewise: in JSON a member
+   each, named as the program named it ("hits": 3, per iteration or per
+   second as it asked, as Google Benchmark's state.counters); in CSV one
+   column, "user_counters", "hits=3;bytes/s=1.5e+09".
    In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
@@ -233,7 +237,8 @@ typedef struct chrono_report_writer {
     CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
     CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
     CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
-    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0)
+    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0) \
+    X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, 0)
 #define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
@@ -603,6 +608,34 @@ CHRONO__PRIVATE double chrono__per_second(const chrono_result *r, double per_ite
 {
     if (!(per_iter > 0) || !(r->ns.median > 0) || !chrono__finite(r->ns.median)) return NAN;
     return per_iter * 1e9 / r->ns.median;
+}
+
+/* The body's own count k as reported: per iteration, or per second of the
+   median iteration (CHRONO_PER_SECOND; NAN without a median). */
+CHRONO__PRIVATE double chrono__user_value(const chrono_result *r, int k)
+{
+    if (r->user[k].rate != CHRONO_PER_SECOND) return r->user[k].per_iter;
+    return r->ns.median > 0 && chrono__finite(r->ns.median) ? r->user[k].per_iter * 1e9 / r->ns.median : NAN;
+}
+
+/* "hits 3.00  bytes 1.50e+09/s" (text, markdown, HTML); "hits=3;bytes/s=1.5e+09"
+   (CSV, `csv`); "" for none. */
+CHRONO__PRIVATE const char *chrono__user_cell(char *buf, size_t n, const chrono_result *r, int csv)
+{
+    char num[48], item[96];
+    int k;
+    buf[0] = '\0';
+    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++) {
+        double v = chrono__user_value(r, k);
+        const char *rate = r->user[k].rate == CHRONO_PER_SECOND ? "/s" : "";
+        if (csv) chrono__num(num, sizeof num, "%.10g", v);
+        else if (fabs(v) >= 1e5) chrono__num(num, sizeof num, "%.3g", v);
+        else chrono__sig3(num, sizeof num, v);
+        if (csv) (void)chrono__bprintf(item, sizeof item, "%s%s%s=%s", buf[0] ? ";" : "", r->user[k].name, rate, num);
+        else (void)chrono__bprintf(item, sizeof item, "%s%s %s%s", buf[0] ? "  " : "", r->user[k].name, num, rate);
+        chrono__str_append(buf, n, item);
+    }
+    return buf;
 }
 
 /* "  1.52 GB/s" (and/or "  3.1 M items/s") after the distribution, where the
@@ -983,6 +1016,11 @@ CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chr
         (void)chrono__bprintf(item, sizeof item, "  IPC %s", chrono__sig3(a, sizeof a, r->ipc));
         chrono__str_append(buf, n, item);
     }
+    if (r->nuser) {   /* the body's own counts */
+        char user[CHRONO_USER_COUNTERS_MAX * 96];
+        if (buf[0]) chrono__str_append(buf, n, "  ");
+        chrono__str_append(buf, n, chrono__user_cell(user, sizeof user, r, 0));
+    }
     return buf;
 }
 
@@ -1147,6 +1185,11 @@ CHRONO__PRIVATE void chrono__csv_count(FILE *out, uint64_t v)
 }
 
 CHRONO__PRIVATE void chrono__csv_flag(FILE *out, int v) { fputc(v ? '1' : '0', out); }
+CHRONO__PRIVATE void chrono__csv_user(FILE *out, const chrono_result *r)
+{
+    char buf[CHRONO_USER_COUNTERS_MAX * 96];
+    chrono__csv_str(out, chrono__user_cell(buf, sizeof buf, r, 1));
+}
 CHRONO__PRIVATE void chrono__csv_cpu(FILE *out, int cpu) { if (cpu >= 0) fprintf(out, "%d", cpu); }
 
 CHRONO__PRIVATE void chrono__csv_warnings(FILE *out, unsigned warnings)
@@ -1354,6 +1397,13 @@ CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const 
 CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v) { chrono__jnum(o, key, v); }
 CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v) { chrono__jbool(o, key, v); }
 CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v) { chrono__jint(o, key, v); }
+/* The body's own counts: a member each, named by the program (key unused). */
+CHRONO__PRIVATE void chrono__jfield_user(chrono__jobj *o, const char *key, const chrono_result *r)
+{
+    int k;
+    (void)key;
+    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++) chrono__jnum(o, r->user[k].name, chrono__user_value(r, k));
+}
 
 CHRONO__PRIVATE void chrono__jfield_count(chrono__jobj *o, const char *key, uint64_t v)
 {
@@ -1628,12 +1678,12 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
-        if (r->counters) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
+        if (r->counters || r->nuser) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
-        if (r->counters) {   /* a table row stays one line: the counters end its last cell */
+        if (r->counters || r->nuser) {   /* a table row stays one line: the counters end its last cell */
             chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, "  per iteration: ");
             chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, chrono__counters_cell(cnt, sizeof cnt, r));
         }

@@ -77,6 +77,34 @@ typedef struct chrono_memory_hook {
     void *user;
 } chrono_memory_hook;
 
+/* Figures the body counts itself, Google Benchmark's state.counters["hits"]:
+   the program owns an array of chrono_user_counter (in the ctx its body
+   reads, say), names each, and hands the array to the configuration
+   (.user_counters and .nuser_counters, or an entry's chrono_with_user_counters);
+   the body adds to .value as it goes (c->hits.value += found: no call, no
+   allocation, no global).  A run sets every value to 0 after its warm-up,
+   reads them after its samples, outside any timed region, and divides by
+   the iterations its samples ran: chrono_result.user[k].per_iter, reported
+   per iteration or, with CHRONO_PER_SECOND, per second of the median
+   iteration (1e9 per_iter / ns.median).  Runs read them (chrono_run,
+   _setup, _between, a sweep's points, the loop form); the two sides of a
+   comparison and the threads of a threaded run would count into one array,
+   so those leave .nuser 0.  A name is 1 to 31 of A-Z a-z 0-9 _ - . (a CSV
+   and JSON key as it stands); any other is refused (CHRONO_EINVAL). */
+#define CHRONO_USER_COUNTERS_MAX 8
+#define CHRONO_USER_NAME_MAX 32
+typedef enum chrono_user_rate { CHRONO_PER_ITERATION = 0, CHRONO_PER_SECOND = 1 } chrono_user_rate;
+typedef struct chrono_user_counter {
+    const char *name;          /* its column: "hits" */
+    chrono_user_rate rate;     /* reported per iteration (0) or per second */
+    double value;              /* the body adds to it */
+} chrono_user_counter;
+typedef struct chrono_user_figure {
+    char name[CHRONO_USER_NAME_MAX];
+    chrono_user_rate rate;
+    double per_iter;           /* the count over the samples' iterations */
+} chrono_user_figure;
+
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
     int samples;               /* accepted samples per run; default 101 */
@@ -100,6 +128,8 @@ typedef struct chrono_config {
                                   switches are its work, only involuntary ones reject a sample */
     unsigned counters;         /* perf_event counters read around each sample, a mask of
                                   CHRONO_COUNTER_BIT(CHRONO_COUNTER_...) (counters.h); 0: none */
+    chrono_user_counter *user_counters;   /* the body's own counts (chrono_user_counter); NULL: none */
+    int nuser_counters;        /* how many, at most CHRONO_USER_COUNTERS_MAX */
 } chrono_config;
 
 /* ---- results ----------------------------------------------------------------- */
@@ -194,6 +224,9 @@ typedef struct chrono_result {
        of all threads together per second; both 0 when not threaded. */
     int threads;
     double thread_slowest_ns, threads_per_second;
+    /* The body's own counts (chrono_user_counter), per iteration: .nuser of them. */
+    int nuser;
+    chrono_user_figure user[CHRONO_USER_COUNTERS_MAX];
 } chrono_result;
 
 typedef struct chrono_comparison {
