@@ -86,22 +86,24 @@
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
+     chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
+     chronoscope/baseline.h  the change rule (A/B verdicts) and named baselines (--save, --compare)
      chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, literal runs
+     chronoscope/command.h whole commands timed in child processes, interleaved (chronoscope-cmd)
      chronoscope/entry.h   a benchmark as data: the entries of a program table, one run
      chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
-     chronoscope/module.h  benchmark modules (CHRONO_MODULE) and chronoscope-ab's change rule
-     chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
+     chronoscope/module.h  benchmark modules (CHRONO_MODULE) for chronoscope-ab
    Each module includes only modules above it in this list (a DAG, lowest
    first), directly these:
      clock, cpu, stats, table: base          counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
      bench: engine       threads: bench      report: types, table
-     html: report        cli: html           entry: threads
-     processes: bench, cli, entry            experiment: bench, report
-     program: entry, processes               registry, module: program
-     check: engine, bench, cli
+     html: report        cli: html           check: engine, bench, cli
+     baseline: check     entry: threads      experiment: bench, report
+     command: experiment                     processes: bench, cli, entry
+     program: entry, processes, baseline     registry, module: program
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -121,11 +123,13 @@
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"
 #include "chronoscope/cli.h"
+#include "chronoscope/check.h"
+#include "chronoscope/baseline.h"
+#include "chronoscope/experiment.h"
+#include "chronoscope/command.h"
 #include "chronoscope/entry.h"
 #include "chronoscope/processes.h"
-#include "chronoscope/experiment.h"
 #include "chronoscope/program.h"
 #include "chronoscope/registry.h"
 #include "chronoscope/module.h"
-#include "chronoscope/check.h"
 

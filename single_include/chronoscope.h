@@ -96,22 +96,24 @@
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
+     chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
+     chronoscope/baseline.h  the change rule (A/B verdicts) and named baselines (--save, --compare)
      chronoscope/experiment.h  Δ with CI, projections, then-vs-now tables, literal runs
+     chronoscope/command.h whole commands timed in child processes, interleaved (chronoscope-cmd)
      chronoscope/entry.h   a benchmark as data: the entries of a program table, one run
      chronoscope/processes.h  fresh processes: spawn, records, pooling (--processes)
      chronoscope/program.h a benchmark program as a table and one call (chrono_main)
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
-     chronoscope/module.h  benchmark modules (CHRONO_MODULE) and chronoscope-ab's change rule
-     chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
+     chronoscope/module.h  benchmark modules (CHRONO_MODULE) for chronoscope-ab
    Each module includes only modules above it in this list (a DAG, lowest
    first), directly these:
      clock, cpu, stats, table: base          counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
      bench: engine       threads: bench      report: types, table
-     html: report        cli: html           entry: threads
-     processes: bench, cli, entry            experiment: bench, report
-     program: entry, processes               registry, module: program
-     check: engine, bench, cli
+     html: report        cli: html           check: engine, bench, cli
+     baseline: check     entry: threads      experiment: bench, report
+     command: experiment                     processes: bench, cli, entry
+     program: entry, processes, baseline     registry, module: program
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -2527,6 +2529,13 @@ CHRONO__EXTERN_C_END
      --threads=N                 .threads: program.h's entries made with
                                  chrono_with_threads(e, CHRONO_THREADS_CLI) run in N
                                  threads (1..256; default: the online CPUs)
+     --save=NAME                 .save: program.h saves the run as a named baseline
+                                 (baseline.h: .chronoscope/NAME.json, or the path NAME)
+     --compare=NAME              .compare: program.h compares each entry with it,
+                                 a verdict a row; exit 1 when one is slower, 2 when
+                                 the baseline is missing or malformed (named)
+     --fail-above=PCT            .fail_above (default 5): the --compare threshold,
+                                 0..1000
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -2588,6 +2597,9 @@ typedef struct chrono_cli {
     const char *filters[CHRONO_CLI_FILTERS_MAX];   /* every --filter in order ('-' first: excludes) */
     int nfilters;
     const char *baseline;    /* --baseline, NULL: no relative column */
+    const char *save;        /* --save, NULL: none (program.h writes baseline.h's file) */
+    const char *compare;     /* --compare, NULL: none (program.h compares, baseline.h's rule) */
+    double fail_above;       /* --fail-above, percent (default 5) */
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
     int processes;           /* --processes, 0: not given (one process, this one) */
@@ -2669,6 +2681,737 @@ CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_CLI_H */
 /* ==== end chronoscope/cli.h */
+
+/* ==== chronoscope/check.h ===================================================== */
+/* chronoscope/check.h — performance expectations for unit tests: verdicts
+   with stated, measured error rates, and TAP output.
+
+   TABLE OF CONTENTS
+     1. Usage            4. Error rates (measured)
+     2. Expectations     5. The TAP stream and the exit status
+     3. How it decides   6. Functions
+
+   1. USAGE ---------------------------------------------------------------------
+   The claim "slow takes at least 1.2x the time of fast", checked on the CI of
+   interleaved pairs (examples/unit_test.c is whole):
+
+       static const chrono_check_entry checks[] = {
+           CHRONO_CHECK_FASTER("memchr beats a naive loop", fast_find, &buf, naive_find, &buf, 1.2),
+           CHRONO_CHECK_BELOW("lookup under 1 us", lookup, &table, 1000.0),
+       };
+       int main(int argc, char **argv)
+       {
+           return chrono_check_main(argc, argv, checks, sizeof checks / sizeof checks[0]);
+       }
+
+   which prints TAP version 13 and exits 0 (nothing failed) or 1 (something
+   failed), 2 on a bad command line.  By hand, with a checker of your own:
+
+       chrono_checker ck;
+       chrono_checker_open(&ck, &session, NULL);             // NULL: 0.5 s budget, alpha 0.01
+       chrono_check_faster(&ck, "memchr", fast, ctx, slow, ctx, 1.2);   // CHRONO_PASS, ...
+       chrono_checker_tap(&ck, stdout);
+       rc = chrono_checker_exit_status(&ck);                // 0 or 1
+       chrono_checker_close(&ck);
+
+   or with no checker at all: chrono_expect_faster(&session, "memchr", fast,
+   ctx, slow, ctx, 1.2) returns the verdict alone.  Every expectation also
+   stores what it measured in the session, so chrono_report() shows it.
+
+   2. EXPECTATIONS ----------------------------------------------------------------
+     faster   slow takes >= min_speedup x the time of fast.  Interleaved pairs
+              (ABBA, one iteration count); the figure is the median of the
+              per-pair ratios slow/fast.  Stored as the comparison
+              "name/slow" vs "name/fast" (its ratio is the speedup).
+     below    the median time of one iteration is <= max_ns.  An absolute
+              budget: FRAGILE ACROSS MACHINES (a slower CI runner, another
+              compiler or a shared core moves it); prefer "faster".  Stored as
+              the result "name".
+     scaling  over a sweep of n, time grows like the claimed class: O(1),
+              O(log n), O(n), O(n log n) or O(n^2).  Stored as a sweep.
+     saved    not slower than a saved run of the same program by more than
+              max_slowdown x.  The saved run is the Google-Benchmark-schema JSON
+              that chrono_report(..., CHRONO_FORMAT_JSON) or --format=json
+              writes; the entry of the same name is compared.  VALID ONLY ON THE
+              MACHINE THAT SAVED IT (same CPU, clock, compiler, flags).
+
+   3. HOW IT DECIDES --------------------------------------------------------------
+   faster / below / saved are sequential tests with a bounded budget:
+     - look k (k = 1, 2, ...) comes after first_look x 2^(k-1) accepted
+       samples (pairs), or when the budget (default 500 ms, everything
+       included: sizing, warm-up, samples) runs out;
+     - at look k, each wrong verdict may have probability
+           alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
+       and since sum_k 6/(pi^2 k^2) = 1, the looks together spend at most
+       alpha on each side, however many there are (alpha spending; a union
+       bound, so it holds for any stopping time);
+     - the interval is distribution-free: the order statistics of the
+       per-sample figures that bound their median with two-sided coverage
+       >= 1 - 2 alpha_k (sign test, exact binomial; stats.h), each side
+       missing with probability <= alpha_k;
+     - PASS when the whole interval satisfies the claim, FAIL when the whole
+       interval violates it, else another look; INCONCLUSIVE when the budget
+       is spent undecided (TAP: ok ... # SKIP);
+     - too few samples for the interval at alpha_k (n < 8 at look 1): no
+       decision at that look.  A run whose every sample was rejected (a busy or
+       migrating machine) is INCONCLUSIVE with that reason: the machine,
+       not the claim.
+   So: P(FAIL | the claim holds) <= alpha and P(PASS | the claim is false)
+   <= alpha, for independent samples of a fixed distribution; the median is
+   what the claim is about.  What the sign test cannot see is bias: code whose
+   speed depends on the order it runs in, or a host that slows one side only.
+   Samples taken while the core was shared (bench.h's front-end probe) are
+   dropped, as in chrono_compare.
+   saved: the interval of now/saved is [now_lo / saved_ci_high, now_hi /
+   saved_ci_low]; a wrong verdict needs either interval to miss, so its rate
+   is <= alpha + (1 - saved ci_level) / 2 (0.035 with a 0.95 save; save at
+   confidence 0.99 for 0.015).
+   scaling: each class c is fitted by least squares, y = a (O(1)) or
+   y = a + b f(n) with b >= 0 (f = log n, n, n log n, n^2), on the medians.
+   Its error e_c is the RMS of the relative residuals (y_i - fit_i) / y_i,
+   floored at the sweep's noise (the RMS of the points' relative CI
+   half-widths): a class cannot fit better than the data are known.
+   THE RULE: FAIL when another class c has e_c < e_claimed / 2; FAIL when the
+   claimed class is not O(1) and its fitted growth over the sweep,
+   b (f(n_max) - f(n_min)), is below the noise (time did not grow);
+   otherwise PASS.  A FAIL is looked at again, up to twice: the sweep again,
+   each point's smallest median of the looks kept and the rule applied to
+   those (other programs only add time, so a spell that slowed one point in
+   one look does not make a shape; code that has the shape has it in all).  The best class (least e_c, ties to the simpler)
+   and its R^2 are reported.  No stated error rate.
+
+   4. ERROR RATES (measured) -------------------------------------------------------
+   examples/check_rates.c, default settings (alpha 0.01, budget 500 ms,
+   first look 16 pairs, session defaults), a fresh session per trial, on a
+   2-vCPU Zen 5 VM shared with other work (load average 5-7 during the busy
+   runs); "busy": `yes > /dev/null` pinned to the other vCPU.  PASS/FAIL/skip:
+     truth, claim                      trials  quiet          busy
+     1.5x gap, claim >= 1.2x            100    100/0/0        100/0/0
+     identical, claim >= 1.2x           100    0/100/0        0/100/0
+     1.1x gap, claim >= 1.05x           100    100/0/0        100/0/0
+   With the first look at 32 pairs: quiet, 1000 trials each: 1000/0/0,
+   0/1000/0, 1000/0/0; busy, 100 each: 83/0/17, 0/93/7, 87/0/13 (the warm-up
+   then took most of the budget on a starved CPU: it is now capped at a tenth).
+   No wrong verdict was seen in any run.
+   The synthetic-data test (tests/test_check.c) runs the decision procedure
+   on 4000 seeded trials with the median exactly at the claim: PASS and FAIL
+   rates <= alpha, where looking without spending (alpha at every look)
+   exceeds it.
+
+   5. THE TAP STREAM AND THE EXIT STATUS ---------------------------------------------
+       TAP version 13
+       # chronoscope 0.2.0  2026-01-01T12:00:00+00:00
+       # cpu      ...       (the text report's header, chrono_report_environment:
+       # ...                 CPU, pinned CPU, clock, core, machine, build, run,
+       # warning  ...        then the session's warnings, as TAP comments)
+       1..3
+       ok 1 - memchr beats a naive loop # ratio 1.52 [1.49, 1.55]
+       not ok 2 - lookup under 1 us
+         ---
+         kind: below
+         claim: 1000
+         ...
+       ok 3 - scaling # SKIP inconclusive after 500 ms: ratio 1.21 [1.18, 1.24], claim 1.2
+   A verdict error (bad input) is `not ok` with its reason in the YAML block.
+   chrono_checker_exit_status(): 0 when nothing failed (skips included: a run
+   where everything was inconclusive is all `# SKIP`, exit 0), 1 when something
+   failed or erred; never a count.  With nothing to run (a --filter that
+   matches nothing) the plan is `1..0 # SKIP nothing selected`, exit 0.
+
+   6. FUNCTIONS -----------------------------------------------------------------------
+     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16
+     chrono_checker_open(ck, s, cfg)            cfg may be NULL; 0 or CHRONO_EINVAL
+     chrono_checker_close(ck)
+     chrono_check_faster(ck, name, fast, fctx, slow, sctx, min_speedup)     verdict
+     chrono_check_below(ck, name, fn, ctx, max_ns)                          verdict
+     chrono_check_scaling(ck, name, sweep_fn, ctx, params, n, claimed)      verdict
+     chrono_check_saved(ck, name, fn, ctx, json_path, max_slowdown)         verdict
+     chrono_check_entry_run(ck, entry)                                      verdict
+     chrono_expect_faster(s, name, fast, fctx, slow, sctx, min_speedup)     verdict, no checker
+     chrono_expect_below(s, name, fn, ctx, max_ns)                          verdict, no checker
+     chrono_checker_tap(ck, out)                TAP version 13; 0 or CHRONO_EIO
+     chrono_checker_exit_status(ck)             0 or 1
+     chrono_check_main(argc, argv, entries, n)  the whole program: flags, checks, TAP
+     chrono_expect_decide(x, n, claim, dir, look, alpha, scratch, out)   one look, pure
+     chrono_expect_alpha(alpha, look)           alpha_k
+     chrono_saved_find(json, name, out)         an entry of a saved JSON report
+     chrono_verdict_name(v) / chrono_complexity_name(c)
+   ck->items[ck->n - 1] holds the figures of the last verdict.
+   Bad input (NULL body or name, min_speedup <= 0 or NaN, ...) gives
+   CHRONO_VERDICT_ERROR with .error (a CHRONO_E... code) and .reason set. */
+#ifndef CHRONOSCOPE_CHECK_H
+#define CHRONOSCOPE_CHECK_H
+
+
+/* ==== declarations =================================================================== */
+typedef enum chrono_verdict {
+    CHRONO_PASS = 0,          /* the claim holds, with the stated confidence */
+    CHRONO_FAIL,              /* the claim is false, with the stated confidence */
+    CHRONO_INCONCLUSIVE,      /* the budget ran out undecided */
+    CHRONO_VERDICT_ERROR      /* bad input or a failed measurement: .error, .reason */
+} chrono_verdict;
+
+typedef enum chrono_expect_kind {
+    CHRONO_EXPECT_FASTER = 0, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED
+} chrono_expect_kind;
+
+typedef enum chrono_complexity {
+    CHRONO_O_1 = 0, CHRONO_O_LOG_N, CHRONO_O_N, CHRONO_O_N_LOG_N, CHRONO_O_N2,
+    CHRONO_COMPLEXITY_COUNT
+} chrono_complexity;
+
+/* Zero means default for every field. */
+typedef struct chrono_expect_config {
+    double budget_ms;         /* whole expectation, sizing and warm-up included; default 500 */
+    double alpha;             /* each wrong verdict at most this often; default 0.01, (0, 0.5) */
+    size_t first_look;        /* samples (pairs) at look 1, doubling; default 16, 9..1e6 */
+} chrono_expect_config;
+
+/* One verdict and its figures. */
+typedef struct chrono_expectation {
+    char name[CHRONO_NAME_MAX];
+    chrono_expect_kind kind;
+    chrono_verdict verdict;
+    double claim;             /* min_speedup, max_ns or max_slowdown; scaling: NAN */
+    double estimate;          /* faster: median ratio slow/fast; below: median ns; saved: now/saved */
+    double ci_low, ci_high;   /* of the estimate, at the last look */
+    double ci_level;          /* its two-sided coverage: >= 1 - 2 alpha_k */
+    size_t rounds;            /* samples (pairs) behind the estimate */
+    int looks;
+    double spent_ms;
+    int error;                /* the CHRONO_E... code behind CHRONO_VERDICT_ERROR, else 0 */
+    char reason[192];         /* why (error, or the scaling rule that decided) */
+    chrono_complexity claimed, best;              /* scaling */
+    double fit_error[CHRONO_COMPLEXITY_COUNT];    /* scaling: e_c of each class (NAN: not fitted) */
+    double r2, noise;                             /* scaling: R^2 of the best class; the noise floor */
+} chrono_expectation;
+
+typedef struct chrono_checker {
+    chrono_session *session;
+    chrono_expect_config cfg;          /* defaults filled in */
+    chrono_expectation *items;         /* in the order they ran */
+    size_t n;
+    /* private */
+    size_t chrono__cap;
+    size_t chrono__lost_failed;        /* failed verdicts that could not be kept (out of memory) */
+} chrono_checker;
+
+/* A saved result: one entry of a JSON report. */
+typedef struct chrono_saved {
+    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
+    double samples;
+} chrono_saved;
+
+/* An expectation as data: one row of a program's table (chrono_check_main).
+   Its fields, and what each CHRONO_CHECK_* row puts in them, are one list:
+   X(K, type, field, faster, below, scaling, saved), a column per kind whose
+   _1 .. _6 are that row macro's arguments in order; the struct and the four
+   row macros are generated from it, so a field is added in one place. */
+#define CHRONO__CHECK_FIELDS(X, K, _1, _2, _3, _4, _5, _6) \
+    X(K, const char *,       name,       _1,                   _1,                  _1,                    _1) \
+    X(K, chrono_expect_kind, kind,       CHRONO_EXPECT_FASTER, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED) \
+    X(K, chrono_fn,          fn,         _2,                   _2,                  NULL,                  _2) \
+    X(K, void *,             ctx,        _3,                   _3,                  _3,                    _3) \
+    X(K, chrono_fn,          slow,       _4,                   NULL,                NULL,                  NULL) \
+    X(K, void *,             slow_ctx,   _5,                   NULL,                NULL,                  NULL) \
+    X(K, double,             claim,      _6,                   _4,                  0.0,                   _5) \
+    X(K, chrono_sweep_fn,    sweep,      NULL,                 NULL,                _2,                    NULL) \
+    X(K, const uint64_t *,   params,     NULL,                 NULL,                _4,                    NULL) \
+    X(K, size_t,             nparams,    0,                    0,                   _5,                    0) \
+    X(K, chrono_complexity,  complexity, CHRONO_O_1,           CHRONO_O_1,          _6,                    CHRONO_O_1) \
+    X(K, const char *,       saved_path, NULL,                 NULL,                NULL,                  _4)
+/* fn, ctx: the body (faster: the fast one; scaling: ctx only, for sweep); slow, slow_ctx:
+   faster's slow body; claim: min_speedup, max_ns or max_slowdown; sweep, params, nparams,
+   complexity: scaling's body, its params and the claimed class; saved_path: the JSON report */
+#define CHRONO__CHECK_MEMBER(K, type, field, faster, below, scaling, saved) type field;
+typedef struct chrono_check_entry {
+    CHRONO__CHECK_FIELDS(CHRONO__CHECK_MEMBER, 0, 0, 0, 0, 0, 0, 0)
+} chrono_check_entry;
+#undef CHRONO__CHECK_MEMBER
+
+#define CHRONO__CHECK_PICK_FASTER(faster, below, scaling, saved) faster
+#define CHRONO__CHECK_PICK_BELOW(faster, below, scaling, saved) below
+#define CHRONO__CHECK_PICK_SCALING(faster, below, scaling, saved) scaling
+#define CHRONO__CHECK_PICK_SAVED(faster, below, scaling, saved) saved
+#define CHRONO__CHECK_VALUE(K, type, field, faster, below, scaling, saved) \
+    CHRONO__CHECK_PICK_##K(faster, below, scaling, saved),
+#define CHRONO_CHECK_FASTER(name, fast, fast_ctx, slow, slow_ctx, min_speedup) \
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, FASTER, name, fast, fast_ctx, slow, slow_ctx, min_speedup) }
+#define CHRONO_CHECK_BELOW(name, fn, ctx, max_ns) \
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, BELOW, name, fn, ctx, max_ns, 0, 0) }
+#define CHRONO_CHECK_SCALING(name, sweep_fn, ctx, params, nparams, complexity) \
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SCALING, name, sweep_fn, ctx, params, nparams, complexity) }
+#define CHRONO_CHECK_SAVED(name, fn, ctx, json_path, max_slowdown) \
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SAVED, name, fn, ctx, json_path, max_slowdown, 0) }
+
+CHRONO__EXTERN_C_BEGIN
+CHRONO_API chrono_expect_config chrono_expect_config_default(void);
+CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg);
+CHRONO_API void chrono_checker_close(chrono_checker *ck);
+CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
+                                              chrono_fn slow, void *slow_ctx, double min_speedup);
+CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             double max_ns);
+CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
+                                               const uint64_t *params, size_t nparams, chrono_complexity claimed);
+CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             const char *json_path, double max_slowdown);
+CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e);
+CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
+                                               chrono_fn slow, void *slow_ctx, double min_speedup);
+CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                              double max_ns);
+CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out);
+CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck);
+CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller);
+#define chrono_check_main(argc, argv, entries, n) chrono_check_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
+CHRONO_API double chrono_expect_alpha(double alpha, int look);
+CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
+                                               double alpha, double *scratch, chrono_expectation *out);
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out);
+CHRONO_API const char *chrono_verdict_name(chrono_verdict v);
+CHRONO_API const char *chrono_complexity_name(chrono_complexity c);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_CHECK_H */
+/* ==== end chronoscope/check.h */
+
+/* ==== chronoscope/baseline.h ================================================== */
+/* chronoscope/baseline.h — the change rule, and named baselines.
+
+   The rule (chronoscope-ab's, chronoscope-cmd's, --compare's): a ratio new/old
+   with its interval is called faster, slower, no clear difference or
+   inconclusive (chrono_change_decide).  Named baselines: a program's run
+   saved under a name (--save=NAME) and a later run compared with it entry by
+   entry (--compare=NAME --fail-above=PCT), each entry's verdict by the same
+   rule; program.h wires both flags into every program table.
+
+   Usage:
+
+       chrono_change_verdict v;
+       chrono_change_decide(&cmp, 0.02, 0.95, &v);   // cmp: A the base, B the head
+       printf("%s: %s\n", chrono_change_name(v.change), v.why);
+
+       char path[512], why[300];
+       chrono_baseline_path(path, sizeof path, "main");    // ".chronoscope/main.json"
+       chrono_baseline_save(&session, "main", why, sizeof why);   // 0, or an error and why
+       chrono_baseline_row rows[64];
+       size_t n;
+       int rc = chrono_baseline_compare(&session, "main", 5.0, rows, 64, &n, why, sizeof why);
+       // rc: 0 (rows[i].v.change per entry), or an error and why names the file
+
+   Where a baseline lives: NAME alone is .chronoscope/NAME.json under the
+   current directory (the directory made on the first save); a NAME holding
+   a '/' or ending in ".json" is that path as given.  The file is the run's
+   JSON report (--format=json's, the layout check.h's CHRONO_CHECK_SAVED
+   reads), written to NAME.json.tmp first and renamed, so a reader never sees
+   half a file.
+
+   How --compare decides, per entry found in both (matched by name): now/saved
+   with the interval [now ci_low / saved ci_high, now ci_high / saved ci_low]
+   (the two medians' intervals, each at the level each run reached; the pair
+   at the lower of the two levels, a union bound: both hold at 1 - (1 -
+   level_now) - (1 - level_saved)), decided by chrono_change_decide with
+   threshold PCT / 100: "slower" needs the interval entirely above 1 and
+   now/saved above 1 + PCT / 100.  An entry of this run that the baseline
+   lacks is "not in the baseline" (no verdict).  A missing file, one that is
+   not a JSON report, or one holding none of this run's entries is an error
+   (CHRONO_EIO, CHRONO_EINVAL) whose why names the file.
+   THE MACHINE'S DRIFT: a baseline is a separate run, minutes or days ago; what
+   changed on the machine since (its load, its host, its clock, the compiler)
+   is in the ratio.  An interleaved A/B (chronoscope-ab, chronoscope-cmd)
+   measures both sides in the same seconds and does not carry it.
+
+   Functions:
+     chrono_change_decide(c, threshold, conf, out)   the A/B rule on one comparison
+     chrono_change_name(change)                 "faster", "slower", ...
+     chrono_baseline_path(buf, n, name)         where NAME lives; 0, CHRONO_EINVAL, CHRONO_ERANGE
+     chrono_baseline_save(s, name, why, n)      the session's JSON report under NAME
+     chrono_baseline_compare(s, name, pct, rows, cap, nrows, why, n)   a verdict per entry
+
+   Every function returning int returns 0 or a negative CHRONO_E... code. */
+#ifndef CHRONOSCOPE_BASELINE_H
+#define CHRONOSCOPE_BASELINE_H
+
+
+/* What an A/B comparison of two builds found for one entry. */
+typedef enum chrono_change {
+    CHRONO_CHANGE_NONE = 0,       /* no clear difference */
+    CHRONO_CHANGE_FASTER,
+    CHRONO_CHANGE_SLOWER,         /* a regression: the gate fails */
+    CHRONO_CHANGE_INCONCLUSIVE    /* the interval cannot decide (why says) */
+} chrono_change;
+
+typedef struct chrono_change_verdict {
+    chrono_change change;
+    double ratio, ci_low, ci_high;   /* head/base and its interval */
+    double cycles_ratio;             /* head/base in estimated cycles, NAN if unknown */
+    char why[160];                   /* one line: the figures against the rule */
+} chrono_change_verdict;
+
+
+#define CHRONO_BASELINE_DIR ".chronoscope"
+#define CHRONO_BASELINE_PATH_MAX 512
+
+/* One entry of a run against its baseline. */
+typedef struct chrono_baseline_row {
+    char name[CHRONO_NAME_MAX];
+    int found;                   /* 1: in the baseline (v holds the verdict); 0: not in it */
+    double now_ns, saved_ns;     /* the medians, ns per iteration */
+    chrono_change_verdict v;     /* head/base = now/saved */
+} chrono_baseline_row;
+
+CHRONO__EXTERN_C_BEGIN
+/* The rule of chronoscope-ab, on a comparison whose A is the base and B the
+   head (chrono_compare, pooled or not): head/base = 1 / c->ratio with the
+   interval [1 / c->ci_high, 1 / c->ci_low].
+     SLOWER        the interval lies entirely above 1 and head/base > 1 + threshold;
+     FASTER        the interval lies entirely below 1 and head/base < 1 - threshold;
+     INCONCLUSIVE  no interval (a NaN, one pair), an interval whose level falls
+                   short of `confidence` (too few processes), or else one that
+                   reaches beyond 1 +- threshold (too wide to tell such a change
+                   from none);
+     NONE          otherwise: the interval lies within 1 +- threshold (it holds
+                   1, or the change is real but within the threshold).
+   threshold: a fraction (0.02 for 2%), 0..10; confidence 0 means 0.95.
+   0, or CHRONO_EINVAL (NULL, a threshold out of range). */
+CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold, double confidence,
+                                    chrono_change_verdict *out);
+/* "faster", "slower", "no clear difference", "inconclusive". */
+CHRONO_API const char *chrono_change_name(chrono_change change);
+CHRONO_API int chrono_baseline_path(char *buf, size_t n, const char *name);
+CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, char *why, size_t n);
+/* Rows for the session's results in order, at most cap; *nrows how many.
+   fail_above: percent, 0..1000. */
+CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name, double fail_above,
+                                       chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_BASELINE_H */
+/* ==== end chronoscope/baseline.h */
+
+/* ==== chronoscope/experiment.h ================================================ */
+/* chronoscope/experiment.h — what programs that reproduce an old measurement
+   share: a difference with its confidence interval (and whether it is below
+   the noise floor), a per-op cost projected to a total, a "then vs now"
+   table with ratios in time and in cycles.  What dominates this machine's
+   figures (VM, PTI and the other mitigations, TSC and core clock) is the
+   report's environment header, written once (report.h).
+
+   Usage:
+
+       chrono_comparison c;                   // bench.h: chrono_compare(&s, ..., &c)
+       chrono_delta d;
+       chrono_projection p;
+       chrono_then_now tn;
+       chrono_delta_from(&c, &d);             // d.diff_ns [d.ci_low_ns, d.ci_high_ns], d.below_noise
+       chrono_project(&c.a, 16777216.0, 0.95, &p);   // p.total_ns [p.ci_low_ns, p.ci_high_ns], mean-based
+       chrono_literal lit;                    // the real batch, against a projection measured beside it
+       chrono_literal_run(&s, "copy", copy, ctx, 4194304, &lit);   // lit.ns, lit.beside.total_ns, lit.ratio
+       chrono_then_now_build(&tn, "then_vs_now", "then (2002) vs now", rows, nrows, 450.0);
+       // chrono_report_options opt = { 0 }; opt.tables = &tn.table; opt.ntables = 1;
+       chrono_then_now_free(&tn);
+
+   Functions:
+     chrono_delta_from(c, out)              a − b in ns per iteration, with its CI and its processes
+     chrono_delta_verdict(d, confidence)    "resolved", "resolved in one process", "below noise ...",
+                                            "not repeated ..." (the processes disagree on the sign),
+                                            "no verdict ..." (its interval's level is below confidence)
+     chrono_delta_between(x, y, out)        x − y of two deltas against one baseline (paired, each)
+     chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
+     chrono_literal_run(s, name, fn, ctx, ops, out)   ops iterations of fn once, timed, beside a
+                                            projection from samples taken between its slices
+     chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
+     chrono_then_now_free(t)                frees what build allocated
+     chrono_tmp_track(t, dir, name)         remember dir/name (a trailing '/': a directory) for
+                                            removal; returns the path, NULL when full or too long
+     chrono_tmp_remove(t)                   remove them, newest first, after stopping t->child
+                                            (async-signal-safe: unlink, rmdir, kill, waitpid)
+     chrono_tmp_signal(t, sig)              from a signal handler: remove, then die of sig
+     chrono_tmp_catch(handler)              handler for SIGINT, SIGTERM and SIGABRT
+
+   Temp files (the library keeps no state: the program owns the chrono_tmp, a
+   static one when a signal handler must reach it):
+
+       static chrono_tmp tmp;
+       static void on_signal(int sig) { chrono_tmp_signal(&tmp, sig); }
+       ...
+       chrono_tmp_catch(on_signal);
+       const char *f = chrono_tmp_track(&tmp, "/tmp", "mine.tmp");   // then create it
+       tmp.child = pid;                     // a child to stop before removing (0: none)
+       chrono_tmp_remove(&tmp);             // on the way out
+
+   Definitions:
+     Δ          (ratio − 1) × median ns of b, where ratio is chrono_compare's median of
+                the paired ratios a_i/b_i and its CI; the CI is the ratio's CI scaled the
+                same way.  below_noise is 1 when that CI includes 0.  Pooled over
+                processes (program.h), each process's Δ comes from its own ratio; split
+                is 1 when they disagree on the sign.  Resolved: neither below noise nor
+                split; a comparison from one process is only ever "resolved in one
+                process" (processes differ here: code and data land elsewhere, the
+                host's phase changes).
+     between    x − y where x and y are Δs against the same baseline, each from paired
+                samples: drift between the two comparisons cancels in each.  Its CI is
+                [x.low − y.high, x.high − y.low], at level ≥ x.level + y.level − 1;
+                its processes are not paired (split 0), resolved when the CI excludes 0.
+     projection ops × mean ns per iteration.  The mean, not the median: a long batch
+                pays for its interrupts and rare slow calls, which the median leaves out.
+                The mean of every whole sample the run took (chrono_result.all_ns_mean:
+                the ones rejected as switched out or contended too, since a batch pays
+                for them), or of the kept ones where the run did not count them.  The CI
+                is the mean's normal-approximation interval (mean ± z·sd/√n).
+     literal    one real batch of ops iterations on the session's clock (wall time: with
+                switches > 0 other programs' time is in it), cut into 1000 slices
+                (fewer when ops is smaller); after each slice the projection's run
+                (bench.h's chrono_run_between) takes one sample, or its share of
+                .samples when that is larger.  The two then cover the same seconds:
+                on a machine whose speed drifts (measured here: 1-byte copies move
+                ~7% between 0.4 s windows, correlated over ~1 s) a projection taken
+                before and after a 1.3 s copy missed it by up to 14%.  ns is the
+                slices' sum; ratio = ns / beside.total_ns.
+     then/now   then_per_op = then_total_s / then_ops and now_per_op = now_ns, each as a
+                person reads a duration (report.h's chrono_report_duration: "2.23 µs",
+                "21.0 s"); then_cycles needs the old
+                CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
+                now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
+                the same in cycles.
+
+   Every function returning int returns 0 or a negative CHRONO_E... code. */
+#ifndef CHRONOSCOPE_EXPERIMENT_H
+#define CHRONOSCOPE_EXPERIMENT_H
+
+
+/* ---- types ----------------------------------------------------------------- */
+typedef struct chrono_delta {
+    double diff_ns;              /* a − b, ns per iteration (b's median scale) */
+    double ci_low_ns, ci_high_ns;
+    double ci_level;             /* coverage of the ratio's CI */
+    double ratio;                /* a / b */
+    int below_noise;             /* 1: the CI includes 0 */
+    int processes;               /* fresh processes the comparison was pooled over (1: this one) */
+    double process_min_ns, process_max_ns;   /* the lowest and highest process's Δ (one: diff_ns) */
+    int split;                   /* 1: the processes disagree on its sign (some Δ <= 0, some >= 0) */
+    int resolved;                /* 1: not below_noise and not split: a difference that repeats (at ci_level:
+                                    chrono_delta_verdict also asks that level to reach the confidence) */
+} chrono_delta;
+
+typedef struct chrono_projection {
+    double ops;                  /* iterations projected */
+    double per_op_mean_ns;       /* the mean: includes interrupts and slow calls */
+    double per_op_median_ns;     /* for comparison: the typical call */
+    double total_ns;             /* ops × mean */
+    double ci_low_ns, ci_high_ns;   /* ops × (mean ± z·sd/√n) */
+    double median_total_ns;      /* ops × median: what the copy would take without interrupts */
+} chrono_projection;
+
+/* One real batch and the projection measured beside it. */
+typedef struct chrono_literal {
+    double ops;                  /* iterations of the batch */
+    size_t slices;               /* it ran in this many slices, the run's samples between them */
+    double ns;                   /* its wall time on the session's clock (the slices' sum) */
+    long switches;               /* context switches during it; -1 unknown */
+    chrono_projection beside;    /* the mean of the samples between its slices, projected */
+    double ratio;                /* ns / beside.total_ns */
+} chrono_literal;
+
+/* One row of a then-vs-now table.  Unknown numbers are NAN (or 0 for ops). */
+typedef struct chrono_then_now_row {
+    const char *then;            /* "regparm (2)" */
+    double then_total_s;         /* 37.354; NAN: use then_us_per_op */
+    double then_ops;             /* 16777216 */
+    double then_us_per_op;       /* used when then_total_s is NAN */
+    const char *now;             /* "sysv (closest x86-64)" */
+    double now_ns;               /* per op, NAN unknown */
+    double now_ghz;              /* estimated core GHz for the cycles, NAN unknown */
+    const char *note;            /* may be NULL */
+} chrono_then_now_row;
+
+#define CHRONO_THEN_NOW_COLS 10
+#define CHRONO_THEN_NOW_CELL 96   /* bytes of one cell with its NUL */
+
+/* The table and the storage its cells point into (owned here, allocated by
+   chrono_then_now_build, freed by chrono_then_now_free). */
+typedef struct chrono_then_now {
+    chrono_table table;
+    /* private */
+    char *chrono__text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
+    const char **chrono__cells;
+} chrono_then_now;
+
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+/* Δ = a − b from a comparison.  CHRONO_EINVAL for NULL or a comparison
+   without a finite ratio or median. */
+CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
+
+/* The verdict on a Δ, as a report cell says it: below noise, not repeated,
+   no verdict (its interval's level, ci_level, is below confidence: too few
+   processes or samples for it), resolved. */
+CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confidence);
+
+/* x − y of two Δs against one baseline (Definitions: between).  CHRONO_EINVAL
+   for NULL or a non-finite Δ or interval. */
+CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out);
+
+/* ops iterations of r at its mean cost, with the mean's CI at `confidence`
+   (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
+CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
+
+/* ops iterations of fn, once, on the session's clock, in slices with the
+   samples of a run of fn between them (chrono_run_between, kept in the
+   session as "<name>/literal_beside"), whose mean is projected to ops at the
+   session's confidence.  The errors of chrono_run; CHRONO_EINVAL for NULL,
+   ops 0 or a closed session, CHRONO_ERANGE for a name too long for its suffix. */
+CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
+                                  chrono_literal *out);
+
+/* Fill t->table (key, title, columns row, then, then_per_op, then_cycles,
+   now, now_per_op, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
+   seed_mhz <= 0 (or NAN): then_cycles and ratio_cycles are "n/a".
+   CHRONO_EINVAL, CHRONO_ENOMEM.  On error nothing is left allocated. */
+CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
+                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz);
+CHRONO_API void chrono_then_now_free(chrono_then_now *t);
+
+/* Temp files and directories to remove on exit, on error and on a signal. */
+#define CHRONO_TMP_MAX 16
+#define CHRONO_TMP_PATH 512
+typedef struct chrono_tmp {
+    char path[CHRONO_TMP_MAX][CHRONO_TMP_PATH];   /* a trailing '/' marks a directory */
+    volatile int n;              /* paths tracked */
+    volatile long child;         /* a child process (a pid) stopped before the removal; 0 none */
+} chrono_tmp;
+
+/* dir/name remembered for chrono_tmp_remove (name ending in '/': a directory,
+   removed after what was tracked after it).  The path, or NULL when t is NULL,
+   full (CHRONO_TMP_MAX) or the path longer than CHRONO_TMP_PATH - 1. */
+CHRONO_API const char *chrono_tmp_track(chrono_tmp *t, const char *dir, const char *name);
+
+/* Stop t->child (SIGKILL, then reap it) where there is one, remove every
+   tracked path newest first, forget them.  Async-signal-safe on POSIX. */
+CHRONO_API void chrono_tmp_remove(chrono_tmp *t);
+
+/* For a signal handler: chrono_tmp_remove, then sig again with its default
+   action (the program dies of it, as it would have). */
+CHRONO_API void chrono_tmp_signal(chrono_tmp *t, int sig);
+
+/* handler for SIGINT, SIGTERM and SIGABRT.  0, or CHRONO_EINVAL (NULL). */
+CHRONO_API int chrono_tmp_catch(void (*handler)(int));
+
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_EXPERIMENT_H */
+/* ==== end chronoscope/experiment.h */
+
+/* ==== chronoscope/command.h =================================================== */
+/* chronoscope/command.h — whole commands, timed in child processes and
+   interleaved: what hyperfine does, with the A/B rule of this library
+   (tools/chronoscope-cmd.c is the program on top of it).
+
+   Usage:
+
+       chrono_command_series s[2] = { { "sleep 0.01" }, { "sleep 0.011" } };
+       chrono_command_config cfg = chrono_command_config_default();
+       chrono_command_summary sa;
+       chrono_comparison c;
+       size_t failed = 0;
+       cfg.warmup = 3;                                  // cfg.prepare = "sync", cfg.runs = 40 ...
+       if (chrono_command_bench(s, 2, &cfg, &failed) < 0 || failed) ...;   // rounds A B, B A, A B ...
+       chrono_command_summarise(&s[0], 0.95, &sa);      // sa.wall (ns), sa.user_mean_ns, sa.sys_mean_ns
+       chrono_command_compare(&s[0], &s[1], 0.95, &c);  // c.ratio = A/B from the paired runs, [c.ci_low, c.ci_high]
+       chrono_command_export_json(f, s, 2);             // hyperfine's --export-json layout
+       chrono_command_series_free(s, 2);
+
+   How it runs: every command once a round, in order in even rounds and in
+   reverse in odd ones (A B, B A, ...: ABBA, so a drift in time hits every
+   command alike); `prepare` runs untimed before every run, warm-ups
+   included; a run is `/bin/sh -c COMMAND` with its output sent to
+   /dev/null (CHRONO_COMMAND_SHOW_OUTPUT keeps it), timed on the caller's
+   clock from fork to the child's exit; its CPU time is the child's own
+   (wait4's rusage: user and system).  A child is let run on every CPU the
+   process may use (the caller's pin is not inherited).  Rounds: .runs when
+   given, else at least .min_runs and then on while .max_ms allows, at most
+   .max_runs.  A non-zero exit (or a death by a signal: 128 + the signal)
+   stops the runs with *failed = that command's index + 1, unless
+   .ignore_failure; a command that cannot be started reads exit code 127
+   (the shell's "not found").
+
+   The ratio of two series is the median of the per-round ratios A/B with
+   its distribution-free interval (stats.h's chrono_stats_ratio), as a
+   chrono_comparison: baseline.h's chrono_change_decide gives the verdict.
+
+   Functions:
+     chrono_command_config_default()          10 runs at least, 3 s, at most 1000
+     chrono_command_run(clk, cmd, flags, child, out)   one run, timed; 0 or an error
+     chrono_command_bench(series, n, cfg, failed)      the interleaved rounds (allocates .runs)
+     chrono_command_summarise(s, confidence, out)      wall-time statistics and mean CPU times
+     chrono_command_compare(a, b, confidence, out)     A/B from the paired rounds
+     chrono_command_export_json(out, series, n)        {"results": [...]}, hyperfine's layout
+     chrono_command_series_free(series, n)
+
+   Every function returning int returns 0 or a negative CHRONO_E... code;
+   CHRONO_ENOTSUP where there is no fork (Windows). */
+#ifndef CHRONOSCOPE_COMMAND_H
+#define CHRONOSCOPE_COMMAND_H
+
+
+/* ---- types ----------------------------------------------------------------- */
+#define CHRONO_COMMAND_SHOW_OUTPUT 1   /* the command's stdout and stderr are the caller's */
+
+typedef struct chrono_command_time {
+    double wall_ns;              /* fork to exit, on the caller's clock */
+    double user_ns, sys_ns;      /* the child's CPU time (its own children's included once reaped) */
+    int exit_code;               /* 0..255; 128 + N killed by signal N; 127 could not be started */
+} chrono_command_time;
+
+typedef struct chrono_command_config {
+    int runs;                    /* rounds; 0: .min_runs, then on until .max_ms */
+    int min_runs;                /* 0: 10 */
+    int max_runs;                /* 0: 1000 */
+    double max_ms;               /* timed rounds' budget; 0: 3000 */
+    int warmup;                  /* untimed runs of each command first (interleaved too) */
+    const char *prepare;         /* before every run, untimed; NULL: none */
+    int ignore_failure;          /* 1: a non-zero exit is recorded, not a stop */
+    int flags;                   /* CHRONO_COMMAND_SHOW_OUTPUT */
+    const chrono_clock *clock;   /* NULL: one opened (CHRONO_CLOCK_AUTO) */
+    chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it); NULL */
+} chrono_command_config;
+
+typedef struct chrono_command_series {
+    const char *command;         /* not copied */
+    size_t n;                    /* runs taken */
+    chrono_command_time *runs;   /* round i at index i; chrono_command_series_free frees it */
+    const char *param_name, *param_value;   /* a parameter scan's (the export's "parameters"); NULL: none */
+} chrono_command_series;
+
+typedef struct chrono_command_summary {
+    chrono_stats wall;           /* ns, over the runs */
+    double user_mean_ns, sys_mean_ns;
+    size_t failures;             /* runs with a non-zero exit code */
+} chrono_command_summary;
+
+/* ---- functions ------------------------------------------------------------ */
+CHRONO__EXTERN_C_BEGIN
+CHRONO_API chrono_command_config chrono_command_config_default(void);
+/* One run of `/bin/sh -c cmd`; *child holds its pid while it runs (may be NULL). */
+CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags, volatile long *child,
+                                  chrono_command_time *out);
+CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
+                                    size_t *failed);
+CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double confidence,
+                                        chrono_command_summary *out);
+/* out->ratio = A/B (wall) with .ci_low .ci_high .ci_level .rounds; .a / .b
+   carry each side's wall statistics (ns, named after the commands);
+   .cycles_ratio NAN.  CHRONO_EINVAL for series of different lengths or
+   fewer than 1 run. */
+CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
+                                      double confidence, chrono_comparison *out);
+CHRONO_API int chrono_command_export_json(FILE *out, const chrono_command_series *series, size_t n);
+CHRONO_API void chrono_command_series_free(chrono_command_series *series, size_t n);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_COMMAND_H */
+/* ==== end chronoscope/command.h */
 
 /* ==== chronoscope/entry.h ===================================================== */
 /* chronoscope/entry.h — a benchmark as data: the entries of a program table.
@@ -3040,219 +3783,6 @@ CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_PROCESSES_H */
 /* ==== end chronoscope/processes.h */
 
-/* ==== chronoscope/experiment.h ================================================ */
-/* chronoscope/experiment.h — what programs that reproduce an old measurement
-   share: a difference with its confidence interval (and whether it is below
-   the noise floor), a per-op cost projected to a total, a "then vs now"
-   table with ratios in time and in cycles.  What dominates this machine's
-   figures (VM, PTI and the other mitigations, TSC and core clock) is the
-   report's environment header, written once (report.h).
-
-   Usage:
-
-       chrono_comparison c;                   // bench.h: chrono_compare(&s, ..., &c)
-       chrono_delta d;
-       chrono_projection p;
-       chrono_then_now tn;
-       chrono_delta_from(&c, &d);             // d.diff_ns [d.ci_low_ns, d.ci_high_ns], d.below_noise
-       chrono_project(&c.a, 16777216.0, 0.95, &p);   // p.total_ns [p.ci_low_ns, p.ci_high_ns], mean-based
-       chrono_literal lit;                    // the real batch, against a projection measured beside it
-       chrono_literal_run(&s, "copy", copy, ctx, 4194304, &lit);   // lit.ns, lit.beside.total_ns, lit.ratio
-       chrono_then_now_build(&tn, "then_vs_now", "then (2002) vs now", rows, nrows, 450.0);
-       // chrono_report_options opt = { 0 }; opt.tables = &tn.table; opt.ntables = 1;
-       chrono_then_now_free(&tn);
-
-   Functions:
-     chrono_delta_from(c, out)              a − b in ns per iteration, with its CI and its processes
-     chrono_delta_verdict(d, confidence)    "resolved", "resolved in one process", "below noise ...",
-                                            "not repeated ..." (the processes disagree on the sign),
-                                            "no verdict ..." (its interval's level is below confidence)
-     chrono_delta_between(x, y, out)        x − y of two deltas against one baseline (paired, each)
-     chrono_project(r, ops, confidence, out)   ops × the MEAN ns per iteration, with its CI
-     chrono_literal_run(s, name, fn, ctx, ops, out)   ops iterations of fn once, timed, beside a
-                                            projection from samples taken between its slices
-     chrono_then_now_build(t, key, title, rows, n, seed_mhz)   a chrono_table (allocates)
-     chrono_then_now_free(t)                frees what build allocated
-     chrono_tmp_track(t, dir, name)         remember dir/name (a trailing '/': a directory) for
-                                            removal; returns the path, NULL when full or too long
-     chrono_tmp_remove(t)                   remove them, newest first, after stopping t->child
-                                            (async-signal-safe: unlink, rmdir, kill, waitpid)
-     chrono_tmp_signal(t, sig)              from a signal handler: remove, then die of sig
-     chrono_tmp_catch(handler)              handler for SIGINT, SIGTERM and SIGABRT
-
-   Temp files (the library keeps no state: the program owns the chrono_tmp, a
-   static one when a signal handler must reach it):
-
-       static chrono_tmp tmp;
-       static void on_signal(int sig) { chrono_tmp_signal(&tmp, sig); }
-       ...
-       chrono_tmp_catch(on_signal);
-       const char *f = chrono_tmp_track(&tmp, "/tmp", "mine.tmp");   // then create it
-       tmp.child = pid;                     // a child to stop before removing (0: none)
-       chrono_tmp_remove(&tmp);             // on the way out
-
-   Definitions:
-     Δ          (ratio − 1) × median ns of b, where ratio is chrono_compare's median of
-                the paired ratios a_i/b_i and its CI; the CI is the ratio's CI scaled the
-                same way.  below_noise is 1 when that CI includes 0.  Pooled over
-                processes (program.h), each process's Δ comes from its own ratio; split
-                is 1 when they disagree on the sign.  Resolved: neither below noise nor
-                split; a comparison from one process is only ever "resolved in one
-                process" (processes differ here: code and data land elsewhere, the
-                host's phase changes).
-     between    x − y where x and y are Δs against the same baseline, each from paired
-                samples: drift between the two comparisons cancels in each.  Its CI is
-                [x.low − y.high, x.high − y.low], at level ≥ x.level + y.level − 1;
-                its processes are not paired (split 0), resolved when the CI excludes 0.
-     projection ops × mean ns per iteration.  The mean, not the median: a long batch
-                pays for its interrupts and rare slow calls, which the median leaves out.
-                The mean of every whole sample the run took (chrono_result.all_ns_mean:
-                the ones rejected as switched out or contended too, since a batch pays
-                for them), or of the kept ones where the run did not count them.  The CI
-                is the mean's normal-approximation interval (mean ± z·sd/√n).
-     literal    one real batch of ops iterations on the session's clock (wall time: with
-                switches > 0 other programs' time is in it), cut into 1000 slices
-                (fewer when ops is smaller); after each slice the projection's run
-                (bench.h's chrono_run_between) takes one sample, or its share of
-                .samples when that is larger.  The two then cover the same seconds:
-                on a machine whose speed drifts (measured here: 1-byte copies move
-                ~7% between 0.4 s windows, correlated over ~1 s) a projection taken
-                before and after a 1.3 s copy missed it by up to 14%.  ns is the
-                slices' sum; ratio = ns / beside.total_ns.
-     then/now   then_per_op = then_total_s / then_ops and now_per_op = now_ns, each as a
-                person reads a duration (report.h's chrono_report_duration: "2.23 µs",
-                "21.0 s"); then_cycles needs the old
-                CPU's clock (seed_mhz; "n/a" when it is 0); now_cycles_est = now_ns ×
-                now_ghz (estimated core GHz); ratio_us = then / now in time, ratio_cycles
-                the same in cycles.
-
-   Every function returning int returns 0 or a negative CHRONO_E... code. */
-#ifndef CHRONOSCOPE_EXPERIMENT_H
-#define CHRONOSCOPE_EXPERIMENT_H
-
-
-/* ---- types ----------------------------------------------------------------- */
-typedef struct chrono_delta {
-    double diff_ns;              /* a − b, ns per iteration (b's median scale) */
-    double ci_low_ns, ci_high_ns;
-    double ci_level;             /* coverage of the ratio's CI */
-    double ratio;                /* a / b */
-    int below_noise;             /* 1: the CI includes 0 */
-    int processes;               /* fresh processes the comparison was pooled over (1: this one) */
-    double process_min_ns, process_max_ns;   /* the lowest and highest process's Δ (one: diff_ns) */
-    int split;                   /* 1: the processes disagree on its sign (some Δ <= 0, some >= 0) */
-    int resolved;                /* 1: not below_noise and not split: a difference that repeats (at ci_level:
-                                    chrono_delta_verdict also asks that level to reach the confidence) */
-} chrono_delta;
-
-typedef struct chrono_projection {
-    double ops;                  /* iterations projected */
-    double per_op_mean_ns;       /* the mean: includes interrupts and slow calls */
-    double per_op_median_ns;     /* for comparison: the typical call */
-    double total_ns;             /* ops × mean */
-    double ci_low_ns, ci_high_ns;   /* ops × (mean ± z·sd/√n) */
-    double median_total_ns;      /* ops × median: what the copy would take without interrupts */
-} chrono_projection;
-
-/* One real batch and the projection measured beside it. */
-typedef struct chrono_literal {
-    double ops;                  /* iterations of the batch */
-    size_t slices;               /* it ran in this many slices, the run's samples between them */
-    double ns;                   /* its wall time on the session's clock (the slices' sum) */
-    long switches;               /* context switches during it; -1 unknown */
-    chrono_projection beside;    /* the mean of the samples between its slices, projected */
-    double ratio;                /* ns / beside.total_ns */
-} chrono_literal;
-
-/* One row of a then-vs-now table.  Unknown numbers are NAN (or 0 for ops). */
-typedef struct chrono_then_now_row {
-    const char *then;            /* "regparm (2)" */
-    double then_total_s;         /* 37.354; NAN: use then_us_per_op */
-    double then_ops;             /* 16777216 */
-    double then_us_per_op;       /* used when then_total_s is NAN */
-    const char *now;             /* "sysv (closest x86-64)" */
-    double now_ns;               /* per op, NAN unknown */
-    double now_ghz;              /* estimated core GHz for the cycles, NAN unknown */
-    const char *note;            /* may be NULL */
-} chrono_then_now_row;
-
-#define CHRONO_THEN_NOW_COLS 10
-#define CHRONO_THEN_NOW_CELL 96   /* bytes of one cell with its NUL */
-
-/* The table and the storage its cells point into (owned here, allocated by
-   chrono_then_now_build, freed by chrono_then_now_free). */
-typedef struct chrono_then_now {
-    chrono_table table;
-    /* private */
-    char *chrono__text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
-    const char **chrono__cells;
-} chrono_then_now;
-
-/* ---- functions ------------------------------------------------------------ */
-CHRONO__EXTERN_C_BEGIN
-/* Δ = a − b from a comparison.  CHRONO_EINVAL for NULL or a comparison
-   without a finite ratio or median. */
-CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out);
-
-/* The verdict on a Δ, as a report cell says it: below noise, not repeated,
-   no verdict (its interval's level, ci_level, is below confidence: too few
-   processes or samples for it), resolved. */
-CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confidence);
-
-/* x − y of two Δs against one baseline (Definitions: between).  CHRONO_EINVAL
-   for NULL or a non-finite Δ or interval. */
-CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out);
-
-/* ops iterations of r at its mean cost, with the mean's CI at `confidence`
-   (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
-CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
-
-/* ops iterations of fn, once, on the session's clock, in slices with the
-   samples of a run of fn between them (chrono_run_between, kept in the
-   session as "<name>/literal_beside"), whose mean is projected to ops at the
-   session's confidence.  The errors of chrono_run; CHRONO_EINVAL for NULL,
-   ops 0 or a closed session, CHRONO_ERANGE for a name too long for its suffix. */
-CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
-                                  chrono_literal *out);
-
-/* Fill t->table (key, title, columns row, then, then_per_op, then_cycles,
-   now, now_per_op, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
-   seed_mhz <= 0 (or NAN): then_cycles and ratio_cycles are "n/a".
-   CHRONO_EINVAL, CHRONO_ENOMEM.  On error nothing is left allocated. */
-CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
-                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz);
-CHRONO_API void chrono_then_now_free(chrono_then_now *t);
-
-/* Temp files and directories to remove on exit, on error and on a signal. */
-#define CHRONO_TMP_MAX 16
-#define CHRONO_TMP_PATH 512
-typedef struct chrono_tmp {
-    char path[CHRONO_TMP_MAX][CHRONO_TMP_PATH];   /* a trailing '/' marks a directory */
-    volatile int n;              /* paths tracked */
-    volatile long child;         /* a child process (a pid) stopped before the removal; 0 none */
-} chrono_tmp;
-
-/* dir/name remembered for chrono_tmp_remove (name ending in '/': a directory,
-   removed after what was tracked after it).  The path, or NULL when t is NULL,
-   full (CHRONO_TMP_MAX) or the path longer than CHRONO_TMP_PATH - 1. */
-CHRONO_API const char *chrono_tmp_track(chrono_tmp *t, const char *dir, const char *name);
-
-/* Stop t->child (SIGKILL, then reap it) where there is one, remove every
-   tracked path newest first, forget them.  Async-signal-safe on POSIX. */
-CHRONO_API void chrono_tmp_remove(chrono_tmp *t);
-
-/* For a signal handler: chrono_tmp_remove, then sig again with its default
-   action (the program dies of it, as it would have). */
-CHRONO_API void chrono_tmp_signal(chrono_tmp *t, int sig);
-
-/* handler for SIGINT, SIGTERM and SIGABRT.  0, or CHRONO_EINVAL (NULL). */
-CHRONO_API int chrono_tmp_catch(void (*handler)(int));
-
-CHRONO__EXTERN_C_END
-
-#endif /* CHRONOSCOPE_EXPERIMENT_H */
-/* ==== end chronoscope/experiment.h */
-
 /* ==== chronoscope/program.h =================================================== */
 /* chronoscope/program.h — a benchmark program is a table and one call.
 
@@ -3296,6 +3826,15 @@ CHRONO__EXTERN_C_END
 
    An entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
+
+   Named baselines (baseline.h): --save=NAME writes the run's JSON report
+   under NAME once it is reported (.chronoscope/NAME.json, or the path NAME);
+   --compare=NAME [--fail-above=PCT] compares each result with the entry of
+   the same name in it, a "baseline" table with a verdict a row in every
+   format, each slower entry named on stderr: exit 1 when one is slower, 2
+   when the baseline is missing, malformed or shares no entry (the file
+   named).  The table says what it cannot see: a baseline is a separate run,
+   and the machine's drift since is in its ratios.
 
    The entries (chrono_bench, chrono_versus, chrono_sweep_entry,
    chrono_product_entry and the chrono_with_* modifiers) are entry.h's.
@@ -3345,6 +3884,7 @@ typedef struct chrono_program {
     size_t chrono__nproc_tables;
     size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
     int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
+    chrono_table_builder chrono__baseline;   /* --compare's "baseline" table, freed at the end */
 } chrono_program;
 
 CHRONO__EXTERN_C_BEGIN
@@ -3516,13 +4056,13 @@ CHRONO__EXTERN_C_END
 /* ==== end chronoscope/registry.h */
 
 /* ==== chronoscope/module.h ==================================================== */
-/* chronoscope/module.h — what chronoscope-ab needs: benchmark modules and the change rule.
+/* chronoscope/module.h — what chronoscope-ab needs: benchmark modules.
 
-   Two jobs of A/B comparisons across builds (tools/chronoscope-ab):
-   CHRONO_MODULE exports a program table from a shared object, so that two
-   builds of it load into one process; chrono_change_decide is the rule that
-   names a comparison of the two builds faster, slower, no clear difference
-   or inconclusive.
+   A/B comparisons across builds (tools/chronoscope-ab): CHRONO_MODULE exports
+   a program table from a shared object, so that two builds of it load into
+   one process.  The rule that names a comparison of the two builds faster,
+   slower, no clear difference or inconclusive (chrono_change_decide) is
+   baseline.h's, shared with chronoscope-cmd and --compare.
 
    Usage (the module; the loader is tools/chronoscope-ab.c):
 
@@ -3539,8 +4079,7 @@ CHRONO__EXTERN_C_END
    Functions:
      CHRONO_MODULE(fn)                          export a program table (and a main)
      chrono_module_check(m, why, n)             0 when m is a module this header can use
-     chrono_change_decide(c, threshold, conf, out)   the A/B rule on one comparison
-     chrono_change_name(change)                 "faster", "slower", ... */
+     (chrono_change_decide, chrono_change_name: baseline.h) */
 #ifndef CHRONOSCOPE_MODULE_H
 #define CHRONOSCOPE_MODULE_H
 
@@ -3619,342 +4158,16 @@ typedef struct chrono_module {
         (unsigned long)sizeof(chrono_entry), fn };                                 \
     CHRONO__MODULE_MAIN(fn)
 
-/* What an A/B comparison of two builds found for one entry. */
-typedef enum chrono_change {
-    CHRONO_CHANGE_NONE = 0,       /* no clear difference */
-    CHRONO_CHANGE_FASTER,
-    CHRONO_CHANGE_SLOWER,         /* a regression: the gate fails */
-    CHRONO_CHANGE_INCONCLUSIVE    /* the interval cannot decide (why says) */
-} chrono_change;
-
-typedef struct chrono_change_verdict {
-    chrono_change change;
-    double ratio, ci_low, ci_high;   /* head/base and its interval */
-    double cycles_ratio;             /* head/base in estimated cycles, NAN if unknown */
-    char why[160];                   /* one line: the figures against the rule */
-} chrono_change_verdict;
-
 CHRONO__EXTERN_C_BEGIN
 /* 0 when m is a module this header can use; else CHRONO_EVERSION (built with
    another header version: why names both versions) or CHRONO_EINVAL (not a
    module descriptor).  why may be NULL. */
 CHRONO_API int chrono_module_check(const chrono_module *m, char *why, size_t n);
 
-/* The rule of chronoscope-ab, on a comparison whose A is the base and B the
-   head (chrono_compare, pooled or not): head/base = 1 / c->ratio with the
-   interval [1 / c->ci_high, 1 / c->ci_low].
-     SLOWER        the interval lies entirely above 1 and head/base > 1 + threshold;
-     FASTER        the interval lies entirely below 1 and head/base < 1 - threshold;
-     INCONCLUSIVE  no interval (a NaN, one pair), an interval whose level falls
-                   short of `confidence` (too few processes), or else one that
-                   reaches beyond 1 +- threshold (too wide to tell such a change
-                   from none);
-     NONE          otherwise: the interval lies within 1 +- threshold (it holds
-                   1, or the change is real but within the threshold).
-   threshold: a fraction (0.02 for 2%), 0..10; confidence 0 means 0.95.
-   0, or CHRONO_EINVAL (NULL, a threshold out of range). */
-CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold, double confidence,
-                                    chrono_change_verdict *out);
-/* "faster", "slower", "no clear difference", "inconclusive". */
-CHRONO_API const char *chrono_change_name(chrono_change change);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_MODULE_H */
 /* ==== end chronoscope/module.h */
-
-/* ==== chronoscope/check.h ===================================================== */
-/* chronoscope/check.h — performance expectations for unit tests: verdicts
-   with stated, measured error rates, and TAP output.
-
-   TABLE OF CONTENTS
-     1. Usage            4. Error rates (measured)
-     2. Expectations     5. The TAP stream and the exit status
-     3. How it decides   6. Functions
-
-   1. USAGE ---------------------------------------------------------------------
-   The claim "slow takes at least 1.2x the time of fast", checked on the CI of
-   interleaved pairs (examples/unit_test.c is whole):
-
-       static const chrono_check_entry checks[] = {
-           CHRONO_CHECK_FASTER("memchr beats a naive loop", fast_find, &buf, naive_find, &buf, 1.2),
-           CHRONO_CHECK_BELOW("lookup under 1 us", lookup, &table, 1000.0),
-       };
-       int main(int argc, char **argv)
-       {
-           return chrono_check_main(argc, argv, checks, sizeof checks / sizeof checks[0]);
-       }
-
-   which prints TAP version 13 and exits 0 (nothing failed) or 1 (something
-   failed), 2 on a bad command line.  By hand, with a checker of your own:
-
-       chrono_checker ck;
-       chrono_checker_open(&ck, &session, NULL);             // NULL: 0.5 s budget, alpha 0.01
-       chrono_check_faster(&ck, "memchr", fast, ctx, slow, ctx, 1.2);   // CHRONO_PASS, ...
-       chrono_checker_tap(&ck, stdout);
-       rc = chrono_checker_exit_status(&ck);                // 0 or 1
-       chrono_checker_close(&ck);
-
-   or with no checker at all: chrono_expect_faster(&session, "memchr", fast,
-   ctx, slow, ctx, 1.2) returns the verdict alone.  Every expectation also
-   stores what it measured in the session, so chrono_report() shows it.
-
-   2. EXPECTATIONS ----------------------------------------------------------------
-     faster   slow takes >= min_speedup x the time of fast.  Interleaved pairs
-              (ABBA, one iteration count); the figure is the median of the
-              per-pair ratios slow/fast.  Stored as the comparison
-              "name/slow" vs "name/fast" (its ratio is the speedup).
-     below    the median time of one iteration is <= max_ns.  An absolute
-              budget: FRAGILE ACROSS MACHINES (a slower CI runner, another
-              compiler or a shared core moves it); prefer "faster".  Stored as
-              the result "name".
-     scaling  over a sweep of n, time grows like the claimed class: O(1),
-              O(log n), O(n), O(n log n) or O(n^2).  Stored as a sweep.
-     saved    not slower than a saved run of the same program by more than
-              max_slowdown x.  The saved run is the Google-Benchmark-schema JSON
-              that chrono_report(..., CHRONO_FORMAT_JSON) or --format=json
-              writes; the entry of the same name is compared.  VALID ONLY ON THE
-              MACHINE THAT SAVED IT (same CPU, clock, compiler, flags).
-
-   3. HOW IT DECIDES --------------------------------------------------------------
-   faster / below / saved are sequential tests with a bounded budget:
-     - look k (k = 1, 2, ...) comes after first_look x 2^(k-1) accepted
-       samples (pairs), or when the budget (default 500 ms, everything
-       included: sizing, warm-up, samples) runs out;
-     - at look k, each wrong verdict may have probability
-           alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
-       and since sum_k 6/(pi^2 k^2) = 1, the looks together spend at most
-       alpha on each side, however many there are (alpha spending; a union
-       bound, so it holds for any stopping time);
-     - the interval is distribution-free: the order statistics of the
-       per-sample figures that bound their median with two-sided coverage
-       >= 1 - 2 alpha_k (sign test, exact binomial; stats.h), each side
-       missing with probability <= alpha_k;
-     - PASS when the whole interval satisfies the claim, FAIL when the whole
-       interval violates it, else another look; INCONCLUSIVE when the budget
-       is spent undecided (TAP: ok ... # SKIP);
-     - too few samples for the interval at alpha_k (n < 8 at look 1): no
-       decision at that look.  A run whose every sample was rejected (a busy or
-       migrating machine) is INCONCLUSIVE with that reason: the machine,
-       not the claim.
-   So: P(FAIL | the claim holds) <= alpha and P(PASS | the claim is false)
-   <= alpha, for independent samples of a fixed distribution; the median is
-   what the claim is about.  What the sign test cannot see is bias: code whose
-   speed depends on the order it runs in, or a host that slows one side only.
-   Samples taken while the core was shared (bench.h's front-end probe) are
-   dropped, as in chrono_compare.
-   saved: the interval of now/saved is [now_lo / saved_ci_high, now_hi /
-   saved_ci_low]; a wrong verdict needs either interval to miss, so its rate
-   is <= alpha + (1 - saved ci_level) / 2 (0.035 with a 0.95 save; save at
-   confidence 0.99 for 0.015).
-   scaling: each class c is fitted by least squares, y = a (O(1)) or
-   y = a + b f(n) with b >= 0 (f = log n, n, n log n, n^2), on the medians.
-   Its error e_c is the RMS of the relative residuals (y_i - fit_i) / y_i,
-   floored at the sweep's noise (the RMS of the points' relative CI
-   half-widths): a class cannot fit better than the data are known.
-   THE RULE: FAIL when another class c has e_c < e_claimed / 2; FAIL when the
-   claimed class is not O(1) and its fitted growth over the sweep,
-   b (f(n_max) - f(n_min)), is below the noise (time did not grow);
-   otherwise PASS.  A FAIL is looked at again, up to twice: the sweep again,
-   each point's smallest median of the looks kept and the rule applied to
-   those (other programs only add time, so a spell that slowed one point in
-   one look does not make a shape; code that has the shape has it in all).  The best class (least e_c, ties to the simpler)
-   and its R^2 are reported.  No stated error rate.
-
-   4. ERROR RATES (measured) -------------------------------------------------------
-   examples/check_rates.c, default settings (alpha 0.01, budget 500 ms,
-   first look 16 pairs, session defaults), a fresh session per trial, on a
-   2-vCPU Zen 5 VM shared with other work (load average 5-7 during the busy
-   runs); "busy": `yes > /dev/null` pinned to the other vCPU.  PASS/FAIL/skip:
-     truth, claim                      trials  quiet          busy
-     1.5x gap, claim >= 1.2x            100    100/0/0        100/0/0
-     identical, claim >= 1.2x           100    0/100/0        0/100/0
-     1.1x gap, claim >= 1.05x           100    100/0/0        100/0/0
-   With the first look at 32 pairs: quiet, 1000 trials each: 1000/0/0,
-   0/1000/0, 1000/0/0; busy, 100 each: 83/0/17, 0/93/7, 87/0/13 (the warm-up
-   then took most of the budget on a starved CPU: it is now capped at a tenth).
-   No wrong verdict was seen in any run.
-   The synthetic-data test (tests/test_check.c) runs the decision procedure
-   on 4000 seeded trials with the median exactly at the claim: PASS and FAIL
-   rates <= alpha, where looking without spending (alpha at every look)
-   exceeds it.
-
-   5. THE TAP STREAM AND THE EXIT STATUS ---------------------------------------------
-       TAP version 13
-       # chronoscope 0.2.0  2026-01-01T12:00:00+00:00
-       # cpu      ...       (the text report's header, chrono_report_environment:
-       # ...                 CPU, pinned CPU, clock, core, machine, build, run,
-       # warning  ...        then the session's warnings, as TAP comments)
-       1..3
-       ok 1 - memchr beats a naive loop # ratio 1.52 [1.49, 1.55]
-       not ok 2 - lookup under 1 us
-         ---
-         kind: below
-         claim: 1000
-         ...
-       ok 3 - scaling # SKIP inconclusive after 500 ms: ratio 1.21 [1.18, 1.24], claim 1.2
-   A verdict error (bad input) is `not ok` with its reason in the YAML block.
-   chrono_checker_exit_status(): 0 when nothing failed (skips included: a run
-   where everything was inconclusive is all `# SKIP`, exit 0), 1 when something
-   failed or erred; never a count.  With nothing to run (a --filter that
-   matches nothing) the plan is `1..0 # SKIP nothing selected`, exit 0.
-
-   6. FUNCTIONS -----------------------------------------------------------------------
-     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16
-     chrono_checker_open(ck, s, cfg)            cfg may be NULL; 0 or CHRONO_EINVAL
-     chrono_checker_close(ck)
-     chrono_check_faster(ck, name, fast, fctx, slow, sctx, min_speedup)     verdict
-     chrono_check_below(ck, name, fn, ctx, max_ns)                          verdict
-     chrono_check_scaling(ck, name, sweep_fn, ctx, params, n, claimed)      verdict
-     chrono_check_saved(ck, name, fn, ctx, json_path, max_slowdown)         verdict
-     chrono_check_entry_run(ck, entry)                                      verdict
-     chrono_expect_faster(s, name, fast, fctx, slow, sctx, min_speedup)     verdict, no checker
-     chrono_expect_below(s, name, fn, ctx, max_ns)                          verdict, no checker
-     chrono_checker_tap(ck, out)                TAP version 13; 0 or CHRONO_EIO
-     chrono_checker_exit_status(ck)             0 or 1
-     chrono_check_main(argc, argv, entries, n)  the whole program: flags, checks, TAP
-     chrono_expect_decide(x, n, claim, dir, look, alpha, scratch, out)   one look, pure
-     chrono_expect_alpha(alpha, look)           alpha_k
-     chrono_saved_find(json, name, out)         an entry of a saved JSON report
-     chrono_verdict_name(v) / chrono_complexity_name(c)
-   ck->items[ck->n - 1] holds the figures of the last verdict.
-   Bad input (NULL body or name, min_speedup <= 0 or NaN, ...) gives
-   CHRONO_VERDICT_ERROR with .error (a CHRONO_E... code) and .reason set. */
-#ifndef CHRONOSCOPE_CHECK_H
-#define CHRONOSCOPE_CHECK_H
-
-
-/* ==== declarations =================================================================== */
-typedef enum chrono_verdict {
-    CHRONO_PASS = 0,          /* the claim holds, with the stated confidence */
-    CHRONO_FAIL,              /* the claim is false, with the stated confidence */
-    CHRONO_INCONCLUSIVE,      /* the budget ran out undecided */
-    CHRONO_VERDICT_ERROR      /* bad input or a failed measurement: .error, .reason */
-} chrono_verdict;
-
-typedef enum chrono_expect_kind {
-    CHRONO_EXPECT_FASTER = 0, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED
-} chrono_expect_kind;
-
-typedef enum chrono_complexity {
-    CHRONO_O_1 = 0, CHRONO_O_LOG_N, CHRONO_O_N, CHRONO_O_N_LOG_N, CHRONO_O_N2,
-    CHRONO_COMPLEXITY_COUNT
-} chrono_complexity;
-
-/* Zero means default for every field. */
-typedef struct chrono_expect_config {
-    double budget_ms;         /* whole expectation, sizing and warm-up included; default 500 */
-    double alpha;             /* each wrong verdict at most this often; default 0.01, (0, 0.5) */
-    size_t first_look;        /* samples (pairs) at look 1, doubling; default 16, 9..1e6 */
-} chrono_expect_config;
-
-/* One verdict and its figures. */
-typedef struct chrono_expectation {
-    char name[CHRONO_NAME_MAX];
-    chrono_expect_kind kind;
-    chrono_verdict verdict;
-    double claim;             /* min_speedup, max_ns or max_slowdown; scaling: NAN */
-    double estimate;          /* faster: median ratio slow/fast; below: median ns; saved: now/saved */
-    double ci_low, ci_high;   /* of the estimate, at the last look */
-    double ci_level;          /* its two-sided coverage: >= 1 - 2 alpha_k */
-    size_t rounds;            /* samples (pairs) behind the estimate */
-    int looks;
-    double spent_ms;
-    int error;                /* the CHRONO_E... code behind CHRONO_VERDICT_ERROR, else 0 */
-    char reason[192];         /* why (error, or the scaling rule that decided) */
-    chrono_complexity claimed, best;              /* scaling */
-    double fit_error[CHRONO_COMPLEXITY_COUNT];    /* scaling: e_c of each class (NAN: not fitted) */
-    double r2, noise;                             /* scaling: R^2 of the best class; the noise floor */
-} chrono_expectation;
-
-typedef struct chrono_checker {
-    chrono_session *session;
-    chrono_expect_config cfg;          /* defaults filled in */
-    chrono_expectation *items;         /* in the order they ran */
-    size_t n;
-    /* private */
-    size_t chrono__cap;
-    size_t chrono__lost_failed;        /* failed verdicts that could not be kept (out of memory) */
-} chrono_checker;
-
-/* A saved result: one entry of a JSON report. */
-typedef struct chrono_saved {
-    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
-    double samples;
-} chrono_saved;
-
-/* An expectation as data: one row of a program's table (chrono_check_main).
-   Its fields, and what each CHRONO_CHECK_* row puts in them, are one list:
-   X(K, type, field, faster, below, scaling, saved), a column per kind whose
-   _1 .. _6 are that row macro's arguments in order; the struct and the four
-   row macros are generated from it, so a field is added in one place. */
-#define CHRONO__CHECK_FIELDS(X, K, _1, _2, _3, _4, _5, _6) \
-    X(K, const char *,       name,       _1,                   _1,                  _1,                    _1) \
-    X(K, chrono_expect_kind, kind,       CHRONO_EXPECT_FASTER, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED) \
-    X(K, chrono_fn,          fn,         _2,                   _2,                  NULL,                  _2) \
-    X(K, void *,             ctx,        _3,                   _3,                  _3,                    _3) \
-    X(K, chrono_fn,          slow,       _4,                   NULL,                NULL,                  NULL) \
-    X(K, void *,             slow_ctx,   _5,                   NULL,                NULL,                  NULL) \
-    X(K, double,             claim,      _6,                   _4,                  0.0,                   _5) \
-    X(K, chrono_sweep_fn,    sweep,      NULL,                 NULL,                _2,                    NULL) \
-    X(K, const uint64_t *,   params,     NULL,                 NULL,                _4,                    NULL) \
-    X(K, size_t,             nparams,    0,                    0,                   _5,                    0) \
-    X(K, chrono_complexity,  complexity, CHRONO_O_1,           CHRONO_O_1,          _6,                    CHRONO_O_1) \
-    X(K, const char *,       saved_path, NULL,                 NULL,                NULL,                  _4)
-/* fn, ctx: the body (faster: the fast one; scaling: ctx only, for sweep); slow, slow_ctx:
-   faster's slow body; claim: min_speedup, max_ns or max_slowdown; sweep, params, nparams,
-   complexity: scaling's body, its params and the claimed class; saved_path: the JSON report */
-#define CHRONO__CHECK_MEMBER(K, type, field, faster, below, scaling, saved) type field;
-typedef struct chrono_check_entry {
-    CHRONO__CHECK_FIELDS(CHRONO__CHECK_MEMBER, 0, 0, 0, 0, 0, 0, 0)
-} chrono_check_entry;
-#undef CHRONO__CHECK_MEMBER
-
-#define CHRONO__CHECK_PICK_FASTER(faster, below, scaling, saved) faster
-#define CHRONO__CHECK_PICK_BELOW(faster, below, scaling, saved) below
-#define CHRONO__CHECK_PICK_SCALING(faster, below, scaling, saved) scaling
-#define CHRONO__CHECK_PICK_SAVED(faster, below, scaling, saved) saved
-#define CHRONO__CHECK_VALUE(K, type, field, faster, below, scaling, saved) \
-    CHRONO__CHECK_PICK_##K(faster, below, scaling, saved),
-#define CHRONO_CHECK_FASTER(name, fast, fast_ctx, slow, slow_ctx, min_speedup) \
-    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, FASTER, name, fast, fast_ctx, slow, slow_ctx, min_speedup) }
-#define CHRONO_CHECK_BELOW(name, fn, ctx, max_ns) \
-    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, BELOW, name, fn, ctx, max_ns, 0, 0) }
-#define CHRONO_CHECK_SCALING(name, sweep_fn, ctx, params, nparams, complexity) \
-    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SCALING, name, sweep_fn, ctx, params, nparams, complexity) }
-#define CHRONO_CHECK_SAVED(name, fn, ctx, json_path, max_slowdown) \
-    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SAVED, name, fn, ctx, json_path, max_slowdown, 0) }
-
-CHRONO__EXTERN_C_BEGIN
-CHRONO_API chrono_expect_config chrono_expect_config_default(void);
-CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg);
-CHRONO_API void chrono_checker_close(chrono_checker *ck);
-CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
-                                              chrono_fn slow, void *slow_ctx, double min_speedup);
-CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             double max_ns);
-CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
-                                               const uint64_t *params, size_t nparams, chrono_complexity claimed);
-CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             const char *json_path, double max_slowdown);
-CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e);
-CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
-                                               chrono_fn slow, void *slow_ctx, double min_speedup);
-CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                              double max_ns);
-CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out);
-CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck);
-CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller);
-#define chrono_check_main(argc, argv, entries, n) chrono_check_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
-CHRONO_API double chrono_expect_alpha(double alpha, int look);
-CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
-                                               double alpha, double *scratch, chrono_expectation *out);
-CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out);
-CHRONO_API const char *chrono_verdict_name(chrono_verdict v);
-CHRONO_API const char *chrono_complexity_name(chrono_complexity c);
-CHRONO__EXTERN_C_END
-
-#endif /* CHRONOSCOPE_CHECK_H */
-/* ==== end chronoscope/check.h */
 
 
 
@@ -11815,7 +12028,13 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
       "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
       "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
     X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1) \
-    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1)
+    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1) \
+    X(SAVE, "--save", "NAME", "save this run as the baseline NAME (.chronoscope/NAME.json; NAME with a '/' or "      \
+      "ending in .json: that path)", 1)                                                                                \
+    X(COMPARE, "--compare", "NAME", "compare each entry with the baseline NAME (a separate run: it carries the "     \
+      "machine's drift); exit 1 when one is slower beyond --fail-above, 2 when NAME is missing or malformed", 1)     \
+    X(FAIL_ABOVE, "--fail-above", "PCT", "with --compare: slower is now/saved above 1 + PCT/100 with its interval "  \
+      "above 1, 0..1000 (default 5)", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
 enum { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ID) CHRONO__F_COUNT };
@@ -11994,6 +12213,9 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         if (!o->filter) o->filter = v;
         break;
     case CHRONO__F_BASELINE: o->baseline = v; break;
+    case CHRONO__F_SAVE: o->save = v; break;
+    case CHRONO__F_COMPARE: o->compare = v; break;
+    case CHRONO__F_FAIL_ABOVE: rc = chrono__cli_get_double(o, "--fail-above", v, 0.0, 1000.0, &o->fail_above); break;
     case CHRONO__F_COUNTERS: {
         char bad[40], what[96];
         if (chrono_counters_parse(v, &cfg->counters, bad, sizeof bad) < 0) {
@@ -12372,6 +12594,7 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
     if (!opts) return CHRONO_EINVAL;
     memset(opts, 0, sizeof *opts);
     opts->format = CHRONO_FORMAT_TEXT;
+    opts->fail_above = 5;
     opts->prog = argc > 0 && argv && argv[0] ? argv[0] : "program";
     opts->chrono__extra = extra;
     opts->chrono__nextra = nextra;
@@ -12558,6 +12781,1740 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
 
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_CLI_IMPL */
+
+/* ==== chronoscope/check.h: implementation ===================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CHECK_IMPL)
+#define CHRONOSCOPE_CHECK_IMPL
+
+CHRONO__EXTERN_C_BEGIN
+
+CHRONO_API const char *chrono_verdict_name(chrono_verdict v)
+{
+    switch (v) {
+    case CHRONO_PASS: return "pass";
+    case CHRONO_FAIL: return "fail";
+    case CHRONO_INCONCLUSIVE: return "inconclusive";
+    case CHRONO_VERDICT_ERROR: return "error";
+    default: return "unknown";
+    }
+}
+
+CHRONO_API const char *chrono_complexity_name(chrono_complexity c)
+{
+    static const char *const names[CHRONO_COMPLEXITY_COUNT] = { "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)" };
+    return (int)c >= 0 && c < CHRONO_COMPLEXITY_COUNT ? names[c] : "O(?)";
+}
+
+CHRONO__PRIVATE const char *chrono__kind_name(chrono_expect_kind k)
+{
+    switch (k) {
+    case CHRONO_EXPECT_FASTER: return "faster";
+    case CHRONO_EXPECT_BELOW: return "below";
+    case CHRONO_EXPECT_SCALING: return "scaling";
+    case CHRONO_EXPECT_SAVED: return "saved";
+    default: return "unknown";
+    }
+}
+
+CHRONO_API chrono_expect_config chrono_expect_config_default(void)
+{
+    chrono_expect_config c;
+    c.budget_ms = 500;
+    c.alpha = 0.01;
+    c.first_look = 16;
+    return c;
+}
+
+/* alpha_k = alpha 6 / (pi^2 k^2): the looks together spend alpha. */
+CHRONO_API double chrono_expect_alpha(double alpha, int look)
+{
+    double k = look < 1 ? 1.0 : (double)look;
+    return alpha * 6.0 / (3.14159265358979323846 * 3.14159265358979323846 * k * k);
+}
+
+CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in, chrono_expect_config *out)
+{
+    chrono_expect_config d = chrono_expect_config_default();
+    if (!in) { *out = d; return 0; }
+    if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0))) return CHRONO_EINVAL;
+    if (!(in->alpha == 0 || (in->alpha > 0 && in->alpha < 0.5))) return CHRONO_EINVAL;
+    if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000)) return CHRONO_EINVAL;
+    *out = *in;
+    if (in->budget_ms == 0) out->budget_ms = d.budget_ms;
+    if (in->alpha == 0) out->alpha = d.alpha;
+    if (in->first_look == 0) out->first_look = d.first_look;
+    return 0;
+}
+
+CHRONO__PRIVATE void chrono__expectation_init(chrono_expectation *e, const char *name, chrono_expect_kind kind, double claim)
+{
+    int c;
+    memset(e, 0, sizeof *e);
+    (void)chrono__bprintf(e->name, sizeof e->name, "%s", name ? name : "(null)");
+    e->kind = kind;
+    e->verdict = CHRONO_VERDICT_ERROR;
+    e->claim = claim;
+    e->estimate = e->ci_low = e->ci_high = e->ci_level = NAN;
+    e->r2 = e->noise = NAN;
+    e->claimed = e->best = CHRONO_O_1;
+    for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) e->fit_error[c] = NAN;
+}
+
+CHRONO__PRIVATE chrono_verdict chrono__expect_error(chrono_expectation *e, int err, const char *why)
+{
+    e->verdict = CHRONO_VERDICT_ERROR;
+    e->error = err < 0 ? err : CHRONO_EINVAL;
+    (void)chrono__bprintf(e->reason, sizeof e->reason, "%s", why);
+    return CHRONO_VERDICT_ERROR;
+}
+
+/* ---- one look: the decision on the median ------------------------------------------ */
+/* The claim "median of x >= claim" (claim_is_max 0) or "<= claim" (1), at
+   look `look` of a sequence spending alpha.  x is not modified; scratch holds
+   n doubles (NULL: allocated).  Fills out's estimate, CI, level, rounds, looks
+   and verdict (INCONCLUSIVE: not decided at this look). */
+CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
+                                               double alpha, double *scratch, chrono_expectation *out)
+{
+    double *v = scratch, level = 0, want;
+    size_t lo = 0, hi = 0;
+    chrono_verdict verdict = CHRONO_INCONCLUSIVE;
+    if (!x || !out || n == 0 || n > (size_t)-1 / sizeof(double) || look < 1 || !(alpha > 0 && alpha < 0.5) ||
+        !(claim == claim) || !chrono__all_finite(x, n))
+        return CHRONO_VERDICT_ERROR;
+    if (!v && !(v = (double *)CHRONO_MALLOC(n * sizeof *v))) return CHRONO_VERDICT_ERROR;   /* n checked above */
+    memcpy(v, x, n * sizeof *v);
+    chrono_stats_sort(v, n);
+    want = 1.0 - 2.0 * chrono_expect_alpha(alpha, look);
+    (void)chrono_stats_median_ci(n, want, &lo, &hi, &level);
+    out->estimate = chrono_stats_quantile(v, n, 0.5);
+    out->ci_low = v[lo];
+    out->ci_high = v[hi];
+    out->ci_level = level;
+    out->rounds = n;
+    out->looks = look;
+    if (level >= want) {   /* [min, max] short of the level: no decision at this look */
+        if (claim_is_max ? v[hi] <= claim : v[lo] >= claim) verdict = CHRONO_PASS;
+        else if (claim_is_max ? v[lo] > claim : v[hi] < claim) verdict = CHRONO_FAIL;
+    }
+    if (!scratch) CHRONO_FREE(v);
+    out->verdict = verdict;
+    return verdict;
+}
+
+/* ---- the sequential verdicts: looks at the engine's rows ------------------------------- */
+/* What the looks carry between the engine's calls of chrono__looks_decide:
+   the claim, the look reached, its verdict, and the figures' buffer (the
+   figures, then as many doubles for their sort). */
+typedef struct chrono__looks {
+    const chrono_checker *ck;
+    chrono_expectation *e;
+    double claim;
+    int claim_is_max, look, rc;
+    chrono_verdict v;
+    double *buf;
+    size_t cap;
+} chrono__looks;
+
+/* The engine on one side or two: the batch sized (the larger of the sides'),
+   warmed up (alternating), sized again.  One iteration count for both, as
+   in chrono_compare: bodies whose work depends on the iteration index see
+   the same inputs.  With a large gap the slow side's samples are long, and
+   on a busy machine the scheduler may cut them (rejected, replaced): such a
+   check can end INCONCLUSIVE, never FAIL.  0 or the error. */
+CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
+                                       int sides)
+{
+    chrono_session *s = ck->session;
+    double budget = ck->cfg.budget_ms, warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
+    int rc = chrono_engine_open(en, s, side, sides, ck->cfg.first_look);
+    if (rc < 0) return rc;
+    (void)chrono_engine_size(en, 1, budget / 8, budget / 8);
+    (void)chrono_engine_warm(en, warm / (8 * sides), 2);   /* a warm-up may stretch to 4x its time: at most `warm` */
+    (void)chrono_engine_size(en, en->iters, budget / 4, budget / 4);   /* warm now: both must reach the target */
+    return 0;
+}
+
+/* The per-row figure the claim is about, into out, of the rows that count
+   (those CHRONO_ENGINE_DROP_DECIDED keeps): slow/fast for two sides, ns
+   for one.  Their count. */
+CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *out)
+{
+    size_t i, m = 0;
+    for (i = 0; i < en->n; i++)
+        if (chrono_engine_row_kept(en, i))
+            out[m++] = en->sides == 2 ? en->col[1].ns[i] / en->col[0].ns[i] : en->col[0].ns[i];
+    return m;
+}
+
+/* Every sample rejected, the budget spent: the machine, not the claim (a
+   skip, not a failure).  The reason counts each cause (CHRONO__REJECTIONS'
+   words) over the sides; none counted: no sample was taken. */
+CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
+{
+#define CHRONO__REJECTION_WORDS(field, words, key) words,
+#define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
+    static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
+    unsigned long count[CHRONO__NREJECTIONS] = { 0 };
+    char *why = lk->e->reason;
+    size_t n = sizeof lk->e->reason, at;
+    int i, k, any = 0;
+    for (k = 0; k < en->sides; k++) {
+        i = 0;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_SUM)
+    }
+#undef CHRONO__REJECTION_WORDS
+#undef CHRONO__REJECTION_SUM
+    lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
+    lk->e->looks = lk->look;
+    (void)chrono__bprintf(why, n, "every sample was rejected (");
+    for (i = 0; i < CHRONO__NREJECTIONS; i++)
+        if (count[i] && (at = strlen(why)) < n)
+            (void)chrono__bprintf(why + at, n - at, "%s%lu %s", any++ ? ", " : "", count[i], words[i]);
+    if ((at = strlen(why)) < n) (void)chrono__bprintf(why + at, n - at, ")");
+    if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
+}
+
+/* The engine's decide callback, when it has the rows of this look (first_look
+   2^(k-1)) or the budget is spent: look k at the figures.  1 asks for twice
+   the rows (another look), 0 stops: decided, out of budget, or out of memory. */
+CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
+{
+    chrono__looks *lk = (chrono__looks *)user;
+    int over = chrono_engine_ms(en) >= en->target.ms || en->n < en->target.n;
+    size_t m;
+    lk->look++;
+    if ((lk->rc = chrono__grow((void **)&lk->buf, &lk->cap, 2 * en->n, sizeof(double))) < 0) return 0;
+    m = chrono__looks_figures(en, lk->buf);
+    if (m == 0 && over) { chrono__looks_rejected(en, lk); return 0; }
+    if (m) {
+        lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look, lk->ck->cfg.alpha, lk->buf + m,
+                                     lk->e);
+        if (lk->v != CHRONO_INCONCLUSIVE || over) return 0;
+    }
+    en->target.n *= 2;
+    return 1;
+}
+
+/* The looks, until decided or out of budget: the engine samples on to
+   first_look 2^(k-1) rows for look k.  The claim is on the median of the
+   figures (chrono__looks_figures). */
+CHRONO__PRIVATE chrono_verdict chrono__looks_run(chrono_engine *en, const chrono_checker *ck, double claim,
+                                                 int claim_is_max, chrono_expectation *e)
+{
+    chrono_engine_target t;
+    chrono__looks lk;
+    int rc;
+    memset(&lk, 0, sizeof lk);
+    lk.ck = ck; lk.e = e; lk.claim = claim; lk.claim_is_max = claim_is_max; lk.v = CHRONO_INCONCLUSIVE;
+    t.until = CHRONO_ENGINE_ROWS; t.n = ck->cfg.first_look; t.ms = ck->cfg.budget_ms;
+    t.decide = chrono__looks_decide; t.user = &lk;
+    rc = chrono_engine_run(en, &t);
+    CHRONO_FREE(lk.buf);
+    if (rc == 0) rc = lk.rc;
+    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    if (lk.v == CHRONO_VERDICT_ERROR) return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
+    return lk.v;
+}
+
+/* A faster check stored like any comparison: a = slow (side 1), b = fast,
+   the decision's ratio and interval. */
+CHRONO__PRIVATE int chrono__looks_keep_pair(chrono_engine *en, const chrono_expectation *e)
+{
+    chrono_comparison cmp;
+    chrono_ratio cr;
+    memset(&cmp, 0, sizeof cmp);
+    cmp.a = *en->r[1]; cmp.b = *en->r[0];
+    cmp.rounds = en->n;
+    cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
+    cmp.process_min_ratio = cmp.process_max_ratio = e->estimate;   /* one process */
+    cmp.cycles_ratio = NAN;
+    if (en->s->has_cycles &&
+        chrono_stats_ratio(en->col[1].cycles, en->col[0].cycles, en->n, 0.5, en->col[0].scratch, &cr) == 0)
+        cmp.cycles_ratio = cr.ratio;
+    return chrono_engine_keep(en, &cmp);
+}
+
+/* An expectation on the engine: sized and warmed, the looks, then the rows
+   that counted kept (as the decision did), each side summarised and what was
+   measured kept in the session (two sides: the comparison; one: the result).
+   e's spent_ms; the verdict. */
+CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, chrono_expectation *e,
+                                                    const chrono_engine_side *side, int sides, double claim,
+                                                    int claim_is_max)
+{
+    chrono_engine en;
+    chrono_verdict v;
+    int rc = chrono__looks_open(&en, ck, side, sides), k;
+    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    v = chrono__looks_run(&en, ck, claim, claim_is_max, e);
+    if (v != CHRONO_VERDICT_ERROR && en.n) {
+        (void)chrono_engine_drop(&en, CHRONO_ENGINE_DROP_DECIDED);
+        for (k = 0; k < sides; k++)
+            if (en.r[k]->migrated) en.s->warnings |= CHRONO_WARN_MIGRATED;
+        rc = chrono_engine_summarise(&en);
+        if (rc == 0) rc = sides == 2 ? chrono__looks_keep_pair(&en, e) : chrono_engine_keep(&en, NULL);
+    }
+    e->spent_ms = chrono_engine_ms(&en);
+    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
+    return v;
+}
+
+/* ---- the checker ------------------------------------------------------------------------ */
+CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg)
+{
+    int rc;
+    if (!ck) return CHRONO_EINVAL;
+    memset(ck, 0, sizeof *ck);
+    if ((rc = chrono__check_session(s)) < 0) return rc;
+    if ((rc = chrono__expect_config_resolve(cfg, &ck->cfg)) < 0) return rc;
+    ck->session = s;
+    return 0;
+}
+
+CHRONO_API void chrono_checker_close(chrono_checker *ck)
+{
+    if (!ck) return;
+    CHRONO_FREE(ck->items);
+    ck->items = NULL;
+    ck->n = ck->chrono__cap = 0;
+    ck->session = NULL;
+}
+
+/* Append e; where the array cannot grow, it is still the last verdict. */
+/* Keep the verdict.  Under an emulator (valgrind, qemu) a timing verdict
+   says nothing about the code: PASS and FAIL become INCONCLUSIVE (a SKIP). */
+CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck, const chrono_expectation *in)
+{
+    chrono_expectation x = *in, *e = &x;
+    if ((e->verdict == CHRONO_PASS || e->verdict == CHRONO_FAIL) && chrono_session_emulated(ck->session)) {
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "timed under an emulator (valgrind or qemu): it would have read %s",
+                              chrono_verdict_name(e->verdict));
+        e->verdict = CHRONO_INCONCLUSIVE;
+    }
+    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0) ck->items[ck->n++] = *e;
+    else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) ck->chrono__lost_failed++;
+    return e->verdict;
+}
+
+CHRONO__PRIVATE int chrono__expect_name_ok(chrono_expectation *e, const char *name, size_t extra)
+{
+    if (!name || !*name) { chrono__expect_error(e, CHRONO_EINVAL, "the name is NULL or empty"); return 0; }
+    if (strlen(name) + extra >= CHRONO_NAME_MAX) { chrono__expect_error(e, CHRONO_ERANGE, "the name is too long"); return 0; }
+    return 1;
+}
+
+CHRONO__PRIVATE int chrono__expect_ready(chrono_checker *ck, chrono_expectation *e)
+{
+    if (!ck->session || chrono__check_session(ck->session) < 0) {
+        chrono__expect_error(e, CHRONO_EINVAL, "the checker has no open session");
+        return 0;
+    }
+    return 1;
+}
+
+CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expectation *e, const char *name,
+                                               chrono_fn fast, void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                               double min_speedup)
+{
+    chrono_engine_side side[2];
+    chrono_result r[2];
+    char na[CHRONO_NAME_MAX], nb[CHRONO_NAME_MAX];
+    if (!chrono__expect_name_ok(e, name, 5) || !chrono__expect_ready(ck, e)) return e->verdict;
+    if (!fast || !slow) return chrono__expect_error(e, CHRONO_EINVAL, "a body (fast or slow) is NULL");
+    if (!(min_speedup > 0) || !(min_speedup < 1e12))
+        return chrono__expect_error(e, CHRONO_EINVAL, "min_speedup must be a finite number > 0");
+    (void)chrono__bprintf(na, sizeof na, "%s/slow", name);
+    (void)chrono__bprintf(nb, sizeof nb, "%s/fast", name);
+    side[0].name = nb; side[0].fn = fast; side[0].ctx = fast_ctx; side[0].result = &r[0];
+    side[1].name = na; side[1].fn = slow; side[1].ctx = slow_ctx; side[1].result = &r[1];
+    return chrono__looks_expect(ck, e, side, 2, min_speedup, 0);
+}
+
+CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
+                                              chrono_fn slow, void *slow_ctx, double min_speedup)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    chrono__check_faster(ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
+    return chrono__checker_keep(ck, &e);
+}
+
+/* One body, sequentially: the median ns against max_ns / scale. */
+CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_fn fn,
+                                            void *ctx, double claim_ns)
+{
+    chrono_engine_side side;
+    chrono_result r;
+    side.name = name; side.fn = fn; side.ctx = ctx; side.result = &r;
+    return chrono__looks_expect(ck, e, &side, 1, claim_ns, 1);
+}
+
+CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             double max_ns)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_BELOW, max_ns);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (!chrono__expect_name_ok(&e, name, 0) || !chrono__expect_ready(ck, &e)) return chrono__checker_keep(ck, &e);
+    if (!fn) chrono__expect_error(&e, CHRONO_EINVAL, "the body is NULL");
+    else if (!(max_ns > 0) || !(max_ns < 1e15)) chrono__expect_error(&e, CHRONO_EINVAL, "max_ns must be a finite number > 0");
+    else chrono__check_one(ck, &e, name, fn, ctx, max_ns);
+    return chrono__checker_keep(ck, &e);
+}
+
+/* ---- against a saved result ----------------------------------------------------------------- */
+/* A minimal JSON reader: enough to walk a report and read numbers and
+   strings.  Every function takes the text at p and returns where the value
+   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
+CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
+   buf is not NULL, truncated to n. */
+CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (*p != '"') return NULL;
+    for (p++; *p != '"'; p++) {
+        char c = *p;
+        if (!c || (unsigned char)c < 0x20) return NULL;
+        if (c == '\\') {
+            int i;
+            switch (*++p) {
+            case '"': case '\\': case '/': c = *p; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u':
+                for (i = 1; i <= 4; i++)
+                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
+                c = '?';
+                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
+                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
+                p += 4;
+                break;
+            default: return NULL;
+            }
+        }
+        if (buf && k + 1 < n) buf[k++] = c;
+    }
+    if (buf && n) buf[k] = '\0';
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
+
+CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
+{
+    char *end;
+    const char *q = p;
+    if (*q == '-') q++;
+    if (!(*q >= '0' && *q <= '9')) return NULL;
+    if (out) *out = strtod(p, &end);
+    else (void)strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+/* An array or object: skip it. */
+CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
+{
+    char close = *p == '[' ? ']' : '}';
+    int first = 1;
+    if (depth > 64) return NULL;
+    p = chrono__json_ws(p + 1);
+    while (*p != close) {
+        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (close == '}') {
+            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
+            p = chrono__json_ws(p);
+            if (*p != ':') return NULL;
+            p = chrono__json_ws(p + 1);
+        }
+        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
+        p = chrono__json_ws(p);
+    }
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
+{
+    p = chrono__json_ws(p);
+    if (*p == '"') return chrono__json_string(p, NULL, 0);
+    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
+    if (!strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    if (!strncmp(p, "null", 4)) return p + 4;
+    return chrono__json_number(p, NULL);
+}
+
+/* Where a saved entry's member `key` goes: the field list's (report.h's
+   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
+#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
+#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
+    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
+#define CHRONO__SAVED_NONE(field, words, key)
+CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
+{
+    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
+    return NULL;
+}
+#undef CHRONO__SAVED_SLOT
+#undef CHRONO__SAVED_NONE
+
+/* The next member of the JSON object whose members start at *pp (just after
+   its '{', or after the previous member's value; *first 1 before the first):
+   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
+   (*pp after its '}'); -1 when malformed. */
+CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
+{
+    const char *p = chrono__json_ws(*pp);
+    if (*p == '}') { *pp = p + 1; return 0; }
+    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
+    *first = 0;
+    if (!(p = chrono__json_string(p, key, n))) return -1;
+    p = chrono__json_ws(p);
+    if (*p != ':') return -1;
+    *pp = chrono__json_ws(p + 1);
+    return 1;
+}
+
+/* One object of "benchmarks": its name and the figures we read. */
+CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
+{
+    char key[32];
+    int first = 1, m;
+    name[0] = '\0';
+    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
+    if (*p != '{') return chrono__json_value(p, 1);
+    p++;
+    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
+        double *num = chrono__saved_slot(sv, key);
+        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
+        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
+        else p = chrono__json_value(p, 2);
+        if (!p) return NULL;
+    }
+    return m < 0 ? NULL : p;
+}
+
+/* The entry called `name` in the "benchmarks" array of a JSON report.
+   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
+{
+    const char *p;
+    char key[16];
+    int first = 1;
+    if (!json || !name || !out) return CHRONO_EINVAL;
+    p = chrono__json_ws(json);
+    if (*p != '{') return CHRONO_EINVAL;
+    p++;
+    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
+        if (!strcmp(key, "benchmarks") && *p == '[') {
+            p = chrono__json_ws(p + 1);
+            while (*p && *p != ']') {
+                char nm[CHRONO_NAME_MAX];
+                chrono_saved sv;
+                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
+                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
+                p = chrono__json_ws(p);
+                if (*p == ',') p = chrono__json_ws(p + 1);
+                else if (*p != ']') return CHRONO_EINVAL;
+            }
+            return CHRONO_EINVAL;
+        }
+        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
+    }
+    return CHRONO_EINVAL;
+}
+
+/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
+CHRONO__PRIVATE char *chrono__read_file(const char *path)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) return NULL;
+    for (;;) {
+        size_t got;
+        if (len + 4097 > cap) {
+            char *nb;
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
+            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
+            buf = nb; cap = ncap;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
+    else buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e, const char *name,
+                                              chrono_fn fn, void *ctx, const char *json_path, double max_slowdown)
+{
+    chrono_saved sv;
+    char *text;
+    int rc;
+    double lo, hi;
+    if (!fn) return chrono__expect_error(e, CHRONO_EINVAL, "the body is NULL");
+    if (!(max_slowdown > 0) || !(max_slowdown < 1e12))
+        return chrono__expect_error(e, CHRONO_EINVAL, "max_slowdown must be a finite number > 0");
+    if (!(text = chrono__read_file(json_path))) return chrono__expect_error(e, CHRONO_EIO, "cannot read the saved JSON file");
+    rc = chrono_saved_find(text, name, &sv);
+    CHRONO_FREE(text);
+    if (rc < 0) return chrono__expect_error(e, rc, "no entry of this name with a median_ns in the saved JSON");
+    lo = sv.ci_low_ns > 0 && sv.ci_low_ns <= sv.median_ns ? sv.ci_low_ns : sv.median_ns;
+    hi = sv.ci_high_ns >= sv.median_ns && sv.ci_high_ns < 1e300 ? sv.ci_high_ns : sv.median_ns;
+    /* Decide on ns against max_slowdown x the saved median, then state the
+       ratio's interval widened by the saved CI. */
+    (void)chrono__check_one(ck, e, name, fn, ctx, max_slowdown * sv.median_ns);
+    if (e->verdict == CHRONO_VERDICT_ERROR) return e->verdict;
+    if (e->verdict == CHRONO_PASS && !(e->ci_high / lo <= max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
+    if (e->verdict == CHRONO_FAIL && !(e->ci_low / hi > max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
+    e->estimate /= sv.median_ns;
+    e->ci_low /= hi;
+    e->ci_high /= lo;
+    return e->verdict;
+}
+
+CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
+                                             const char *json_path, double max_slowdown)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_SAVED, max_slowdown);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (chrono__expect_name_ok(&e, name, 0) && chrono__expect_ready(ck, &e))
+        chrono__check_saved(ck, &e, name, fn, ctx, json_path, max_slowdown);
+    return chrono__checker_keep(ck, &e);
+}
+
+/* ---- scaling ---------------------------------------------------------------------------------- */
+CHRONO__PRIVATE double chrono__growth(chrono_complexity c, double n)
+{
+    double ln = n > 1 ? log(n) : 0.0;
+    switch (c) {
+    case CHRONO_O_LOG_N: return ln;
+    case CHRONO_O_N: return n;
+    case CHRONO_O_N_LOG_N: return n * ln;
+    case CHRONO_O_N2: return n * n;
+    default: return 0.0;
+    }
+}
+
+/* Fit class c to (x, y): y = a + b f(x), b >= 0 (O(1): y = a).  Returns the
+   RMS relative residual, floored at `noise`; *slope gets b. */
+CHRONO__PRIVATE double chrono__class_error(chrono_complexity c, const double *x, const double *y, size_t n, double noise,
+                                      double *slope)
+{
+    double mf = 0, my = 0, sff = 0, sfy = 0, a, b = 0, sum = 0, e;
+    size_t i;
+    for (i = 0; i < n; i++) { mf += chrono__growth(c, x[i]); my += y[i]; }
+    mf /= (double)n; my /= (double)n;
+    for (i = 0; i < n; i++) {
+        double df = chrono__growth(c, x[i]) - mf;
+        sff += df * df;
+        sfy += df * (y[i] - my);
+    }
+    if (c != CHRONO_O_1 && sff > 0 && sfy > 0) b = sfy / sff;
+    a = my - b * mf;
+    for (i = 0; i < n; i++) {
+        double r = (y[i] - (a + b * chrono__growth(c, x[i]))) / y[i];
+        sum += r * r;
+    }
+    e = sqrt(sum / (double)n);
+    *slope = b;
+    return e > noise ? e : noise;
+}
+
+/* One sweep of the points (in the order given), into y (medians, or the
+   smaller of y and this sweep's median where keep_min) and *noise (the RMS
+   of the points' relative CI half-widths; the larger of the two where
+   keep_min).  0, or the error with e's reason set. */
+CHRONO__PRIVATE int chrono__scaling_look(chrono_session *s, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
+                                         void *ctx, const uint64_t *params, size_t nparams, int keep_min, double *y,
+                                         double *noise)
+{
+    chrono_sweep_result sw;
+    double sq = 0;
+    size_t i;
+    int rc;
+    if ((rc = chrono_sweep(s, name, fn, ctx, params, nparams, &sw)) < 0) {
+        chrono__expect_error(e, rc, chrono_strerror(rc));
+        return rc;
+    }
+    for (i = 0; i < nparams; i++) {
+        const chrono_result *r = &s->results[sw.first_result + i];
+        double h = (r->ns.ci_high - r->ns.ci_low) / 2 / r->ns.median;
+        if (!(r->ns.median > 0)) { chrono__expect_error(e, CHRONO_ERANGE, "a point's median is not positive"); return CHRONO_ERANGE; }
+        if (!keep_min || r->ns.median < y[i]) y[i] = r->ns.median;
+        sq += h * h;
+    }
+    sq = sqrt(sq / (double)nparams);
+    if (!keep_min || sq > *noise) *noise = sq;
+    return 0;
+}
+
+/* The scaling rule (see "scaling" above) on the points (x, y) with their
+   noise: the verdict, best class, R^2 and reason into e. */
+CHRONO__PRIVATE void chrono__scaling_verdict(chrono_expectation *e, const double *x, const double *y, size_t nparams,
+                                             double noise, chrono_complexity claimed, double pmin, double pmax)
+{
+    double slope[CHRONO_COMPLEXITY_COUNT], ss = 0, my = 0, grow;
+    size_t i;
+    int c;
+    for (i = 0; i < nparams; i++) my += y[i];
+    my /= (double)nparams;
+    for (i = 0; i < nparams; i++) ss += (y[i] - my) * (y[i] - my) / (y[i] * y[i]);
+    e->noise = noise;
+    e->best = CHRONO_O_1;
+    for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
+        e->fit_error[c] = chrono__class_error((chrono_complexity)c, x, y, nparams, noise, &slope[c]);
+        if (e->fit_error[c] < e->fit_error[e->best]) e->best = (chrono_complexity)c;
+    }
+    e->r2 = ss > 0 ? 1.0 - e->fit_error[e->best] * e->fit_error[e->best] * (double)nparams / ss : 1.0;
+    if (e->r2 < 0) e->r2 = 0;
+    e->estimate = e->fit_error[claimed];
+    e->verdict = CHRONO_PASS;
+    grow = slope[claimed] * (chrono__growth(claimed, pmax) - chrono__growth(claimed, pmin)) / my;
+    if (e->fit_error[e->best] < e->fit_error[claimed] / 2) {
+        e->verdict = CHRONO_FAIL;
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "%s fits with %.3g < half the error of %s (%.3g)",
+                              chrono_complexity_name(e->best), e->fit_error[e->best], chrono_complexity_name(claimed),
+                              e->fit_error[claimed]);
+    } else if (claimed != CHRONO_O_1 && !(grow > noise)) {
+        e->verdict = CHRONO_FAIL;
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "time did not grow: fitted growth %.3g of the mean is "
+                              "within the noise %.3g", grow, noise);
+    } else {
+        (void)chrono__bprintf(e->reason, sizeof e->reason, "no class fits with less than half the error of %s (%.3g)",
+                              chrono_complexity_name(claimed), e->fit_error[claimed]);
+    }
+}
+
+/* A sweep, judged; a FAIL is looked at again (each point a whole sweep
+   later), each point's smallest median kept, and judged on those, up to
+   CHRONO__SCALING_LOOKS looks in all.  Other programs only ever add time, so
+   a point that a spell of them slowed in one look is not slowed in every one
+   unless the spell outlasts the sweeps; a shape the code really has is there
+   in all.  (Three looks, not two: on a shared 2-vCPU host under seven builds
+   one O(n) check in 60 needed its second look, and examples/unit_test's O(n)
+   claim failed both looks once in 20 runs.) */
+#define CHRONO__SCALING_LOOKS 3
+CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
+                                      void *ctx, const uint64_t *params, size_t nparams, chrono_complexity claimed)
+{
+    chrono_session *s = ck->session;
+    double x[64], y[64], noise = 0;
+    double pmin = INFINITY, pmax = 0;
+    size_t i;
+    uint64_t t0 = chrono_clock_read(&s->clock), t1;   /* for spent_ms, outside any sample */
+    e->claimed = claimed;
+    if (!fn || !params) { chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL"); return; }
+    if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) { chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class"); return; }
+    if (nparams < 3 || nparams > 64) { chrono__expect_error(e, CHRONO_EINVAL, "a sweep needs 3..64 params"); return; }
+    for (i = 0; i < nparams; i++) {
+        if (params[i] < 1) { chrono__expect_error(e, CHRONO_EINVAL, "params must be >= 1"); return; }
+        pmin = (double)params[i] < pmin ? (double)params[i] : pmin;
+        pmax = (double)params[i] > pmax ? (double)params[i] : pmax;
+        x[i] = (double)params[i];
+    }
+    if (pmax < 4 * pmin) { chrono__expect_error(e, CHRONO_EINVAL, "the sweep must span at least 4x (max >= 4 min)"); return; }
+    if (chrono__scaling_look(s, e, name, fn, ctx, params, nparams, 0, y, &noise) < 0) return;
+    chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
+    e->rounds = nparams;
+    for (i = 1; i < CHRONO__SCALING_LOOKS && e->verdict == CHRONO_FAIL; i++) {
+        if (chrono__scaling_look(s, e, name, fn, ctx, params, nparams, 1, y, &noise) < 0) return;
+        chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
+        e->rounds = (i + 1) * nparams;
+    }
+    t1 = chrono_clock_read(&s->clock);
+    e->spent_ms = t1 > t0 ? chrono_clock_ns(&s->clock, t1 - t0) / 1e6 : 0.0;
+}
+
+CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
+                                               const uint64_t *params, size_t nparams, chrono_complexity claimed)
+{
+    chrono_expectation e;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_SCALING, NAN);
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (chrono__expect_name_ok(&e, name, 22) && chrono__expect_ready(ck, &e))
+        chrono__check_scaling(ck, &e, name, fn, ctx, params, nparams, claimed);
+    return chrono__checker_keep(ck, &e);
+}
+
+CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e)
+{
+    chrono_expectation x;
+    if (!ck) return CHRONO_VERDICT_ERROR;
+    if (!e) {
+        chrono__expectation_init(&x, "(null entry)", CHRONO_EXPECT_FASTER, NAN);
+        chrono__expect_error(&x, CHRONO_EINVAL, "the entry is NULL");
+        return chrono__checker_keep(ck, &x);
+    }
+    switch (e->kind) {
+    case CHRONO_EXPECT_FASTER: return chrono_check_faster(ck, e->name, e->fn, e->ctx, e->slow, e->slow_ctx, e->claim);
+    case CHRONO_EXPECT_BELOW: return chrono_check_below(ck, e->name, e->fn, e->ctx, e->claim);
+    case CHRONO_EXPECT_SCALING:
+        return chrono_check_scaling(ck, e->name, e->sweep, e->ctx, e->params, e->nparams, e->complexity);
+    case CHRONO_EXPECT_SAVED: return chrono_check_saved(ck, e->name, e->fn, e->ctx, e->saved_path, e->claim);
+    default:
+        chrono__expectation_init(&x, e->name, e->kind, NAN);
+        chrono__expect_error(&x, CHRONO_EINVAL, "unknown expectation kind");
+        return chrono__checker_keep(ck, &x);
+    }
+}
+
+/* ---- without a checker ---------------------------------------------------------------------- */
+CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
+                                               chrono_fn slow, void *slow_ctx, double min_speedup)
+{
+    chrono_checker ck;
+    chrono_expectation e;
+    if (chrono_checker_open(&ck, s, NULL) < 0) return CHRONO_VERDICT_ERROR;
+    chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
+    return chrono__check_faster(&ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
+}
+
+CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                              double max_ns)
+{
+    chrono_checker ck;
+    chrono_verdict v;
+    if (chrono_checker_open(&ck, s, NULL) < 0) return CHRONO_VERDICT_ERROR;
+    v = chrono_check_below(&ck, name, fn, ctx, max_ns);
+    chrono_checker_close(&ck);
+    return v;
+}
+
+/* ---- TAP version 13 ---------------------------------------------------------------------------- */
+/* A name on one line, '#' escaped (it would start a directive). */
+CHRONO__PRIVATE void chrono__tap_name(FILE *out, const char *name)
+{
+    for (; *name; name++) {
+        if (*name == '#') fputs("\\#", out);
+        else if (*name == '\n' || *name == '\r') fputc(' ', out);
+        else fputc(*name, out);
+    }
+}
+
+CHRONO__PRIVATE const char *chrono__tap_fig(const chrono_expectation *e)
+{
+    return e->kind == CHRONO_EXPECT_BELOW ? "ns" : "ratio";
+}
+
+/* "ratio 1.52 [1.49, 1.55]" or "ns 812 [801, 820]" or "O(n), R^2 0.998". */
+CHRONO__PRIVATE void chrono__tap_figures(char *buf, size_t n, const chrono_expectation *e)
+{
+    if (e->kind == CHRONO_EXPECT_SCALING)
+        (void)chrono__bprintf(buf, n, "best %s, R^2 %.3f", chrono_complexity_name(e->best), e->r2);
+    else if (e->kind == CHRONO_EXPECT_BELOW)
+        (void)chrono__bprintf(buf, n, "ns %.4g [%.4g, %.4g]", e->estimate, e->ci_low, e->ci_high);
+    else
+        (void)chrono__bprintf(buf, n, "ratio %.2f [%.2f, %.2f]", e->estimate, e->ci_low, e->ci_high);
+}
+
+CHRONO__PRIVATE void chrono__tap_yaml_num(FILE *out, const char *key, double v)
+{
+    if (v == v && v - v == 0) fprintf(out, "  %s: %.6g\n", key, v);
+    else fprintf(out, "  %s: ~\n", key);
+}
+
+CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
+{
+    int c;
+    fputs("  ---\n", out);
+    fprintf(out, "  kind: %s\n  verdict: %s\n", chrono__kind_name(e->kind), chrono_verdict_name(e->verdict));
+    if (e->reason[0]) {
+        fputs("  reason: \"", out);
+        (void)chrono_json_escape(out, e->reason);   /* a JSON string is a YAML double-quoted scalar */
+        fputs("\"\n", out);
+    }
+    if (e->verdict != CHRONO_VERDICT_ERROR || e->rounds) {
+        if (e->kind == CHRONO_EXPECT_SCALING) {
+            fprintf(out, "  claimed: \"%s\"\n  best: \"%s\"\n", chrono_complexity_name(e->claimed), chrono_complexity_name(e->best));
+            chrono__tap_yaml_num(out, "r2", e->r2);
+            chrono__tap_yaml_num(out, "noise", e->noise);
+            for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
+                fprintf(out, "  \"error %s\": ", chrono_complexity_name((chrono_complexity)c));
+                if (e->fit_error[c] == e->fit_error[c]) fprintf(out, "%.6g\n", e->fit_error[c]);
+                else fputs("~\n", out);
+            }
+        } else {
+            chrono__tap_yaml_num(out, "claim", e->claim);
+            chrono__tap_yaml_num(out, chrono__tap_fig(e), e->estimate);
+            chrono__tap_yaml_num(out, "ci_low", e->ci_low);
+            chrono__tap_yaml_num(out, "ci_high", e->ci_high);
+            chrono__tap_yaml_num(out, "ci_level", e->ci_level);
+            fprintf(out, "  looks: %d\n", e->looks);
+        }
+        fprintf(out, "  rounds: %lu\n", (unsigned long)e->rounds);
+        chrono__tap_yaml_num(out, "spent_ms", e->spent_ms);
+    }
+    fputs("  ...\n", out);
+}
+
+CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_expectation *e)
+{
+    char fig[128];
+    chrono__tap_figures(fig, sizeof fig, e);
+    fprintf(out, "%sok %lu - ", e->verdict == CHRONO_PASS || e->verdict == CHRONO_INCONCLUSIVE ? "" : "not ",
+            (unsigned long)(i + 1));
+    chrono__tap_name(out, e->name);
+    if (e->verdict == CHRONO_PASS) {
+        fprintf(out, " # %s\n", fig);
+    } else if (e->verdict == CHRONO_INCONCLUSIVE) {
+        if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
+        else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
+    } else {
+        fputc('\n', out);
+        chrono__tap_yaml(out, e);
+    }
+}
+
+/* TAP version 13: the session's environment as comments (the text report's
+   header: a CI log shows the conditions), the plan, a line for each verdict. */
+CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
+{
+    size_t i;
+    if (!ck || !out) return CHRONO_EINVAL;
+    fputs("TAP version 13\n", out);
+    if (ck->session && ck->session->is_open) (void)chrono_report_environment(ck->session, out, "# ");
+    if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
+    else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
+    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, &ck->items[i]);
+    return fflush(out) == 0 && !ferror(out) ? 0 : CHRONO_EIO;
+}
+
+/* 0 when nothing failed or erred (inconclusive ones are skips), else 1. */
+CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
+{
+    size_t i;
+    if (!ck) return 1;
+    if (ck->chrono__lost_failed) return 1;   /* a failed verdict could not be kept */
+    for (i = 0; i < ck->n; i++)
+        if (ck->items[i].verdict == CHRONO_FAIL || ck->items[i].verdict == CHRONO_VERDICT_ERROR) return 1;
+    return 0;
+}
+
+/* ---- the check main ----------------------------------------------------------------------------- */
+/* Flags: the common ones (cli.h) but --processes (refused: exit 2, and not
+   in --help), where --quick also shortens the budget to 150 ms, plus
+   --budget-ms=X and --alpha=X.  The TAP stream goes to stdout;
+   the session's report goes to --out in --format when --out is given.  Exit
+   0 (nothing failed), 1 (something failed or the session did not open), 2
+   (bad command line). */
+CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller)
+{
+    chrono_config cfg = chrono_config_default();
+    chrono_expect_config ecfg = chrono_expect_config_default();
+    double budget = 0, alpha = 0;
+    chrono_cli_flag extra[2];
+    chrono_cli cli;
+    chrono_session s;
+    chrono_checker ck;
+    size_t i;
+    int rc, status;
+    extra[0].name = "--budget-ms"; extra[0].kind = CHRONO_CLI_DOUBLE; extra[0].value = &budget;
+    extra[0].min = 1; extra[0].max = 86400000; extra[0].help = "time budget of each expectation in ms (default 500)";
+    extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
+    extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 2) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    /* a check decides as it samples, in this process: pooling fresh processes
+       (program.h's --processes) is not what its verdicts are made of */
+    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
+        return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
+        for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
+        chrono_cli_close(&cli);
+        return 0;
+    }
+    if (cli.quick) ecfg.budget_ms = 150;
+    if (budget > 0) ecfg.budget_ms = budget;
+    if (alpha > 0) ecfg.alpha = alpha;
+    if ((rc = chrono_session_open_at(&s, &cfg, caller)) < 0) {
+        chrono_cli_close(&cli);
+        printf("TAP version 13\n1..0\nBail out! session: %s\n", chrono_strerror(rc));
+        return 1;
+    }
+    (void)chrono_checker_open(&ck, &s, &ecfg);
+    for (i = 0; entries && i < n; i++)
+        if (entries[i].name && chrono_cli_want(&cli, entries[i].name)) (void)chrono_check_entry_run(&ck, &entries[i]);
+    rc = chrono_checker_tap(&ck, stdout);
+    status = rc < 0 ? 1 : chrono_checker_exit_status(&ck);
+    if (cli.out_path && chrono_cli_finish(&cli, &s) < 0) {
+        fprintf(stderr, "%s: %s\n", cli.prog, cli.error);
+        status = 1;
+    }
+    chrono_cli_close(&cli);
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+    return status;
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_CHECK_IMPL */
+
+/* ==== chronoscope/baseline.h: implementation ================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_BASELINE_IMPL)
+#define CHRONOSCOPE_BASELINE_IMPL
+
+#include <errno.h>
+#if CHRONO_OS_WINDOWS
+#  include <direct.h>     /* _mkdir */
+#else
+#  include <sys/stat.h>   /* mkdir */
+#  include <sys/types.h>
+#  if defined(__GLIBC__) && !defined(__USE_POSIX)
+int mkdir(const char *path, mode_t mode);
+#  endif
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
+CHRONO_API const char *chrono_change_name(chrono_change change)
+{
+    switch (change) {
+    case CHRONO_CHANGE_NONE:         return "no clear difference";
+    case CHRONO_CHANGE_FASTER:       return "faster";
+    case CHRONO_CHANGE_SLOWER:       return "slower";
+    case CHRONO_CHANGE_INCONCLUSIVE: return "inconclusive";
+    }
+    return "?";
+}
+
+/* "+2.3%" / "-1.0%": head/base as a change in percent. */
+CHRONO__PRIVATE const char *chrono__pct(char *buf, size_t n, double ratio)
+{
+    return chrono__num(buf, n, "%+.1f%%", (ratio - 1) * 100);
+}
+
+CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold, double confidence,
+                                    chrono_change_verdict *out)
+{
+    char r[24], lo[24], hi[24], t[24];
+    double up, down;
+    int short_level;
+    if (!out) return CHRONO_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->ratio = out->ci_low = out->ci_high = out->cycles_ratio = NAN;
+    if (!c || !(threshold >= 0 && threshold <= 10)) return CHRONO_EINVAL;
+    if (!(confidence > 0 && confidence < 1)) confidence = 0.95;
+    up = 1 + threshold;
+    down = 1 - threshold;
+    out->ratio = c->ratio > 0 ? 1 / c->ratio : NAN;
+    out->ci_low = c->ci_high > 0 ? 1 / c->ci_high : NAN;
+    out->ci_high = c->ci_low > 0 ? 1 / c->ci_low : NAN;
+    out->cycles_ratio = c->cycles_ratio > 0 ? 1 / c->cycles_ratio : NAN;
+    (void)chrono__pct(r, sizeof r, out->ratio);
+    (void)chrono__pct(lo, sizeof lo, out->ci_low);
+    (void)chrono__pct(hi, sizeof hi, out->ci_high);
+    (void)chrono__num(t, sizeof t, "%.3g%%", threshold * 100);
+    short_level = chrono_stats_level_short(c->ci_level, confidence);
+    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) || !chrono__finite(out->ci_high) || short_level == 2) {
+        out->change = CHRONO_CHANGE_INCONCLUSIVE;
+        (void)chrono__bprintf(out->why, sizeof out->why, "no interval (too few pairs or processes)");
+    } else if (short_level) {
+        out->change = CHRONO_CHANGE_INCONCLUSIVE;
+        (void)chrono__bprintf(out->why, sizeof out->why, "the interval's level is %.0f%%, not %.0f%% (too few processes)",
+                              c->ci_level * 100, confidence * 100);
+    } else if (out->ci_low > 1 && out->ratio > up) {
+        out->change = CHRONO_CHANGE_SLOWER;
+        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
+    } else if (out->ci_high < 1 && out->ratio < down) {
+        out->change = CHRONO_CHANGE_FASTER;
+        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
+    } else if (out->ci_high > up || out->ci_low < down) {
+        out->change = CHRONO_CHANGE_INCONCLUSIVE;
+        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: too wide to tell a change beyond %s from none",
+                              r, lo, hi, t);
+    } else {
+        out->change = CHRONO_CHANGE_NONE;
+        (void)chrono__bprintf(out->why, sizeof out->why, out->ci_low > 1 || out->ci_high < 1
+                              ? "%s [%s, %s]: a change within the %s threshold" : "%s [%s, %s]: holds 1, within %s",
+                              r, lo, hi, t);
+    }
+    return 0;
+}
+
+
+CHRONO_API int chrono_baseline_path(char *buf, size_t n, const char *name)
+{
+    size_t len;
+    int w;
+    if (!buf || !n || !name || !*name) return CHRONO_EINVAL;
+    len = strlen(name);
+    if (strchr(name, '/') || (len >= 5 && !strcmp(name + len - 5, ".json")))
+        w = chrono__bprintf(buf, n, "%s", name);
+    else
+        w = chrono__bprintf(buf, n, "%s/%s.json", CHRONO_BASELINE_DIR, name);
+    return w >= 0 && (size_t)w < n ? 0 : CHRONO_ERANGE;
+}
+
+CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, char *why, size_t n)
+{
+    char path[CHRONO_BASELINE_PATH_MAX], tmp[CHRONO_BASELINE_PATH_MAX + 8];
+    FILE *f;
+    int rc = chrono_baseline_path(path, sizeof path, name), werr;
+    char spare[8];
+    if (!why || !n) { why = spare; n = sizeof spare; }
+    why[0] = '\0';
+    if (rc < 0 || !s) { (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : ""); return rc < 0 ? rc : CHRONO_EINVAL; }
+    if (!strchr(name, '/') && !(strlen(name) >= 5 && !strcmp(name + strlen(name) - 5, ".json"))) {
+#if CHRONO_OS_WINDOWS
+        (void)_mkdir(CHRONO_BASELINE_DIR);
+#else
+        (void)mkdir(CHRONO_BASELINE_DIR, 0777);
+#endif
+    }
+    (void)chrono__bprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!(f = fopen(tmp, "w"))) {
+        (void)chrono__bprintf(why, n, "cannot write the baseline '%s': %s", tmp, strerror(errno));
+        return CHRONO_EIO;
+    }
+    rc = chrono_report(s, f, CHRONO_FORMAT_JSON);
+    werr = ferror(f);
+    if (fclose(f) != 0 || werr || rc < 0 || rename(tmp, path) != 0) {
+        (void)chrono__bprintf(why, n, "cannot write the baseline '%s': %s", path, strerror(errno));
+        (void)remove(tmp);
+        return CHRONO_EIO;
+    }
+    return 0;
+}
+
+/* The whole file as a string (CHRONO_MALLOC'd), or NULL. */
+CHRONO__PRIVATE char *chrono__baseline_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long size;
+    char *text = NULL;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = (char *)CHRONO_MALLOC((size_t)size + 1)) != NULL) {
+        if (fread(text, 1, (size_t)size, f) != (size_t)size) { CHRONO_FREE(text); text = NULL; }
+        else text[size] = '\0';
+    }
+    fclose(f);
+    return text;
+}
+
+/* One entry's verdict: now/saved as head/base (A = saved, B = now). */
+CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
+                                          double confidence, chrono_baseline_row *row)
+{
+    chrono_comparison c;
+    double slo = chrono__finite(sv->ci_low_ns) ? sv->ci_low_ns : sv->median_ns;
+    double shi = chrono__finite(sv->ci_high_ns) ? sv->ci_high_ns : sv->median_ns;
+    double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level : r->ns.ci_level;
+    memset(&c, 0, sizeof c);
+    c.ratio = r->ns.median > 0 ? sv->median_ns / r->ns.median : NAN;
+    c.ci_low = r->ns.ci_high > 0 ? slo / r->ns.ci_high : NAN;
+    c.ci_high = r->ns.ci_low > 0 ? shi / r->ns.ci_low : NAN;
+    c.ci_level = level;
+    c.cycles_ratio = NAN;
+    row->found = 1;
+    row->saved_ns = sv->median_ns;
+    (void)chrono_change_decide(&c, threshold, confidence, &row->v);
+}
+
+CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name, double fail_above,
+                                       chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n)
+{
+    char path[CHRONO_BASELINE_PATH_MAX], spare[8];
+    char *text;
+    size_t i, found = 0;
+    int rc;
+    if (!why || !n) { why = spare; n = sizeof spare; }
+    why[0] = '\0';
+    if (!s || !rows || !nrows || !(fail_above >= 0 && fail_above <= 1000)) return CHRONO_EINVAL;
+    *nrows = 0;
+    if ((rc = chrono_baseline_path(path, sizeof path, name)) < 0) {
+        (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : "");
+        return rc;
+    }
+    if (!(text = chrono__baseline_text(path))) {
+        (void)chrono__bprintf(why, n, "baseline '%s': %s", path, strerror(errno ? errno : EIO));
+        return CHRONO_EIO;
+    }
+    for (i = 0; i < s->nresults && *nrows < cap; i++) {
+        chrono_baseline_row *row = &rows[(*nrows)++];
+        chrono_saved sv;
+        memset(row, 0, sizeof *row);
+        chrono__str_copy(row->name, sizeof row->name, s->results[i].name);
+        row->now_ns = s->results[i].ns.median;
+        row->saved_ns = NAN;
+        row->v.change = CHRONO_CHANGE_INCONCLUSIVE;
+        if (chrono_saved_find(text, s->results[i].name, &sv) == 0 && chrono__finite(sv.median_ns)) {
+            chrono__baseline_row(&s->results[i], &sv, fail_above / 100, s->cfg.confidence, row);
+            found++;
+        }
+    }
+    CHRONO_FREE(text);
+    if (s->nresults && !found) {
+        (void)chrono__bprintf(why, n, "baseline '%s' is malformed or holds none of this run's entries "
+                              "(a JSON report, --format=json, is expected)", path);
+        return CHRONO_EINVAL;
+    }
+    return 0;
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_BASELINE_IMPL */
+
+/* ==== chronoscope/experiment.h: implementation ================================ */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_EXPERIMENT_IMPL)
+#define CHRONOSCOPE_EXPERIMENT_IMPL
+
+#include <signal.h>
+#if CHRONO_OS_WINDOWS
+#  include <direct.h>     /* _rmdir */
+#else
+#  include <sys/types.h>
+#  include <sys/wait.h>
+#  include <unistd.h>     /* unlink, rmdir */
+#  if defined(__GLIBC__) && !defined(__USE_POSIX)
+int kill(pid_t pid, int sig);   /* glibc declares it only with POSIX features on (strict -std=c99) */
+#  endif
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
+CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
+{
+    double bm;
+    if (!c || !out) return CHRONO_EINVAL;
+    bm = c->b.ns.median;
+    if (!chrono__finite(bm) || !chrono__finite(c->ratio) || !chrono__finite(c->ci_low) || !chrono__finite(c->ci_high))
+        return CHRONO_EINVAL;
+    out->ratio = c->ratio;
+    out->diff_ns = (c->ratio - 1.0) * bm;
+    out->ci_low_ns = (c->ci_low - 1.0) * bm;
+    out->ci_high_ns = (c->ci_high - 1.0) * bm;
+    out->ci_level = c->ci_level;
+    out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
+    out->processes = c->a.processes > 1 ? c->a.processes : 1;
+    out->process_min_ns = out->process_max_ns = out->diff_ns;
+    if (out->processes > 1 && chrono__finite(c->process_min_ratio) && chrono__finite(c->process_max_ratio)) {
+        out->process_min_ns = (c->process_min_ratio - 1.0) * bm;
+        out->process_max_ns = (c->process_max_ratio - 1.0) * bm;
+    }
+    out->split = out->processes > 1 && out->process_min_ns <= 0.0 && out->process_max_ns >= 0.0;
+    out->resolved = !out->below_noise && !out->split;
+    return 0;
+}
+
+CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confidence)
+{
+    if (!d) return "n/a";
+    if (d->below_noise) return "below noise (CI includes 0)";
+    if (d->split) return "not repeated (the processes disagree on the sign)";
+    if (!(d->ci_level >= confidence - 1e-9)) return "no verdict (its interval's level is below the confidence asked)";
+    return d->processes > 1 ? "resolved" : "resolved in one process";
+}
+
+CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out)
+{
+    if (!x || !y || !out || !chrono__finite(x->diff_ns) || !chrono__finite(y->diff_ns) || !chrono__finite(x->ci_low_ns) ||
+        !chrono__finite(x->ci_high_ns) || !chrono__finite(y->ci_low_ns) || !chrono__finite(y->ci_high_ns))
+        return CHRONO_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->diff_ns = x->diff_ns - y->diff_ns;
+    out->ci_low_ns = x->ci_low_ns - y->ci_high_ns;
+    out->ci_high_ns = x->ci_high_ns - y->ci_low_ns;
+    out->ci_level = x->ci_level + y->ci_level - 1.0 > 0 ? x->ci_level + y->ci_level - 1.0 : 0.0;
+    out->ratio = NAN;   /* two ratios against one baseline: no ratio of their own */
+    out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
+    out->processes = x->processes < y->processes ? x->processes : y->processes;
+    out->process_min_ns = out->process_max_ns = NAN;   /* processes are not paired across comparisons */
+    out->split = 0;                                    /* ... so their signs are not either: the CIs carry the spread */
+    out->resolved = !out->below_noise;
+    return 0;
+}
+
+
+CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
+{
+    double half = 0.0, mean, sd, n;
+    int every;
+    if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) || r->ns.n == 0 ||
+        !chrono__finite(r->ns.mean))
+        return CHRONO_EINVAL;
+    /* every whole sample where the run counted them, else the kept ones */
+    every = r->all_n && chrono__finite(r->all_ns_mean);
+    mean = every ? r->all_ns_mean : r->ns.mean;
+    sd = every ? r->all_ns_stddev : r->ns.stddev;
+    n = every ? (double)r->all_n : (double)r->ns.n;
+    if (n > 1 && chrono__finite(sd)) half = chrono_stats_z(confidence) * sd / sqrt(n);
+    out->ops = ops;
+    out->per_op_mean_ns = mean;
+    out->per_op_median_ns = r->ns.median;
+    out->total_ns = ops * mean;
+    out->ci_low_ns = ops * (mean - half);
+    out->ci_high_ns = ops * (mean + half);
+    out->median_total_ns = ops * r->ns.median;
+    return 0;
+}
+
+/* A batch is cut into this many slices (fewer when it has fewer ops), one
+   sample after each: the samples see ~1000 x 60 us of the batch's seconds
+   (~5% of a 1.3 s copy), so a rare long interruption is neither missed
+   nor, caught once in a few samples, taken for the rule. */
+#define CHRONO__LITERAL_SLICES 1000u
+
+/* The batch of chrono_literal_run, cut into slices: slice k of gaps does its
+   share of ops on the session's clock (less the clock's overhead, as a
+   sample), its time and context switches summed. */
+typedef struct chrono__literal_batch {
+    const chrono_session *s;
+    chrono_fn fn;
+    void *ctx;
+    uint64_t ops;
+    size_t gaps;
+    uint64_t ticks;
+    long switches;               /* -1: unknown */
+} chrono__literal_batch;
+
+CHRONO__PRIVATE void chrono__literal_slice(void *p, size_t k)
+{
+    chrono__literal_batch *b = (chrono__literal_batch *)p;
+    uint64_t count = b->ops / b->gaps + (k < b->ops % b->gaps ? 1u : 0u);   /* the first ops % gaps get one more */
+    long sw0 = chrono_cpu_switches(), sw1;
+    uint64_t t0 = chrono_clock_start(&b->s->clock), t1;
+    b->fn(b->ctx, count);
+    t1 = chrono_clock_stop(&b->s->clock);
+    sw1 = chrono_cpu_switches();
+    if (t1 > t0 + b->s->clock.overhead_ticks) b->ticks += t1 - t0 - b->s->clock.overhead_ticks;
+    if (b->switches >= 0) b->switches = sw0 >= 0 && sw1 >= 0 ? b->switches + (sw1 - sw0) : -1;
+}
+
+CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
+                                  chrono_literal *out)
+{
+    chrono__literal_batch b;
+    chrono_result beside;
+    char run_name[CHRONO_NAME_MAX];
+    int rc;
+    if (!s || !fn || !out || !name || ops == 0) return CHRONO_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (strlen(name) + sizeof "/literal_beside" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
+    b.s = s; b.fn = fn; b.ctx = ctx; b.ops = ops; b.ticks = 0; b.switches = 0;
+    b.gaps = ops < CHRONO__LITERAL_SLICES ? (size_t)ops : CHRONO__LITERAL_SLICES;
+    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_beside", name);
+    if ((rc = chrono_run_between(s, run_name, fn, ctx, chrono__literal_slice, &b, b.gaps, &beside)) < 0) return rc;
+    out->ops = (double)ops;
+    out->slices = b.gaps;
+    out->ns = chrono_clock_ns(&s->clock, b.ticks);
+    out->switches = b.switches;
+    if ((rc = chrono_project(&beside, out->ops, s->cfg.confidence, &out->beside)) < 0) return rc;
+    out->ratio = out->ns / out->beside.total_ns;
+    return 0;
+}
+
+static const char *const chrono__then_now_cols[CHRONO_THEN_NOW_COLS] = {
+    "row", "then", "then_per_op", "then_cycles", "now", "now_per_op", "now_cycles_est", "ratio_us", "ratio_cycles", "note"
+};
+
+/* A duration cell in the unit a person reads it in ("2.23 µs", "21.0 s"), or "n/a". */
+CHRONO__PRIVATE void chrono__tn_duration(char *cell, double ns)
+{
+    if (chrono__finite(ns)) (void)chrono_report_duration(cell, CHRONO_THEN_NOW_CELL, ns);
+    else (void)chrono__bprintf(cell, CHRONO_THEN_NOW_CELL, "n/a");
+}
+
+/* A number cell, or "n/a" where it is unknown. */
+CHRONO__PRIVATE void chrono__tn_num(char *cell, const char *fmt, double v)
+{
+    if (chrono__finite(v)) (void)chrono__num(cell, CHRONO_THEN_NOW_CELL, fmt, v);
+    else (void)chrono__bprintf(cell, CHRONO_THEN_NOW_CELL, "n/a");
+}
+
+CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
+                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz)
+{
+    size_t i, j, ncells;
+    if (!t || !key || (!rows && nrows)) return CHRONO_EINVAL;
+    memset(t, 0, sizeof *t);
+    ncells = nrows * CHRONO_THEN_NOW_COLS;
+    if (nrows > ((size_t)-1) / CHRONO_THEN_NOW_COLS / CHRONO_THEN_NOW_CELL) return CHRONO_ENOMEM;
+    if (ncells) {
+        t->chrono__text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
+        t->chrono__cells = (const char **)CHRONO_MALLOC(ncells * sizeof *t->chrono__cells);
+        if (!t->chrono__text || !t->chrono__cells) { chrono_then_now_free(t); return CHRONO_ENOMEM; }
+    }
+    for (i = 0; i < nrows; i++) {
+        const chrono_then_now_row *r = &rows[i];
+        char *c[CHRONO_THEN_NOW_COLS];
+        double then_us = chrono__finite(r->then_total_s) && r->then_ops > 0 ? r->then_total_s * 1e6 / r->then_ops
+                                                                              : r->then_us_per_op;
+        double then_cyc = seed_mhz > 0 && chrono__finite(seed_mhz) ? then_us * seed_mhz : NAN;
+        double now_cyc = r->now_ns * r->now_ghz;
+        for (j = 0; j < CHRONO_THEN_NOW_COLS; j++) {
+            c[j] = t->chrono__text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
+            c[j][0] = '\0';
+            t->chrono__cells[i * CHRONO_THEN_NOW_COLS + j] = c[j];
+        }
+        (void)chrono__bprintf(c[0], CHRONO_THEN_NOW_CELL, "%u", (unsigned)(i + 1));
+        if (chrono__finite(r->then_total_s)) {
+            char n[48];
+            (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s: %s s", r->then ? r->then : "",
+                                  chrono__num(n, sizeof n, "%.3f", r->then_total_s));
+        } else (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s", r->then ? r->then : "");
+        chrono__tn_duration(c[2], then_us * 1000.0);
+        chrono__tn_num(c[3], "%.0f", then_cyc);
+        (void)chrono__bprintf(c[4], CHRONO_THEN_NOW_CELL, "%s", r->now ? r->now : "");
+        chrono__tn_duration(c[5], r->now_ns);
+        chrono__tn_num(c[6], "%.1f", now_cyc);
+        chrono__tn_num(c[7], "%.2f", then_us * 1000.0 / r->now_ns);
+        chrono__tn_num(c[8], "%.2f", then_cyc / now_cyc);
+        (void)chrono__bprintf(c[9], CHRONO_THEN_NOW_CELL, "%s", r->note ? r->note : "");
+    }
+    t->table.key = key;
+    t->table.title = title ? title : key;
+    t->table.ncols = CHRONO_THEN_NOW_COLS;
+    t->table.nrows = nrows;
+    t->table.cols = chrono__then_now_cols;
+    t->table.cells = t->chrono__cells;
+    return 0;
+}
+
+CHRONO_API void chrono_then_now_free(chrono_then_now *t)
+{
+    if (!t) return;
+    if (t->chrono__text) CHRONO_FREE(t->chrono__text);
+    if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- temp files ---------------------------------------------------------- */
+CHRONO_API const char *chrono_tmp_track(chrono_tmp *t, const char *dir, const char *name)
+{
+    int i;
+    if (!t || !dir || !name) return NULL;
+    i = t->n;
+    if (i < 0 || i >= CHRONO_TMP_MAX || strlen(dir) + strlen(name) + 2 > CHRONO_TMP_PATH) return NULL;
+    (void)chrono__bprintf(t->path[i], CHRONO_TMP_PATH, "%s/%s", dir, name);
+    t->n = i + 1;
+    return t->path[i];
+}
+
+CHRONO_API void chrono_tmp_remove(chrono_tmp *t)
+{
+    int i;
+    if (!t) return;
+#if CHRONO_OS_LINUX || CHRONO_OS_POSIX
+    if (t->child > 0) { (void)kill((pid_t)t->child, SIGKILL); (void)waitpid((pid_t)t->child, NULL, 0); }
+#endif
+    t->child = 0;
+    for (i = t->n - 1; i >= 0 && i < CHRONO_TMP_MAX; i--) {   /* newest first: files before their directory */
+        size_t len = strlen(t->path[i]);
+        if (len && t->path[i][len - 1] == '/') {
+#if CHRONO_OS_WINDOWS
+            (void)_rmdir(t->path[i]);
+#else
+            (void)rmdir(t->path[i]);
+#endif
+        } else if (len) {
+#if CHRONO_OS_WINDOWS
+            (void)remove(t->path[i]);
+#else
+            (void)unlink(t->path[i]);
+#endif
+        }
+    }
+    t->n = 0;
+}
+
+CHRONO_API void chrono_tmp_signal(chrono_tmp *t, int sig)
+{
+    chrono_tmp_remove(t);
+    (void)signal(sig, SIG_DFL);
+    (void)raise(sig);
+}
+
+CHRONO_API int chrono_tmp_catch(void (*handler)(int))
+{
+    if (!handler) return CHRONO_EINVAL;
+    (void)signal(SIGINT, handler);
+    (void)signal(SIGTERM, handler);
+    (void)signal(SIGABRT, handler);
+    return 0;
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_EXPERIMENT_IMPL */
+
+/* ==== chronoscope/command.h: implementation =================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_COMMAND_IMPL)
+#define CHRONOSCOPE_COMMAND_IMPL
+
+#if !CHRONO_OS_WINDOWS
+#  include <fcntl.h>
+#  include <sys/types.h>
+#  include <sys/time.h>
+#  include <sys/resource.h>
+#  include <sys/wait.h>
+#  include <unistd.h>
+#  if defined(__GLIBC__) && !defined(__USE_MISC)
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);   /* hidden under a strict -std=c99 */
+#  endif
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
+CHRONO_API chrono_command_config chrono_command_config_default(void)
+{
+    /* runs, min_runs, max_runs, max_ms, warmup, prepare, ignore_failure, flags, clock, tmp */
+    chrono_command_config c = { 0, 10, 1000, 3000.0, 0, NULL, 0, 0, NULL, NULL };
+    return c;
+}
+
+#if !CHRONO_OS_WINDOWS
+/* In the child: output to /dev/null unless shown, every CPU allowed, the shell. */
+CHRONO__PRIVATE void chrono__command_exec(const char *cmd, int flags)
+{
+    if (!(flags & CHRONO_COMMAND_SHOW_OUTPUT)) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) { (void)dup2(fd, 1); (void)dup2(fd, 2); if (fd > 2) (void)close(fd); }
+    }
+    (void)chrono_cpu_release();
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+}
+#endif
+
+CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags, volatile long *child,
+                                  chrono_command_time *out)
+{
+#if CHRONO_OS_WINDOWS
+    (void)clk; (void)cmd; (void)flags; (void)child; (void)out;
+    return CHRONO_ENOTSUP;
+#else
+    struct rusage ru;
+    uint64_t t0, t1;
+    pid_t pid, got;
+    int st = 0;
+    if (!clk || !cmd || !out) return CHRONO_EINVAL;
+    fflush(NULL);   /* nothing buffered is written twice by the child */
+    t0 = chrono_clock_start(clk);
+    pid = fork();
+    if (pid < 0) return CHRONO_EBUSY;
+    if (pid == 0) chrono__command_exec(cmd, flags);
+    if (child) *child = (long)pid;
+    memset(&ru, 0, sizeof ru);
+    do got = wait4(pid, &st, 0, &ru); while (got < 0 && errno == EINTR);
+    t1 = chrono_clock_stop(clk);
+    if (child) *child = 0;
+    if (got < 0) return CHRONO_EBUSY;
+    out->wall_ns = chrono_clock_ns(clk, t1 - t0);
+    out->user_ns = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
+    out->sys_ns = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
+    out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+    return 0;
+#endif
+}
+
+/* The series' run storage, cap runs each; 0 or CHRONO_ENOMEM (nothing kept). */
+CHRONO__PRIVATE int chrono__command_alloc(chrono_command_series *s, size_t n, size_t cap)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        s[k].n = 0;
+        s[k].runs = (chrono_command_time *)CHRONO_MALLOC(cap * sizeof *s[k].runs);
+        if (!s[k].runs) { chrono_command_series_free(s, k); return CHRONO_ENOMEM; }
+    }
+    return 0;
+}
+
+/* One round (k in order, or reversed when odd), prepare before each run;
+   timed into the series unless warm.  0 or an error; *failed set on a stop. */
+CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, const chrono_command_config *cfg,
+                                          const chrono_clock *clk, size_t round, int warm, size_t *failed)
+{
+    volatile long spare = 0, *child = cfg->tmp ? &cfg->tmp->child : &spare;
+    chrono_command_time t;
+    size_t i;
+    int rc;
+    for (i = 0; i < n; i++) {
+        size_t k = round % 2 ? n - 1 - i : i;
+        if (cfg->prepare) {
+            if ((rc = chrono_command_run(clk, cfg->prepare, cfg->flags, child, &t)) < 0) return rc;
+            if (t.exit_code != 0 && !cfg->ignore_failure) { *failed = k + 1; return 0; }
+        }
+        if ((rc = chrono_command_run(clk, s[k].command, cfg->flags, child, &t)) < 0) return rc;
+        if (!warm) s[k].runs[s[k].n++] = t;
+        if (t.exit_code != 0 && !cfg->ignore_failure) { *failed = k + 1; return 0; }
+    }
+    return 0;
+}
+
+CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
+                                    size_t *failed)
+{
+    chrono_command_config c = cfg ? *cfg : chrono_command_config_default();
+    chrono_clock own;
+    const chrono_clock *clk = c.clock;
+    size_t r, k, cap;
+    uint64_t t0;
+    int rc = 0;
+    if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 || c.max_runs < 0 ||
+        !(c.max_ms >= 0))
+        return CHRONO_EINVAL;
+    for (k = 0; k < n; k++) if (!series[k].command) return CHRONO_EINVAL;
+    *failed = 0;
+    if (!c.min_runs) c.min_runs = 10;
+    if (!c.max_runs) c.max_runs = 1000;
+    if (!(c.max_ms > 0)) c.max_ms = 3000;
+    if (!clk) { if ((rc = chrono_clock_open(&own, CHRONO_CLOCK_AUTO)) < 0) return rc; clk = &own; }
+    cap = (size_t)(c.runs ? c.runs : c.max_runs > c.min_runs ? c.max_runs : c.min_runs);
+    if ((rc = chrono__command_alloc(series, n, cap)) < 0) return rc;
+    for (r = 0; r < (size_t)c.warmup && rc == 0 && !*failed; r++)
+        rc = chrono__command_round(series, n, &c, clk, r, 1, failed);
+    t0 = chrono_clock_start(clk);
+    for (r = 0; r < cap && rc == 0 && !*failed; r++) {
+        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > c.max_ms * 1e6)
+            break;
+        rc = chrono__command_round(series, n, &c, clk, r, 0, failed);
+    }
+    return rc;
+}
+
+CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double confidence,
+                                        chrono_command_summary *out)
+{
+    double *w;
+    size_t i;
+    int rc;
+    if (!s || !out || !s->runs || s->n == 0) return CHRONO_EINVAL;
+    if (!(w = (double *)CHRONO_MALLOC(2 * s->n * sizeof *w))) return CHRONO_ENOMEM;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < s->n; i++) {
+        w[i] = s->runs[i].wall_ns;
+        out->user_mean_ns += s->runs[i].user_ns / (double)s->n;
+        out->sys_mean_ns += s->runs[i].sys_ns / (double)s->n;
+        out->failures += s->runs[i].exit_code != 0;
+    }
+    rc = chrono_stats_compute(w, s->n, confidence, w + s->n, &out->wall);
+    CHRONO_FREE(w);
+    return rc;
+}
+
+/* One side of a command comparison: its name and wall statistics. */
+CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double confidence, chrono_result *r)
+{
+    chrono_command_summary sum;
+    int rc = chrono_command_summarise(s, confidence, &sum);
+    memset(r, 0, sizeof *r);
+    (void)chrono__bprintf(r->name, sizeof r->name, "%s", s->command);
+    r->iters_per_sample = 1;
+    r->samples = r->samples_taken = s->n;
+    r->ns = sum.wall;
+    r->ticks.median = r->cycles.median = NAN;
+    r->core_ghz = r->cpu_share = r->cpu_ns_per_iter = NAN;
+    r->cpu = -1;
+    return rc;
+}
+
+CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
+                                      double confidence, chrono_comparison *out)
+{
+    chrono_ratio q;
+    double *x;
+    size_t i, n;
+    int rc;
+    if (!a || !b || !out || !a->runs || !b->runs || a->n != b->n || a->n == 0) return CHRONO_EINVAL;
+    n = a->n;
+    memset(out, 0, sizeof *out);
+    if ((rc = chrono__command_side(a, confidence, &out->a)) < 0 || (rc = chrono__command_side(b, confidence, &out->b)) < 0)
+        return rc;
+    if (!(x = (double *)CHRONO_MALLOC(3 * n * sizeof *x))) return CHRONO_ENOMEM;
+    for (i = 0; i < n; i++) { x[i] = a->runs[i].wall_ns; x[n + i] = b->runs[i].wall_ns; }
+    rc = chrono_stats_ratio(x, x + n, n, confidence, x + 2 * n, &q);
+    CHRONO_FREE(x);
+    if (rc < 0) return rc;
+    out->rounds = n;
+    out->ratio = q.ratio; out->ci_low = q.ci_low; out->ci_high = q.ci_high; out->ci_level = q.ci_level;
+    out->cycles_ratio = NAN;
+    out->process_min_ratio = out->process_max_ratio = q.ratio;
+    return 0;
+}
+
+/* A JSON number in seconds, or null. */
+CHRONO__PRIVATE void chrono__command_sec(FILE *out, const char *key, double ns)
+{
+    if (key) fprintf(out, "\"%s\": ", key);
+    if (chrono__finite(ns)) fprintf(out, "%.9g", ns / 1e9); else fputs("null", out);
+}
+
+/* One member of "results". */
+CHRONO__PRIVATE void chrono__command_json_one(FILE *out, const chrono_command_series *s)
+{
+    chrono_command_summary m;
+    size_t i;
+    if (chrono_command_summarise(s, 0.95, &m) < 0) { memset(&m, 0, sizeof m); m.wall.mean = m.wall.median = NAN; }
+    fputs("    {\n      \"command\": \"", out);
+    (void)chrono_json_escape(out, s->command);
+    fputs("\",\n      ", out);
+    chrono__command_sec(out, "mean", m.wall.mean);
+    fputs(",\n      ", out);
+    chrono__command_sec(out, "stddev", s->n > 1 ? m.wall.stddev : NAN);
+    fputs(",\n      ", out);
+    chrono__command_sec(out, "median", m.wall.median);
+    fputs(",\n      ", out);
+    chrono__command_sec(out, "user", m.user_mean_ns);
+    fputs(",\n      ", out);
+    chrono__command_sec(out, "system", m.sys_mean_ns);
+    fputs(",\n      ", out);
+    chrono__command_sec(out, "min", s->n ? m.wall.min : NAN);
+    fputs(",\n      ", out);
+    chrono__command_sec(out, "max", s->n ? m.wall.max : NAN);
+    fputs(",\n      \"times\": [", out);
+    for (i = 0; i < s->n; i++) { if (i) fputs(", ", out); chrono__command_sec(out, NULL, s->runs[i].wall_ns); }
+    fputs("],\n      \"exit_codes\": [", out);
+    for (i = 0; i < s->n; i++) fprintf(out, "%s%d", i ? ", " : "", s->runs[i].exit_code);
+    fputs("]", out);
+    if (s->param_name && s->param_value) {
+        fputs(",\n      \"parameters\": {\"", out);
+        (void)chrono_json_escape(out, s->param_name);
+        fputs("\": \"", out);
+        (void)chrono_json_escape(out, s->param_value);
+        fputs("\"}", out);
+    }
+    fputs("\n    }", out);
+}
+
+CHRONO_API int chrono_command_export_json(FILE *out, const chrono_command_series *series, size_t n)
+{
+    size_t k;
+    if (!out || (!series && n)) return CHRONO_EINVAL;
+    fputs("{\n  \"results\": [\n", out);
+    for (k = 0; k < n; k++) {
+        if (k) fputs(",\n", out);
+        chrono__command_json_one(out, &series[k]);
+    }
+    fputs("\n  ]\n}\n", out);
+    return fflush(out) == 0 && !ferror(out) ? 0 : CHRONO_EIO;
+}
+
+CHRONO_API void chrono_command_series_free(chrono_command_series *series, size_t n)
+{
+    size_t k;
+    if (!series) return;
+    for (k = 0; k < n; k++) { CHRONO_FREE(series[k].runs); series[k].runs = NULL; series[k].n = 0; }
+}
+
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_COMMAND_IMPL */
 
 /* ==== chronoscope/entry.h: implementation ===================================== */
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_ENTRY_IMPL)
@@ -13727,288 +15684,6 @@ CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed,
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_PROCESSES_IMPL */
 
-/* ==== chronoscope/experiment.h: implementation ================================ */
-#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_EXPERIMENT_IMPL)
-#define CHRONOSCOPE_EXPERIMENT_IMPL
-
-#include <signal.h>
-#if CHRONO_OS_WINDOWS
-#  include <direct.h>     /* _rmdir */
-#else
-#  include <sys/types.h>
-#  include <sys/wait.h>
-#  include <unistd.h>     /* unlink, rmdir */
-#  if defined(__GLIBC__) && !defined(__USE_POSIX)
-int kill(pid_t pid, int sig);   /* glibc declares it only with POSIX features on (strict -std=c99) */
-#  endif
-#endif
-
-CHRONO__EXTERN_C_BEGIN
-
-CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
-{
-    double bm;
-    if (!c || !out) return CHRONO_EINVAL;
-    bm = c->b.ns.median;
-    if (!chrono__finite(bm) || !chrono__finite(c->ratio) || !chrono__finite(c->ci_low) || !chrono__finite(c->ci_high))
-        return CHRONO_EINVAL;
-    out->ratio = c->ratio;
-    out->diff_ns = (c->ratio - 1.0) * bm;
-    out->ci_low_ns = (c->ci_low - 1.0) * bm;
-    out->ci_high_ns = (c->ci_high - 1.0) * bm;
-    out->ci_level = c->ci_level;
-    out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
-    out->processes = c->a.processes > 1 ? c->a.processes : 1;
-    out->process_min_ns = out->process_max_ns = out->diff_ns;
-    if (out->processes > 1 && chrono__finite(c->process_min_ratio) && chrono__finite(c->process_max_ratio)) {
-        out->process_min_ns = (c->process_min_ratio - 1.0) * bm;
-        out->process_max_ns = (c->process_max_ratio - 1.0) * bm;
-    }
-    out->split = out->processes > 1 && out->process_min_ns <= 0.0 && out->process_max_ns >= 0.0;
-    out->resolved = !out->below_noise && !out->split;
-    return 0;
-}
-
-CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confidence)
-{
-    if (!d) return "n/a";
-    if (d->below_noise) return "below noise (CI includes 0)";
-    if (d->split) return "not repeated (the processes disagree on the sign)";
-    if (!(d->ci_level >= confidence - 1e-9)) return "no verdict (its interval's level is below the confidence asked)";
-    return d->processes > 1 ? "resolved" : "resolved in one process";
-}
-
-CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out)
-{
-    if (!x || !y || !out || !chrono__finite(x->diff_ns) || !chrono__finite(y->diff_ns) || !chrono__finite(x->ci_low_ns) ||
-        !chrono__finite(x->ci_high_ns) || !chrono__finite(y->ci_low_ns) || !chrono__finite(y->ci_high_ns))
-        return CHRONO_EINVAL;
-    memset(out, 0, sizeof *out);
-    out->diff_ns = x->diff_ns - y->diff_ns;
-    out->ci_low_ns = x->ci_low_ns - y->ci_high_ns;
-    out->ci_high_ns = x->ci_high_ns - y->ci_low_ns;
-    out->ci_level = x->ci_level + y->ci_level - 1.0 > 0 ? x->ci_level + y->ci_level - 1.0 : 0.0;
-    out->ratio = NAN;   /* two ratios against one baseline: no ratio of their own */
-    out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
-    out->processes = x->processes < y->processes ? x->processes : y->processes;
-    out->process_min_ns = out->process_max_ns = NAN;   /* processes are not paired across comparisons */
-    out->split = 0;                                    /* ... so their signs are not either: the CIs carry the spread */
-    out->resolved = !out->below_noise;
-    return 0;
-}
-
-
-CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
-{
-    double half = 0.0, mean, sd, n;
-    int every;
-    if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) || r->ns.n == 0 ||
-        !chrono__finite(r->ns.mean))
-        return CHRONO_EINVAL;
-    /* every whole sample where the run counted them, else the kept ones */
-    every = r->all_n && chrono__finite(r->all_ns_mean);
-    mean = every ? r->all_ns_mean : r->ns.mean;
-    sd = every ? r->all_ns_stddev : r->ns.stddev;
-    n = every ? (double)r->all_n : (double)r->ns.n;
-    if (n > 1 && chrono__finite(sd)) half = chrono_stats_z(confidence) * sd / sqrt(n);
-    out->ops = ops;
-    out->per_op_mean_ns = mean;
-    out->per_op_median_ns = r->ns.median;
-    out->total_ns = ops * mean;
-    out->ci_low_ns = ops * (mean - half);
-    out->ci_high_ns = ops * (mean + half);
-    out->median_total_ns = ops * r->ns.median;
-    return 0;
-}
-
-/* A batch is cut into this many slices (fewer when it has fewer ops), one
-   sample after each: the samples see ~1000 x 60 us of the batch's seconds
-   (~5% of a 1.3 s copy), so a rare long interruption is neither missed
-   nor, caught once in a few samples, taken for the rule. */
-#define CHRONO__LITERAL_SLICES 1000u
-
-/* The batch of chrono_literal_run, cut into slices: slice k of gaps does its
-   share of ops on the session's clock (less the clock's overhead, as a
-   sample), its time and context switches summed. */
-typedef struct chrono__literal_batch {
-    const chrono_session *s;
-    chrono_fn fn;
-    void *ctx;
-    uint64_t ops;
-    size_t gaps;
-    uint64_t ticks;
-    long switches;               /* -1: unknown */
-} chrono__literal_batch;
-
-CHRONO__PRIVATE void chrono__literal_slice(void *p, size_t k)
-{
-    chrono__literal_batch *b = (chrono__literal_batch *)p;
-    uint64_t count = b->ops / b->gaps + (k < b->ops % b->gaps ? 1u : 0u);   /* the first ops % gaps get one more */
-    long sw0 = chrono_cpu_switches(), sw1;
-    uint64_t t0 = chrono_clock_start(&b->s->clock), t1;
-    b->fn(b->ctx, count);
-    t1 = chrono_clock_stop(&b->s->clock);
-    sw1 = chrono_cpu_switches();
-    if (t1 > t0 + b->s->clock.overhead_ticks) b->ticks += t1 - t0 - b->s->clock.overhead_ticks;
-    if (b->switches >= 0) b->switches = sw0 >= 0 && sw1 >= 0 ? b->switches + (sw1 - sw0) : -1;
-}
-
-CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
-                                  chrono_literal *out)
-{
-    chrono__literal_batch b;
-    chrono_result beside;
-    char run_name[CHRONO_NAME_MAX];
-    int rc;
-    if (!s || !fn || !out || !name || ops == 0) return CHRONO_EINVAL;
-    memset(out, 0, sizeof *out);
-    if (strlen(name) + sizeof "/literal_beside" > CHRONO_NAME_MAX) return CHRONO_ERANGE;
-    b.s = s; b.fn = fn; b.ctx = ctx; b.ops = ops; b.ticks = 0; b.switches = 0;
-    b.gaps = ops < CHRONO__LITERAL_SLICES ? (size_t)ops : CHRONO__LITERAL_SLICES;
-    (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_beside", name);
-    if ((rc = chrono_run_between(s, run_name, fn, ctx, chrono__literal_slice, &b, b.gaps, &beside)) < 0) return rc;
-    out->ops = (double)ops;
-    out->slices = b.gaps;
-    out->ns = chrono_clock_ns(&s->clock, b.ticks);
-    out->switches = b.switches;
-    if ((rc = chrono_project(&beside, out->ops, s->cfg.confidence, &out->beside)) < 0) return rc;
-    out->ratio = out->ns / out->beside.total_ns;
-    return 0;
-}
-
-static const char *const chrono__then_now_cols[CHRONO_THEN_NOW_COLS] = {
-    "row", "then", "then_per_op", "then_cycles", "now", "now_per_op", "now_cycles_est", "ratio_us", "ratio_cycles", "note"
-};
-
-/* A duration cell in the unit a person reads it in ("2.23 µs", "21.0 s"), or "n/a". */
-CHRONO__PRIVATE void chrono__tn_duration(char *cell, double ns)
-{
-    if (chrono__finite(ns)) (void)chrono_report_duration(cell, CHRONO_THEN_NOW_CELL, ns);
-    else (void)chrono__bprintf(cell, CHRONO_THEN_NOW_CELL, "n/a");
-}
-
-/* A number cell, or "n/a" where it is unknown. */
-CHRONO__PRIVATE void chrono__tn_num(char *cell, const char *fmt, double v)
-{
-    if (chrono__finite(v)) (void)chrono__num(cell, CHRONO_THEN_NOW_CELL, fmt, v);
-    else (void)chrono__bprintf(cell, CHRONO_THEN_NOW_CELL, "n/a");
-}
-
-CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
-                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz)
-{
-    size_t i, j, ncells;
-    if (!t || !key || (!rows && nrows)) return CHRONO_EINVAL;
-    memset(t, 0, sizeof *t);
-    ncells = nrows * CHRONO_THEN_NOW_COLS;
-    if (nrows > ((size_t)-1) / CHRONO_THEN_NOW_COLS / CHRONO_THEN_NOW_CELL) return CHRONO_ENOMEM;
-    if (ncells) {
-        t->chrono__text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
-        t->chrono__cells = (const char **)CHRONO_MALLOC(ncells * sizeof *t->chrono__cells);
-        if (!t->chrono__text || !t->chrono__cells) { chrono_then_now_free(t); return CHRONO_ENOMEM; }
-    }
-    for (i = 0; i < nrows; i++) {
-        const chrono_then_now_row *r = &rows[i];
-        char *c[CHRONO_THEN_NOW_COLS];
-        double then_us = chrono__finite(r->then_total_s) && r->then_ops > 0 ? r->then_total_s * 1e6 / r->then_ops
-                                                                              : r->then_us_per_op;
-        double then_cyc = seed_mhz > 0 && chrono__finite(seed_mhz) ? then_us * seed_mhz : NAN;
-        double now_cyc = r->now_ns * r->now_ghz;
-        for (j = 0; j < CHRONO_THEN_NOW_COLS; j++) {
-            c[j] = t->chrono__text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
-            c[j][0] = '\0';
-            t->chrono__cells[i * CHRONO_THEN_NOW_COLS + j] = c[j];
-        }
-        (void)chrono__bprintf(c[0], CHRONO_THEN_NOW_CELL, "%u", (unsigned)(i + 1));
-        if (chrono__finite(r->then_total_s)) {
-            char n[48];
-            (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s: %s s", r->then ? r->then : "",
-                                  chrono__num(n, sizeof n, "%.3f", r->then_total_s));
-        } else (void)chrono__bprintf(c[1], CHRONO_THEN_NOW_CELL, "%s", r->then ? r->then : "");
-        chrono__tn_duration(c[2], then_us * 1000.0);
-        chrono__tn_num(c[3], "%.0f", then_cyc);
-        (void)chrono__bprintf(c[4], CHRONO_THEN_NOW_CELL, "%s", r->now ? r->now : "");
-        chrono__tn_duration(c[5], r->now_ns);
-        chrono__tn_num(c[6], "%.1f", now_cyc);
-        chrono__tn_num(c[7], "%.2f", then_us * 1000.0 / r->now_ns);
-        chrono__tn_num(c[8], "%.2f", then_cyc / now_cyc);
-        (void)chrono__bprintf(c[9], CHRONO_THEN_NOW_CELL, "%s", r->note ? r->note : "");
-    }
-    t->table.key = key;
-    t->table.title = title ? title : key;
-    t->table.ncols = CHRONO_THEN_NOW_COLS;
-    t->table.nrows = nrows;
-    t->table.cols = chrono__then_now_cols;
-    t->table.cells = t->chrono__cells;
-    return 0;
-}
-
-CHRONO_API void chrono_then_now_free(chrono_then_now *t)
-{
-    if (!t) return;
-    if (t->chrono__text) CHRONO_FREE(t->chrono__text);
-    if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
-    memset(t, 0, sizeof *t);
-}
-
-/* ---- temp files ---------------------------------------------------------- */
-CHRONO_API const char *chrono_tmp_track(chrono_tmp *t, const char *dir, const char *name)
-{
-    int i;
-    if (!t || !dir || !name) return NULL;
-    i = t->n;
-    if (i < 0 || i >= CHRONO_TMP_MAX || strlen(dir) + strlen(name) + 2 > CHRONO_TMP_PATH) return NULL;
-    (void)chrono__bprintf(t->path[i], CHRONO_TMP_PATH, "%s/%s", dir, name);
-    t->n = i + 1;
-    return t->path[i];
-}
-
-CHRONO_API void chrono_tmp_remove(chrono_tmp *t)
-{
-    int i;
-    if (!t) return;
-#if CHRONO_OS_LINUX || CHRONO_OS_POSIX
-    if (t->child > 0) { (void)kill((pid_t)t->child, SIGKILL); (void)waitpid((pid_t)t->child, NULL, 0); }
-#endif
-    t->child = 0;
-    for (i = t->n - 1; i >= 0 && i < CHRONO_TMP_MAX; i--) {   /* newest first: files before their directory */
-        size_t len = strlen(t->path[i]);
-        if (len && t->path[i][len - 1] == '/') {
-#if CHRONO_OS_WINDOWS
-            (void)_rmdir(t->path[i]);
-#else
-            (void)rmdir(t->path[i]);
-#endif
-        } else if (len) {
-#if CHRONO_OS_WINDOWS
-            (void)remove(t->path[i]);
-#else
-            (void)unlink(t->path[i]);
-#endif
-        }
-    }
-    t->n = 0;
-}
-
-CHRONO_API void chrono_tmp_signal(chrono_tmp *t, int sig)
-{
-    chrono_tmp_remove(t);
-    (void)signal(sig, SIG_DFL);
-    (void)raise(sig);
-}
-
-CHRONO_API int chrono_tmp_catch(void (*handler)(int))
-{
-    if (!handler) return CHRONO_EINVAL;
-    (void)signal(SIGINT, handler);
-    (void)signal(SIGTERM, handler);
-    (void)signal(SIGABRT, handler);
-    return 0;
-}
-
-CHRONO__EXTERN_C_END
-#endif /* CHRONOSCOPE_EXPERIMENT_IMPL */
-
 /* ==== chronoscope/program.h: implementation =================================== */
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_PROGRAM_IMPL)
 #define CHRONOSCOPE_PROGRAM_IMPL
@@ -14420,6 +16095,7 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
     if (!p || !t || !t->key || !t->cols || !t->ncols || (t->nrows && !t->cells)) return CHRONO_EINVAL;
     if (p->chrono__ntables == CHRONO_PROGRAM_TABLES_MAX) return CHRONO_ERANGE;
     if (p->cli.list) return 0;
+    if (p->chrono__open && !p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);   /* the header first */
     p->chrono__tables[p->chrono__ntables++] = *t;
     /* shown now on a text console; other formats carry it at the end */
     if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT) return chrono_report_table(chrono__console_stream(p), CHRONO_FORMAT_TEXT, t);
@@ -14458,6 +16134,57 @@ CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ..
     fflush(f);
 }
 
+/* --compare: the "baseline" table, each slower entry named; the status 1 or 2. */
+CHRONO__PRIVATE void chrono__program_compare(chrono_program *p)
+{
+    static const char *const cols[] = { "entry", "now", "baseline", "now/baseline", "ci_low", "ci_high", "verdict", "why" };
+    chrono_table_builder *tb = &p->chrono__baseline;
+    chrono_baseline_row *rows;
+    char why[320], title[400];
+    size_t n = 0, i, cap = p->session.nresults + 1;
+    int rc;
+    if (!(rows = (chrono_baseline_row *)CHRONO_MALLOC(cap * sizeof *rows))) { p->status = 1; return; }
+    if ((rc = chrono_baseline_compare(&p->session, p->cli.compare, p->cli.fail_above, rows, cap, &n, why, sizeof why)) < 0) {
+        fprintf(stderr, "%s: --compare: %s\n", p->cli.prog, why[0] ? why : chrono_strerror(rc));
+        p->status = 2;
+        CHRONO_FREE(rows);
+        return;
+    }
+    (void)chrono_baseline_path(why, sizeof why, p->cli.compare);
+    (void)chrono__bprintf(title, sizeof title, "Against the baseline %s (slower: now/baseline above %g with its interval "
+                          "above 1, --fail-above=%g%%).  A baseline is a separate run: the machine's drift since it "
+                          "is in these ratios (an interleaved A/B does not carry it)", why, 1 + p->cli.fail_above / 100,
+                          p->cli.fail_above);
+    (void)chrono_table_init(tb, "baseline", title, cols, 8);
+    for (i = 0; i < n; i++) {
+        const chrono_baseline_row *r = &rows[i];
+        (void)chrono_table_text(tb, r->name);
+        (void)chrono_table_duration(tb, r->now_ns);
+        (void)chrono_table_duration(tb, r->saved_ns);
+        (void)chrono_table_number(tb, r->found ? r->v.ratio : NAN, "%.4f", NULL);
+        (void)chrono_table_number(tb, r->found ? r->v.ci_low : NAN, "%.4f", NULL);
+        (void)chrono_table_number(tb, r->found ? r->v.ci_high : NAN, "%.4f", NULL);
+        (void)chrono_table_text(tb, r->found ? chrono_change_name(r->v.change) : "not in the baseline");
+        (void)chrono_table_text(tb, r->found ? r->v.why : "no verdict");
+        if (r->found && r->v.change == CHRONO_CHANGE_SLOWER) {
+            fprintf(stderr, "%s: --compare: %s is slower than in %s: %s\n", p->cli.prog, r->name, why, r->v.why);
+            if (p->status == 0) p->status = 1;
+        }
+    }
+    if (!tb->error) (void)chrono_program_table(p, &tb->table);
+    CHRONO_FREE(rows);
+}
+
+/* --save: the run under its name, once reported. */
+CHRONO__PRIVATE void chrono__program_save(chrono_program *p)
+{
+    char why[320];
+    if (chrono_baseline_save(&p->session, p->cli.save, why, sizeof why) < 0) {
+        fprintf(stderr, "%s: --save: %s\n", p->cli.prog, why);
+        if (p->status == 0) p->status = 1;
+    }
+}
+
 /* The report beside the console: the --out file in its format, or the HTML page on stdout. */
 CHRONO__PRIVATE int chrono__program_report(chrono_program *p)
 {
@@ -14480,6 +16207,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
     (void)chrono__program_filter_check(p);   /* --filter that selected nothing: exit 2, no report */
     if (p->status == 2) { p->chrono__reported = 1; return 0; }   /* a flag was refused: no report */
     if (!p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);   /* nothing ran */
+    if (p->cli.compare && !p->chrono__child) chrono__program_compare(p);
     {
         chrono_report_writer *w = &p->chrono__console;
         /* the console's tables were printed as they came (text) */
@@ -14500,6 +16228,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
         }
         p->chrono__file = NULL;
     }
+    if (p->cli.save && !p->chrono__child && p->status != 2) chrono__program_save(p);
     p->chrono__reported = 1;
     return rc;
 }
@@ -14531,6 +16260,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
     chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
     while (p->chrono__nproc_tables) chrono_table_free(&p->chrono__proc_tables[--p->chrono__nproc_tables]);
+    chrono_table_free(&p->chrono__baseline);
     p->chrono__argv = NULL;
     return p->status;
 }
@@ -14632,1056 +16362,7 @@ CHRONO_API int chrono_module_check(const chrono_module *m, char *why, size_t n)
     return 0;
 }
 
-CHRONO_API const char *chrono_change_name(chrono_change change)
-{
-    switch (change) {
-    case CHRONO_CHANGE_NONE:         return "no clear difference";
-    case CHRONO_CHANGE_FASTER:       return "faster";
-    case CHRONO_CHANGE_SLOWER:       return "slower";
-    case CHRONO_CHANGE_INCONCLUSIVE: return "inconclusive";
-    }
-    return "?";
-}
-
-/* "+2.3%" / "-1.0%": head/base as a change in percent. */
-CHRONO__PRIVATE const char *chrono__pct(char *buf, size_t n, double ratio)
-{
-    return chrono__num(buf, n, "%+.1f%%", (ratio - 1) * 100);
-}
-
-CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold, double confidence,
-                                    chrono_change_verdict *out)
-{
-    char r[24], lo[24], hi[24], t[24];
-    double up, down;
-    int short_level;
-    if (!out) return CHRONO_EINVAL;
-    memset(out, 0, sizeof *out);
-    out->ratio = out->ci_low = out->ci_high = out->cycles_ratio = NAN;
-    if (!c || !(threshold >= 0 && threshold <= 10)) return CHRONO_EINVAL;
-    if (!(confidence > 0 && confidence < 1)) confidence = 0.95;
-    up = 1 + threshold;
-    down = 1 - threshold;
-    out->ratio = c->ratio > 0 ? 1 / c->ratio : NAN;
-    out->ci_low = c->ci_high > 0 ? 1 / c->ci_high : NAN;
-    out->ci_high = c->ci_low > 0 ? 1 / c->ci_low : NAN;
-    out->cycles_ratio = c->cycles_ratio > 0 ? 1 / c->cycles_ratio : NAN;
-    (void)chrono__pct(r, sizeof r, out->ratio);
-    (void)chrono__pct(lo, sizeof lo, out->ci_low);
-    (void)chrono__pct(hi, sizeof hi, out->ci_high);
-    (void)chrono__num(t, sizeof t, "%.3g%%", threshold * 100);
-    short_level = chrono_stats_level_short(c->ci_level, confidence);
-    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) || !chrono__finite(out->ci_high) || short_level == 2) {
-        out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "no interval (too few pairs or processes)");
-    } else if (short_level) {
-        out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "the interval's level is %.0f%%, not %.0f%% (too few processes)",
-                              c->ci_level * 100, confidence * 100);
-    } else if (out->ci_low > 1 && out->ratio > up) {
-        out->change = CHRONO_CHANGE_SLOWER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
-    } else if (out->ci_high < 1 && out->ratio < down) {
-        out->change = CHRONO_CHANGE_FASTER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
-    } else if (out->ci_high > up || out->ci_low < down) {
-        out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: too wide to tell a change beyond %s from none",
-                              r, lo, hi, t);
-    } else {
-        out->change = CHRONO_CHANGE_NONE;
-        (void)chrono__bprintf(out->why, sizeof out->why, out->ci_low > 1 || out->ci_high < 1
-                              ? "%s [%s, %s]: a change within the %s threshold" : "%s [%s, %s]: holds 1, within %s",
-                              r, lo, hi, t);
-    }
-    return 0;
-}
-
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_MODULE_IMPL */
-
-/* ==== chronoscope/check.h: implementation ===================================== */
-#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CHECK_IMPL)
-#define CHRONOSCOPE_CHECK_IMPL
-
-CHRONO__EXTERN_C_BEGIN
-
-CHRONO_API const char *chrono_verdict_name(chrono_verdict v)
-{
-    switch (v) {
-    case CHRONO_PASS: return "pass";
-    case CHRONO_FAIL: return "fail";
-    case CHRONO_INCONCLUSIVE: return "inconclusive";
-    case CHRONO_VERDICT_ERROR: return "error";
-    default: return "unknown";
-    }
-}
-
-CHRONO_API const char *chrono_complexity_name(chrono_complexity c)
-{
-    static const char *const names[CHRONO_COMPLEXITY_COUNT] = { "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)" };
-    return (int)c >= 0 && c < CHRONO_COMPLEXITY_COUNT ? names[c] : "O(?)";
-}
-
-CHRONO__PRIVATE const char *chrono__kind_name(chrono_expect_kind k)
-{
-    switch (k) {
-    case CHRONO_EXPECT_FASTER: return "faster";
-    case CHRONO_EXPECT_BELOW: return "below";
-    case CHRONO_EXPECT_SCALING: return "scaling";
-    case CHRONO_EXPECT_SAVED: return "saved";
-    default: return "unknown";
-    }
-}
-
-CHRONO_API chrono_expect_config chrono_expect_config_default(void)
-{
-    chrono_expect_config c;
-    c.budget_ms = 500;
-    c.alpha = 0.01;
-    c.first_look = 16;
-    return c;
-}
-
-/* alpha_k = alpha 6 / (pi^2 k^2): the looks together spend alpha. */
-CHRONO_API double chrono_expect_alpha(double alpha, int look)
-{
-    double k = look < 1 ? 1.0 : (double)look;
-    return alpha * 6.0 / (3.14159265358979323846 * 3.14159265358979323846 * k * k);
-}
-
-CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in, chrono_expect_config *out)
-{
-    chrono_expect_config d = chrono_expect_config_default();
-    if (!in) { *out = d; return 0; }
-    if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0))) return CHRONO_EINVAL;
-    if (!(in->alpha == 0 || (in->alpha > 0 && in->alpha < 0.5))) return CHRONO_EINVAL;
-    if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000)) return CHRONO_EINVAL;
-    *out = *in;
-    if (in->budget_ms == 0) out->budget_ms = d.budget_ms;
-    if (in->alpha == 0) out->alpha = d.alpha;
-    if (in->first_look == 0) out->first_look = d.first_look;
-    return 0;
-}
-
-CHRONO__PRIVATE void chrono__expectation_init(chrono_expectation *e, const char *name, chrono_expect_kind kind, double claim)
-{
-    int c;
-    memset(e, 0, sizeof *e);
-    (void)chrono__bprintf(e->name, sizeof e->name, "%s", name ? name : "(null)");
-    e->kind = kind;
-    e->verdict = CHRONO_VERDICT_ERROR;
-    e->claim = claim;
-    e->estimate = e->ci_low = e->ci_high = e->ci_level = NAN;
-    e->r2 = e->noise = NAN;
-    e->claimed = e->best = CHRONO_O_1;
-    for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) e->fit_error[c] = NAN;
-}
-
-CHRONO__PRIVATE chrono_verdict chrono__expect_error(chrono_expectation *e, int err, const char *why)
-{
-    e->verdict = CHRONO_VERDICT_ERROR;
-    e->error = err < 0 ? err : CHRONO_EINVAL;
-    (void)chrono__bprintf(e->reason, sizeof e->reason, "%s", why);
-    return CHRONO_VERDICT_ERROR;
-}
-
-/* ---- one look: the decision on the median ------------------------------------------ */
-/* The claim "median of x >= claim" (claim_is_max 0) or "<= claim" (1), at
-   look `look` of a sequence spending alpha.  x is not modified; scratch holds
-   n doubles (NULL: allocated).  Fills out's estimate, CI, level, rounds, looks
-   and verdict (INCONCLUSIVE: not decided at this look). */
-CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
-                                               double alpha, double *scratch, chrono_expectation *out)
-{
-    double *v = scratch, level = 0, want;
-    size_t lo = 0, hi = 0;
-    chrono_verdict verdict = CHRONO_INCONCLUSIVE;
-    if (!x || !out || n == 0 || n > (size_t)-1 / sizeof(double) || look < 1 || !(alpha > 0 && alpha < 0.5) ||
-        !(claim == claim) || !chrono__all_finite(x, n))
-        return CHRONO_VERDICT_ERROR;
-    if (!v && !(v = (double *)CHRONO_MALLOC(n * sizeof *v))) return CHRONO_VERDICT_ERROR;   /* n checked above */
-    memcpy(v, x, n * sizeof *v);
-    chrono_stats_sort(v, n);
-    want = 1.0 - 2.0 * chrono_expect_alpha(alpha, look);
-    (void)chrono_stats_median_ci(n, want, &lo, &hi, &level);
-    out->estimate = chrono_stats_quantile(v, n, 0.5);
-    out->ci_low = v[lo];
-    out->ci_high = v[hi];
-    out->ci_level = level;
-    out->rounds = n;
-    out->looks = look;
-    if (level >= want) {   /* [min, max] short of the level: no decision at this look */
-        if (claim_is_max ? v[hi] <= claim : v[lo] >= claim) verdict = CHRONO_PASS;
-        else if (claim_is_max ? v[lo] > claim : v[hi] < claim) verdict = CHRONO_FAIL;
-    }
-    if (!scratch) CHRONO_FREE(v);
-    out->verdict = verdict;
-    return verdict;
-}
-
-/* ---- the sequential verdicts: looks at the engine's rows ------------------------------- */
-/* What the looks carry between the engine's calls of chrono__looks_decide:
-   the claim, the look reached, its verdict, and the figures' buffer (the
-   figures, then as many doubles for their sort). */
-typedef struct chrono__looks {
-    const chrono_checker *ck;
-    chrono_expectation *e;
-    double claim;
-    int claim_is_max, look, rc;
-    chrono_verdict v;
-    double *buf;
-    size_t cap;
-} chrono__looks;
-
-/* The engine on one side or two: the batch sized (the larger of the sides'),
-   warmed up (alternating), sized again.  One iteration count for both, as
-   in chrono_compare: bodies whose work depends on the iteration index see
-   the same inputs.  With a large gap the slow side's samples are long, and
-   on a busy machine the scheduler may cut them (rejected, replaced): such a
-   check can end INCONCLUSIVE, never FAIL.  0 or the error. */
-CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
-                                       int sides)
-{
-    chrono_session *s = ck->session;
-    double budget = ck->cfg.budget_ms, warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
-    int rc = chrono_engine_open(en, s, side, sides, ck->cfg.first_look);
-    if (rc < 0) return rc;
-    (void)chrono_engine_size(en, 1, budget / 8, budget / 8);
-    (void)chrono_engine_warm(en, warm / (8 * sides), 2);   /* a warm-up may stretch to 4x its time: at most `warm` */
-    (void)chrono_engine_size(en, en->iters, budget / 4, budget / 4);   /* warm now: both must reach the target */
-    return 0;
-}
-
-/* The per-row figure the claim is about, into out, of the rows that count
-   (those CHRONO_ENGINE_DROP_DECIDED keeps): slow/fast for two sides, ns
-   for one.  Their count. */
-CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *out)
-{
-    size_t i, m = 0;
-    for (i = 0; i < en->n; i++)
-        if (chrono_engine_row_kept(en, i))
-            out[m++] = en->sides == 2 ? en->col[1].ns[i] / en->col[0].ns[i] : en->col[0].ns[i];
-    return m;
-}
-
-/* Every sample rejected, the budget spent: the machine, not the claim (a
-   skip, not a failure).  The reason counts each cause (CHRONO__REJECTIONS'
-   words) over the sides; none counted: no sample was taken. */
-CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
-{
-#define CHRONO__REJECTION_WORDS(field, words, key) words,
-#define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
-    static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
-    unsigned long count[CHRONO__NREJECTIONS] = { 0 };
-    char *why = lk->e->reason;
-    size_t n = sizeof lk->e->reason, at;
-    int i, k, any = 0;
-    for (k = 0; k < en->sides; k++) {
-        i = 0;
-        CHRONO__REJECTIONS(CHRONO__REJECTION_SUM)
-    }
-#undef CHRONO__REJECTION_WORDS
-#undef CHRONO__REJECTION_SUM
-    lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
-    lk->e->looks = lk->look;
-    (void)chrono__bprintf(why, n, "every sample was rejected (");
-    for (i = 0; i < CHRONO__NREJECTIONS; i++)
-        if (count[i] && (at = strlen(why)) < n)
-            (void)chrono__bprintf(why + at, n - at, "%s%lu %s", any++ ? ", " : "", count[i], words[i]);
-    if ((at = strlen(why)) < n) (void)chrono__bprintf(why + at, n - at, ")");
-    if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
-}
-
-/* The engine's decide callback, when it has the rows of this look (first_look
-   2^(k-1)) or the budget is spent: look k at the figures.  1 asks for twice
-   the rows (another look), 0 stops: decided, out of budget, or out of memory. */
-CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
-{
-    chrono__looks *lk = (chrono__looks *)user;
-    int over = chrono_engine_ms(en) >= en->target.ms || en->n < en->target.n;
-    size_t m;
-    lk->look++;
-    if ((lk->rc = chrono__grow((void **)&lk->buf, &lk->cap, 2 * en->n, sizeof(double))) < 0) return 0;
-    m = chrono__looks_figures(en, lk->buf);
-    if (m == 0 && over) { chrono__looks_rejected(en, lk); return 0; }
-    if (m) {
-        lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look, lk->ck->cfg.alpha, lk->buf + m,
-                                     lk->e);
-        if (lk->v != CHRONO_INCONCLUSIVE || over) return 0;
-    }
-    en->target.n *= 2;
-    return 1;
-}
-
-/* The looks, until decided or out of budget: the engine samples on to
-   first_look 2^(k-1) rows for look k.  The claim is on the median of the
-   figures (chrono__looks_figures). */
-CHRONO__PRIVATE chrono_verdict chrono__looks_run(chrono_engine *en, const chrono_checker *ck, double claim,
-                                                 int claim_is_max, chrono_expectation *e)
-{
-    chrono_engine_target t;
-    chrono__looks lk;
-    int rc;
-    memset(&lk, 0, sizeof lk);
-    lk.ck = ck; lk.e = e; lk.claim = claim; lk.claim_is_max = claim_is_max; lk.v = CHRONO_INCONCLUSIVE;
-    t.until = CHRONO_ENGINE_ROWS; t.n = ck->cfg.first_look; t.ms = ck->cfg.budget_ms;
-    t.decide = chrono__looks_decide; t.user = &lk;
-    rc = chrono_engine_run(en, &t);
-    CHRONO_FREE(lk.buf);
-    if (rc == 0) rc = lk.rc;
-    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
-    if (lk.v == CHRONO_VERDICT_ERROR) return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
-    return lk.v;
-}
-
-/* A faster check stored like any comparison: a = slow (side 1), b = fast,
-   the decision's ratio and interval. */
-CHRONO__PRIVATE int chrono__looks_keep_pair(chrono_engine *en, const chrono_expectation *e)
-{
-    chrono_comparison cmp;
-    chrono_ratio cr;
-    memset(&cmp, 0, sizeof cmp);
-    cmp.a = *en->r[1]; cmp.b = *en->r[0];
-    cmp.rounds = en->n;
-    cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
-    cmp.process_min_ratio = cmp.process_max_ratio = e->estimate;   /* one process */
-    cmp.cycles_ratio = NAN;
-    if (en->s->has_cycles &&
-        chrono_stats_ratio(en->col[1].cycles, en->col[0].cycles, en->n, 0.5, en->col[0].scratch, &cr) == 0)
-        cmp.cycles_ratio = cr.ratio;
-    return chrono_engine_keep(en, &cmp);
-}
-
-/* An expectation on the engine: sized and warmed, the looks, then the rows
-   that counted kept (as the decision did), each side summarised and what was
-   measured kept in the session (two sides: the comparison; one: the result).
-   e's spent_ms; the verdict. */
-CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, chrono_expectation *e,
-                                                    const chrono_engine_side *side, int sides, double claim,
-                                                    int claim_is_max)
-{
-    chrono_engine en;
-    chrono_verdict v;
-    int rc = chrono__looks_open(&en, ck, side, sides), k;
-    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
-    v = chrono__looks_run(&en, ck, claim, claim_is_max, e);
-    if (v != CHRONO_VERDICT_ERROR && en.n) {
-        (void)chrono_engine_drop(&en, CHRONO_ENGINE_DROP_DECIDED);
-        for (k = 0; k < sides; k++)
-            if (en.r[k]->migrated) en.s->warnings |= CHRONO_WARN_MIGRATED;
-        rc = chrono_engine_summarise(&en);
-        if (rc == 0) rc = sides == 2 ? chrono__looks_keep_pair(&en, e) : chrono_engine_keep(&en, NULL);
-    }
-    e->spent_ms = chrono_engine_ms(&en);
-    if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
-    return v;
-}
-
-/* ---- the checker ------------------------------------------------------------------------ */
-CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg)
-{
-    int rc;
-    if (!ck) return CHRONO_EINVAL;
-    memset(ck, 0, sizeof *ck);
-    if ((rc = chrono__check_session(s)) < 0) return rc;
-    if ((rc = chrono__expect_config_resolve(cfg, &ck->cfg)) < 0) return rc;
-    ck->session = s;
-    return 0;
-}
-
-CHRONO_API void chrono_checker_close(chrono_checker *ck)
-{
-    if (!ck) return;
-    CHRONO_FREE(ck->items);
-    ck->items = NULL;
-    ck->n = ck->chrono__cap = 0;
-    ck->session = NULL;
-}
-
-/* Append e; where the array cannot grow, it is still the last verdict. */
-/* Keep the verdict.  Under an emulator (valgrind, qemu) a timing verdict
-   says nothing about the code: PASS and FAIL become INCONCLUSIVE (a SKIP). */
-CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck, const chrono_expectation *in)
-{
-    chrono_expectation x = *in, *e = &x;
-    if ((e->verdict == CHRONO_PASS || e->verdict == CHRONO_FAIL) && chrono_session_emulated(ck->session)) {
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "timed under an emulator (valgrind or qemu): it would have read %s",
-                              chrono_verdict_name(e->verdict));
-        e->verdict = CHRONO_INCONCLUSIVE;
-    }
-    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0) ck->items[ck->n++] = *e;
-    else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) ck->chrono__lost_failed++;
-    return e->verdict;
-}
-
-CHRONO__PRIVATE int chrono__expect_name_ok(chrono_expectation *e, const char *name, size_t extra)
-{
-    if (!name || !*name) { chrono__expect_error(e, CHRONO_EINVAL, "the name is NULL or empty"); return 0; }
-    if (strlen(name) + extra >= CHRONO_NAME_MAX) { chrono__expect_error(e, CHRONO_ERANGE, "the name is too long"); return 0; }
-    return 1;
-}
-
-CHRONO__PRIVATE int chrono__expect_ready(chrono_checker *ck, chrono_expectation *e)
-{
-    if (!ck->session || chrono__check_session(ck->session) < 0) {
-        chrono__expect_error(e, CHRONO_EINVAL, "the checker has no open session");
-        return 0;
-    }
-    return 1;
-}
-
-CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expectation *e, const char *name,
-                                               chrono_fn fast, void *fast_ctx, chrono_fn slow, void *slow_ctx,
-                                               double min_speedup)
-{
-    chrono_engine_side side[2];
-    chrono_result r[2];
-    char na[CHRONO_NAME_MAX], nb[CHRONO_NAME_MAX];
-    if (!chrono__expect_name_ok(e, name, 5) || !chrono__expect_ready(ck, e)) return e->verdict;
-    if (!fast || !slow) return chrono__expect_error(e, CHRONO_EINVAL, "a body (fast or slow) is NULL");
-    if (!(min_speedup > 0) || !(min_speedup < 1e12))
-        return chrono__expect_error(e, CHRONO_EINVAL, "min_speedup must be a finite number > 0");
-    (void)chrono__bprintf(na, sizeof na, "%s/slow", name);
-    (void)chrono__bprintf(nb, sizeof nb, "%s/fast", name);
-    side[0].name = nb; side[0].fn = fast; side[0].ctx = fast_ctx; side[0].result = &r[0];
-    side[1].name = na; side[1].fn = slow; side[1].ctx = slow_ctx; side[1].result = &r[1];
-    return chrono__looks_expect(ck, e, side, 2, min_speedup, 0);
-}
-
-CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
-                                              chrono_fn slow, void *slow_ctx, double min_speedup)
-{
-    chrono_expectation e;
-    chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
-    if (!ck) return CHRONO_VERDICT_ERROR;
-    chrono__check_faster(ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
-    return chrono__checker_keep(ck, &e);
-}
-
-/* One body, sequentially: the median ns against max_ns / scale. */
-CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_fn fn,
-                                            void *ctx, double claim_ns)
-{
-    chrono_engine_side side;
-    chrono_result r;
-    side.name = name; side.fn = fn; side.ctx = ctx; side.result = &r;
-    return chrono__looks_expect(ck, e, &side, 1, claim_ns, 1);
-}
-
-CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             double max_ns)
-{
-    chrono_expectation e;
-    chrono__expectation_init(&e, name, CHRONO_EXPECT_BELOW, max_ns);
-    if (!ck) return CHRONO_VERDICT_ERROR;
-    if (!chrono__expect_name_ok(&e, name, 0) || !chrono__expect_ready(ck, &e)) return chrono__checker_keep(ck, &e);
-    if (!fn) chrono__expect_error(&e, CHRONO_EINVAL, "the body is NULL");
-    else if (!(max_ns > 0) || !(max_ns < 1e15)) chrono__expect_error(&e, CHRONO_EINVAL, "max_ns must be a finite number > 0");
-    else chrono__check_one(ck, &e, name, fn, ctx, max_ns);
-    return chrono__checker_keep(ck, &e);
-}
-
-/* ---- against a saved result ----------------------------------------------------------------- */
-/* A minimal JSON reader: enough to walk a report and read numbers and
-   strings.  Every function takes the text at p and returns where the value
-   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
-CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    return p;
-}
-
-/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
-   buf is not NULL, truncated to n. */
-CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
-{
-    size_t k = 0;
-    if (*p != '"') return NULL;
-    for (p++; *p != '"'; p++) {
-        char c = *p;
-        if (!c || (unsigned char)c < 0x20) return NULL;
-        if (c == '\\') {
-            int i;
-            switch (*++p) {
-            case '"': case '\\': case '/': c = *p; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case 'u':
-                for (i = 1; i <= 4; i++)
-                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
-                c = '?';
-                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
-                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
-                p += 4;
-                break;
-            default: return NULL;
-            }
-        }
-        if (buf && k + 1 < n) buf[k++] = c;
-    }
-    if (buf && n) buf[k] = '\0';
-    return p + 1;
-}
-
-CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
-
-CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
-{
-    char *end;
-    const char *q = p;
-    if (*q == '-') q++;
-    if (!(*q >= '0' && *q <= '9')) return NULL;
-    if (out) *out = strtod(p, &end);
-    else (void)strtod(p, &end);
-    return end > p ? end : NULL;
-}
-
-/* An array or object: skip it. */
-CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
-{
-    char close = *p == '[' ? ']' : '}';
-    int first = 1;
-    if (depth > 64) return NULL;
-    p = chrono__json_ws(p + 1);
-    while (*p != close) {
-        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
-        first = 0;
-        if (close == '}') {
-            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
-            p = chrono__json_ws(p);
-            if (*p != ':') return NULL;
-            p = chrono__json_ws(p + 1);
-        }
-        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
-        p = chrono__json_ws(p);
-    }
-    return p + 1;
-}
-
-CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
-{
-    p = chrono__json_ws(p);
-    if (*p == '"') return chrono__json_string(p, NULL, 0);
-    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
-    if (!strncmp(p, "true", 4)) return p + 4;
-    if (!strncmp(p, "false", 5)) return p + 5;
-    if (!strncmp(p, "null", 4)) return p + 4;
-    return chrono__json_number(p, NULL);
-}
-
-/* Where a saved entry's member `key` goes: the field list's (report.h's
-   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
-#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
-#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
-    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
-#define CHRONO__SAVED_NONE(field, words, key)
-CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
-{
-    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
-    return NULL;
-}
-#undef CHRONO__SAVED_SLOT
-#undef CHRONO__SAVED_NONE
-
-/* The next member of the JSON object whose members start at *pp (just after
-   its '{', or after the previous member's value; *first 1 before the first):
-   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
-   (*pp after its '}'); -1 when malformed. */
-CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
-{
-    const char *p = chrono__json_ws(*pp);
-    if (*p == '}') { *pp = p + 1; return 0; }
-    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
-    *first = 0;
-    if (!(p = chrono__json_string(p, key, n))) return -1;
-    p = chrono__json_ws(p);
-    if (*p != ':') return -1;
-    *pp = chrono__json_ws(p + 1);
-    return 1;
-}
-
-/* One object of "benchmarks": its name and the figures we read. */
-CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
-{
-    char key[32];
-    int first = 1, m;
-    name[0] = '\0';
-    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
-    if (*p != '{') return chrono__json_value(p, 1);
-    p++;
-    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
-        double *num = chrono__saved_slot(sv, key);
-        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
-        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
-        else p = chrono__json_value(p, 2);
-        if (!p) return NULL;
-    }
-    return m < 0 ? NULL : p;
-}
-
-/* The entry called `name` in the "benchmarks" array of a JSON report.
-   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
-CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
-{
-    const char *p;
-    char key[16];
-    int first = 1;
-    if (!json || !name || !out) return CHRONO_EINVAL;
-    p = chrono__json_ws(json);
-    if (*p != '{') return CHRONO_EINVAL;
-    p++;
-    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
-        if (!strcmp(key, "benchmarks") && *p == '[') {
-            p = chrono__json_ws(p + 1);
-            while (*p && *p != ']') {
-                char nm[CHRONO_NAME_MAX];
-                chrono_saved sv;
-                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
-                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
-                p = chrono__json_ws(p);
-                if (*p == ',') p = chrono__json_ws(p + 1);
-                else if (*p != ']') return CHRONO_EINVAL;
-            }
-            return CHRONO_EINVAL;
-        }
-        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
-    }
-    return CHRONO_EINVAL;
-}
-
-/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
-CHRONO__PRIVATE char *chrono__read_file(const char *path)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) return NULL;
-    for (;;) {
-        size_t got;
-        if (len + 4097 > cap) {
-            char *nb;
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
-            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
-            buf = nb; cap = ncap;
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
-    else buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
-CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e, const char *name,
-                                              chrono_fn fn, void *ctx, const char *json_path, double max_slowdown)
-{
-    chrono_saved sv;
-    char *text;
-    int rc;
-    double lo, hi;
-    if (!fn) return chrono__expect_error(e, CHRONO_EINVAL, "the body is NULL");
-    if (!(max_slowdown > 0) || !(max_slowdown < 1e12))
-        return chrono__expect_error(e, CHRONO_EINVAL, "max_slowdown must be a finite number > 0");
-    if (!(text = chrono__read_file(json_path))) return chrono__expect_error(e, CHRONO_EIO, "cannot read the saved JSON file");
-    rc = chrono_saved_find(text, name, &sv);
-    CHRONO_FREE(text);
-    if (rc < 0) return chrono__expect_error(e, rc, "no entry of this name with a median_ns in the saved JSON");
-    lo = sv.ci_low_ns > 0 && sv.ci_low_ns <= sv.median_ns ? sv.ci_low_ns : sv.median_ns;
-    hi = sv.ci_high_ns >= sv.median_ns && sv.ci_high_ns < 1e300 ? sv.ci_high_ns : sv.median_ns;
-    /* Decide on ns against max_slowdown x the saved median, then state the
-       ratio's interval widened by the saved CI. */
-    (void)chrono__check_one(ck, e, name, fn, ctx, max_slowdown * sv.median_ns);
-    if (e->verdict == CHRONO_VERDICT_ERROR) return e->verdict;
-    if (e->verdict == CHRONO_PASS && !(e->ci_high / lo <= max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
-    if (e->verdict == CHRONO_FAIL && !(e->ci_low / hi > max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
-    e->estimate /= sv.median_ns;
-    e->ci_low /= hi;
-    e->ci_high /= lo;
-    return e->verdict;
-}
-
-CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             const char *json_path, double max_slowdown)
-{
-    chrono_expectation e;
-    chrono__expectation_init(&e, name, CHRONO_EXPECT_SAVED, max_slowdown);
-    if (!ck) return CHRONO_VERDICT_ERROR;
-    if (chrono__expect_name_ok(&e, name, 0) && chrono__expect_ready(ck, &e))
-        chrono__check_saved(ck, &e, name, fn, ctx, json_path, max_slowdown);
-    return chrono__checker_keep(ck, &e);
-}
-
-/* ---- scaling ---------------------------------------------------------------------------------- */
-CHRONO__PRIVATE double chrono__growth(chrono_complexity c, double n)
-{
-    double ln = n > 1 ? log(n) : 0.0;
-    switch (c) {
-    case CHRONO_O_LOG_N: return ln;
-    case CHRONO_O_N: return n;
-    case CHRONO_O_N_LOG_N: return n * ln;
-    case CHRONO_O_N2: return n * n;
-    default: return 0.0;
-    }
-}
-
-/* Fit class c to (x, y): y = a + b f(x), b >= 0 (O(1): y = a).  Returns the
-   RMS relative residual, floored at `noise`; *slope gets b. */
-CHRONO__PRIVATE double chrono__class_error(chrono_complexity c, const double *x, const double *y, size_t n, double noise,
-                                      double *slope)
-{
-    double mf = 0, my = 0, sff = 0, sfy = 0, a, b = 0, sum = 0, e;
-    size_t i;
-    for (i = 0; i < n; i++) { mf += chrono__growth(c, x[i]); my += y[i]; }
-    mf /= (double)n; my /= (double)n;
-    for (i = 0; i < n; i++) {
-        double df = chrono__growth(c, x[i]) - mf;
-        sff += df * df;
-        sfy += df * (y[i] - my);
-    }
-    if (c != CHRONO_O_1 && sff > 0 && sfy > 0) b = sfy / sff;
-    a = my - b * mf;
-    for (i = 0; i < n; i++) {
-        double r = (y[i] - (a + b * chrono__growth(c, x[i]))) / y[i];
-        sum += r * r;
-    }
-    e = sqrt(sum / (double)n);
-    *slope = b;
-    return e > noise ? e : noise;
-}
-
-/* One sweep of the points (in the order given), into y (medians, or the
-   smaller of y and this sweep's median where keep_min) and *noise (the RMS
-   of the points' relative CI half-widths; the larger of the two where
-   keep_min).  0, or the error with e's reason set. */
-CHRONO__PRIVATE int chrono__scaling_look(chrono_session *s, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
-                                         void *ctx, const uint64_t *params, size_t nparams, int keep_min, double *y,
-                                         double *noise)
-{
-    chrono_sweep_result sw;
-    double sq = 0;
-    size_t i;
-    int rc;
-    if ((rc = chrono_sweep(s, name, fn, ctx, params, nparams, &sw)) < 0) {
-        chrono__expect_error(e, rc, chrono_strerror(rc));
-        return rc;
-    }
-    for (i = 0; i < nparams; i++) {
-        const chrono_result *r = &s->results[sw.first_result + i];
-        double h = (r->ns.ci_high - r->ns.ci_low) / 2 / r->ns.median;
-        if (!(r->ns.median > 0)) { chrono__expect_error(e, CHRONO_ERANGE, "a point's median is not positive"); return CHRONO_ERANGE; }
-        if (!keep_min || r->ns.median < y[i]) y[i] = r->ns.median;
-        sq += h * h;
-    }
-    sq = sqrt(sq / (double)nparams);
-    if (!keep_min || sq > *noise) *noise = sq;
-    return 0;
-}
-
-/* The scaling rule (see "scaling" above) on the points (x, y) with their
-   noise: the verdict, best class, R^2 and reason into e. */
-CHRONO__PRIVATE void chrono__scaling_verdict(chrono_expectation *e, const double *x, const double *y, size_t nparams,
-                                             double noise, chrono_complexity claimed, double pmin, double pmax)
-{
-    double slope[CHRONO_COMPLEXITY_COUNT], ss = 0, my = 0, grow;
-    size_t i;
-    int c;
-    for (i = 0; i < nparams; i++) my += y[i];
-    my /= (double)nparams;
-    for (i = 0; i < nparams; i++) ss += (y[i] - my) * (y[i] - my) / (y[i] * y[i]);
-    e->noise = noise;
-    e->best = CHRONO_O_1;
-    for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
-        e->fit_error[c] = chrono__class_error((chrono_complexity)c, x, y, nparams, noise, &slope[c]);
-        if (e->fit_error[c] < e->fit_error[e->best]) e->best = (chrono_complexity)c;
-    }
-    e->r2 = ss > 0 ? 1.0 - e->fit_error[e->best] * e->fit_error[e->best] * (double)nparams / ss : 1.0;
-    if (e->r2 < 0) e->r2 = 0;
-    e->estimate = e->fit_error[claimed];
-    e->verdict = CHRONO_PASS;
-    grow = slope[claimed] * (chrono__growth(claimed, pmax) - chrono__growth(claimed, pmin)) / my;
-    if (e->fit_error[e->best] < e->fit_error[claimed] / 2) {
-        e->verdict = CHRONO_FAIL;
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "%s fits with %.3g < half the error of %s (%.3g)",
-                              chrono_complexity_name(e->best), e->fit_error[e->best], chrono_complexity_name(claimed),
-                              e->fit_error[claimed]);
-    } else if (claimed != CHRONO_O_1 && !(grow > noise)) {
-        e->verdict = CHRONO_FAIL;
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "time did not grow: fitted growth %.3g of the mean is "
-                              "within the noise %.3g", grow, noise);
-    } else {
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "no class fits with less than half the error of %s (%.3g)",
-                              chrono_complexity_name(claimed), e->fit_error[claimed]);
-    }
-}
-
-/* A sweep, judged; a FAIL is looked at again (each point a whole sweep
-   later), each point's smallest median kept, and judged on those, up to
-   CHRONO__SCALING_LOOKS looks in all.  Other programs only ever add time, so
-   a point that a spell of them slowed in one look is not slowed in every one
-   unless the spell outlasts the sweeps; a shape the code really has is there
-   in all.  (Three looks, not two: on a shared 2-vCPU host under seven builds
-   one O(n) check in 60 needed its second look, and examples/unit_test's O(n)
-   claim failed both looks once in 20 runs.) */
-#define CHRONO__SCALING_LOOKS 3
-CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
-                                      void *ctx, const uint64_t *params, size_t nparams, chrono_complexity claimed)
-{
-    chrono_session *s = ck->session;
-    double x[64], y[64], noise = 0;
-    double pmin = INFINITY, pmax = 0;
-    size_t i;
-    uint64_t t0 = chrono_clock_read(&s->clock), t1;   /* for spent_ms, outside any sample */
-    e->claimed = claimed;
-    if (!fn || !params) { chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL"); return; }
-    if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) { chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class"); return; }
-    if (nparams < 3 || nparams > 64) { chrono__expect_error(e, CHRONO_EINVAL, "a sweep needs 3..64 params"); return; }
-    for (i = 0; i < nparams; i++) {
-        if (params[i] < 1) { chrono__expect_error(e, CHRONO_EINVAL, "params must be >= 1"); return; }
-        pmin = (double)params[i] < pmin ? (double)params[i] : pmin;
-        pmax = (double)params[i] > pmax ? (double)params[i] : pmax;
-        x[i] = (double)params[i];
-    }
-    if (pmax < 4 * pmin) { chrono__expect_error(e, CHRONO_EINVAL, "the sweep must span at least 4x (max >= 4 min)"); return; }
-    if (chrono__scaling_look(s, e, name, fn, ctx, params, nparams, 0, y, &noise) < 0) return;
-    chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
-    e->rounds = nparams;
-    for (i = 1; i < CHRONO__SCALING_LOOKS && e->verdict == CHRONO_FAIL; i++) {
-        if (chrono__scaling_look(s, e, name, fn, ctx, params, nparams, 1, y, &noise) < 0) return;
-        chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
-        e->rounds = (i + 1) * nparams;
-    }
-    t1 = chrono_clock_read(&s->clock);
-    e->spent_ms = t1 > t0 ? chrono_clock_ns(&s->clock, t1 - t0) / 1e6 : 0.0;
-}
-
-CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
-                                               const uint64_t *params, size_t nparams, chrono_complexity claimed)
-{
-    chrono_expectation e;
-    chrono__expectation_init(&e, name, CHRONO_EXPECT_SCALING, NAN);
-    if (!ck) return CHRONO_VERDICT_ERROR;
-    if (chrono__expect_name_ok(&e, name, 22) && chrono__expect_ready(ck, &e))
-        chrono__check_scaling(ck, &e, name, fn, ctx, params, nparams, claimed);
-    return chrono__checker_keep(ck, &e);
-}
-
-CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e)
-{
-    chrono_expectation x;
-    if (!ck) return CHRONO_VERDICT_ERROR;
-    if (!e) {
-        chrono__expectation_init(&x, "(null entry)", CHRONO_EXPECT_FASTER, NAN);
-        chrono__expect_error(&x, CHRONO_EINVAL, "the entry is NULL");
-        return chrono__checker_keep(ck, &x);
-    }
-    switch (e->kind) {
-    case CHRONO_EXPECT_FASTER: return chrono_check_faster(ck, e->name, e->fn, e->ctx, e->slow, e->slow_ctx, e->claim);
-    case CHRONO_EXPECT_BELOW: return chrono_check_below(ck, e->name, e->fn, e->ctx, e->claim);
-    case CHRONO_EXPECT_SCALING:
-        return chrono_check_scaling(ck, e->name, e->sweep, e->ctx, e->params, e->nparams, e->complexity);
-    case CHRONO_EXPECT_SAVED: return chrono_check_saved(ck, e->name, e->fn, e->ctx, e->saved_path, e->claim);
-    default:
-        chrono__expectation_init(&x, e->name, e->kind, NAN);
-        chrono__expect_error(&x, CHRONO_EINVAL, "unknown expectation kind");
-        return chrono__checker_keep(ck, &x);
-    }
-}
-
-/* ---- without a checker ---------------------------------------------------------------------- */
-CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
-                                               chrono_fn slow, void *slow_ctx, double min_speedup)
-{
-    chrono_checker ck;
-    chrono_expectation e;
-    if (chrono_checker_open(&ck, s, NULL) < 0) return CHRONO_VERDICT_ERROR;
-    chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
-    return chrono__check_faster(&ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
-}
-
-CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                              double max_ns)
-{
-    chrono_checker ck;
-    chrono_verdict v;
-    if (chrono_checker_open(&ck, s, NULL) < 0) return CHRONO_VERDICT_ERROR;
-    v = chrono_check_below(&ck, name, fn, ctx, max_ns);
-    chrono_checker_close(&ck);
-    return v;
-}
-
-/* ---- TAP version 13 ---------------------------------------------------------------------------- */
-/* A name on one line, '#' escaped (it would start a directive). */
-CHRONO__PRIVATE void chrono__tap_name(FILE *out, const char *name)
-{
-    for (; *name; name++) {
-        if (*name == '#') fputs("\\#", out);
-        else if (*name == '\n' || *name == '\r') fputc(' ', out);
-        else fputc(*name, out);
-    }
-}
-
-CHRONO__PRIVATE const char *chrono__tap_fig(const chrono_expectation *e)
-{
-    return e->kind == CHRONO_EXPECT_BELOW ? "ns" : "ratio";
-}
-
-/* "ratio 1.52 [1.49, 1.55]" or "ns 812 [801, 820]" or "O(n), R^2 0.998". */
-CHRONO__PRIVATE void chrono__tap_figures(char *buf, size_t n, const chrono_expectation *e)
-{
-    if (e->kind == CHRONO_EXPECT_SCALING)
-        (void)chrono__bprintf(buf, n, "best %s, R^2 %.3f", chrono_complexity_name(e->best), e->r2);
-    else if (e->kind == CHRONO_EXPECT_BELOW)
-        (void)chrono__bprintf(buf, n, "ns %.4g [%.4g, %.4g]", e->estimate, e->ci_low, e->ci_high);
-    else
-        (void)chrono__bprintf(buf, n, "ratio %.2f [%.2f, %.2f]", e->estimate, e->ci_low, e->ci_high);
-}
-
-CHRONO__PRIVATE void chrono__tap_yaml_num(FILE *out, const char *key, double v)
-{
-    if (v == v && v - v == 0) fprintf(out, "  %s: %.6g\n", key, v);
-    else fprintf(out, "  %s: ~\n", key);
-}
-
-CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
-{
-    int c;
-    fputs("  ---\n", out);
-    fprintf(out, "  kind: %s\n  verdict: %s\n", chrono__kind_name(e->kind), chrono_verdict_name(e->verdict));
-    if (e->reason[0]) {
-        fputs("  reason: \"", out);
-        (void)chrono_json_escape(out, e->reason);   /* a JSON string is a YAML double-quoted scalar */
-        fputs("\"\n", out);
-    }
-    if (e->verdict != CHRONO_VERDICT_ERROR || e->rounds) {
-        if (e->kind == CHRONO_EXPECT_SCALING) {
-            fprintf(out, "  claimed: \"%s\"\n  best: \"%s\"\n", chrono_complexity_name(e->claimed), chrono_complexity_name(e->best));
-            chrono__tap_yaml_num(out, "r2", e->r2);
-            chrono__tap_yaml_num(out, "noise", e->noise);
-            for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
-                fprintf(out, "  \"error %s\": ", chrono_complexity_name((chrono_complexity)c));
-                if (e->fit_error[c] == e->fit_error[c]) fprintf(out, "%.6g\n", e->fit_error[c]);
-                else fputs("~\n", out);
-            }
-        } else {
-            chrono__tap_yaml_num(out, "claim", e->claim);
-            chrono__tap_yaml_num(out, chrono__tap_fig(e), e->estimate);
-            chrono__tap_yaml_num(out, "ci_low", e->ci_low);
-            chrono__tap_yaml_num(out, "ci_high", e->ci_high);
-            chrono__tap_yaml_num(out, "ci_level", e->ci_level);
-            fprintf(out, "  looks: %d\n", e->looks);
-        }
-        fprintf(out, "  rounds: %lu\n", (unsigned long)e->rounds);
-        chrono__tap_yaml_num(out, "spent_ms", e->spent_ms);
-    }
-    fputs("  ...\n", out);
-}
-
-CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_expectation *e)
-{
-    char fig[128];
-    chrono__tap_figures(fig, sizeof fig, e);
-    fprintf(out, "%sok %lu - ", e->verdict == CHRONO_PASS || e->verdict == CHRONO_INCONCLUSIVE ? "" : "not ",
-            (unsigned long)(i + 1));
-    chrono__tap_name(out, e->name);
-    if (e->verdict == CHRONO_PASS) {
-        fprintf(out, " # %s\n", fig);
-    } else if (e->verdict == CHRONO_INCONCLUSIVE) {
-        if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
-        else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
-    } else {
-        fputc('\n', out);
-        chrono__tap_yaml(out, e);
-    }
-}
-
-/* TAP version 13: the session's environment as comments (the text report's
-   header: a CI log shows the conditions), the plan, a line for each verdict. */
-CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
-{
-    size_t i;
-    if (!ck || !out) return CHRONO_EINVAL;
-    fputs("TAP version 13\n", out);
-    if (ck->session && ck->session->is_open) (void)chrono_report_environment(ck->session, out, "# ");
-    if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
-    else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
-    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, &ck->items[i]);
-    return fflush(out) == 0 && !ferror(out) ? 0 : CHRONO_EIO;
-}
-
-/* 0 when nothing failed or erred (inconclusive ones are skips), else 1. */
-CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
-{
-    size_t i;
-    if (!ck) return 1;
-    if (ck->chrono__lost_failed) return 1;   /* a failed verdict could not be kept */
-    for (i = 0; i < ck->n; i++)
-        if (ck->items[i].verdict == CHRONO_FAIL || ck->items[i].verdict == CHRONO_VERDICT_ERROR) return 1;
-    return 0;
-}
-
-/* ---- the check main ----------------------------------------------------------------------------- */
-/* Flags: the common ones (cli.h) but --processes (refused: exit 2, and not
-   in --help), where --quick also shortens the budget to 150 ms, plus
-   --budget-ms=X and --alpha=X.  The TAP stream goes to stdout;
-   the session's report goes to --out in --format when --out is given.  Exit
-   0 (nothing failed), 1 (something failed or the session did not open), 2
-   (bad command line). */
-CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller)
-{
-    chrono_config cfg = chrono_config_default();
-    chrono_expect_config ecfg = chrono_expect_config_default();
-    double budget = 0, alpha = 0;
-    chrono_cli_flag extra[2];
-    chrono_cli cli;
-    chrono_session s;
-    chrono_checker ck;
-    size_t i;
-    int rc, status;
-    extra[0].name = "--budget-ms"; extra[0].kind = CHRONO_CLI_DOUBLE; extra[0].value = &budget;
-    extra[0].min = 1; extra[0].max = 86400000; extra[0].help = "time budget of each expectation in ms (default 500)";
-    extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
-    extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 2) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
-    /* a check decides as it samples, in this process: pooling fresh processes
-       (program.h's --processes) is not what its verdicts are made of */
-    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
-        return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
-    if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
-        for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
-        chrono_cli_close(&cli);
-        return 0;
-    }
-    if (cli.quick) ecfg.budget_ms = 150;
-    if (budget > 0) ecfg.budget_ms = budget;
-    if (alpha > 0) ecfg.alpha = alpha;
-    if ((rc = chrono_session_open_at(&s, &cfg, caller)) < 0) {
-        chrono_cli_close(&cli);
-        printf("TAP version 13\n1..0\nBail out! session: %s\n", chrono_strerror(rc));
-        return 1;
-    }
-    (void)chrono_checker_open(&ck, &s, &ecfg);
-    for (i = 0; entries && i < n; i++)
-        if (entries[i].name && chrono_cli_want(&cli, entries[i].name)) (void)chrono_check_entry_run(&ck, &entries[i]);
-    rc = chrono_checker_tap(&ck, stdout);
-    status = rc < 0 ? 1 : chrono_checker_exit_status(&ck);
-    if (cli.out_path && chrono_cli_finish(&cli, &s) < 0) {
-        fprintf(stderr, "%s: %s\n", cli.prog, cli.error);
-        status = 1;
-    }
-    chrono_cli_close(&cli);
-    chrono_checker_close(&ck);
-    chrono_session_close(&s);
-    return status;
-}
-
-CHRONO__EXTERN_C_END
-#endif /* CHRONOSCOPE_CHECK_IMPL */
 
 #endif /* CHRONO__IMPLEMENT */

@@ -64,6 +64,13 @@
      --threads=N                 .threads: program.h's entries made with
                                  chrono_with_threads(e, CHRONO_THREADS_CLI) run in N
                                  threads (1..256; default: the online CPUs)
+     --save=NAME                 .save: program.h saves the run as a named baseline
+                                 (baseline.h: .chronoscope/NAME.json, or the path NAME)
+     --compare=NAME              .compare: program.h compares each entry with it,
+                                 a verdict a row; exit 1 when one is slower, 2 when
+                                 the baseline is missing or malformed (named)
+     --fail-above=PCT            .fail_above (default 5): the --compare threshold,
+                                 0..1000
      --help, -h / --version      set .help / .version; chrono_cli_handle_info prints
                                  (the version is CHRONO_VERSION_STRING: include
                                  <chronoscope.h>, not this header alone)
@@ -126,6 +133,9 @@ typedef struct chrono_cli {
     const char *filters[CHRONO_CLI_FILTERS_MAX];   /* every --filter in order ('-' first: excludes) */
     int nfilters;
     const char *baseline;    /* --baseline, NULL: no relative column */
+    const char *save;        /* --save, NULL: none (program.h writes baseline.h's file) */
+    const char *compare;     /* --compare, NULL: none (program.h compares, baseline.h's rule) */
+    double fail_above;       /* --fail-above, percent (default 5) */
     const char *prog;        /* argv[0] */
     int list, help, version, quick;
     int processes;           /* --processes, 0: not given (one process, this one) */
@@ -253,7 +263,13 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
       "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
       "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
     X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1) \
-    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1)
+    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1) \
+    X(SAVE, "--save", "NAME", "save this run as the baseline NAME (.chronoscope/NAME.json; NAME with a '/' or "      \
+      "ending in .json: that path)", 1)                                                                                \
+    X(COMPARE, "--compare", "NAME", "compare each entry with the baseline NAME (a separate run: it carries the "     \
+      "machine's drift); exit 1 when one is slower beyond --fail-above, 2 when NAME is missing or malformed", 1)     \
+    X(FAIL_ABOVE, "--fail-above", "PCT", "with --compare: slower is now/saved above 1 + PCT/100 with its interval "  \
+      "above 1, 0..1000 (default 5)", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
 enum { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ID) CHRONO__F_COUNT };
@@ -432,6 +448,9 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         if (!o->filter) o->filter = v;
         break;
     case CHRONO__F_BASELINE: o->baseline = v; break;
+    case CHRONO__F_SAVE: o->save = v; break;
+    case CHRONO__F_COMPARE: o->compare = v; break;
+    case CHRONO__F_FAIL_ABOVE: rc = chrono__cli_get_double(o, "--fail-above", v, 0.0, 1000.0, &o->fail_above); break;
     case CHRONO__F_COUNTERS: {
         char bad[40], what[96];
         if (chrono_counters_parse(v, &cfg->counters, bad, sizeof bad) < 0) {
@@ -810,6 +829,7 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
     if (!opts) return CHRONO_EINVAL;
     memset(opts, 0, sizeof *opts);
     opts->format = CHRONO_FORMAT_TEXT;
+    opts->fail_above = 5;
     opts->prog = argc > 0 && argv && argv[0] ? argv[0] : "program";
     opts->chrono__extra = extra;
     opts->chrono__nextra = nextra;

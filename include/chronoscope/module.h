@@ -1,10 +1,10 @@
-/* chronoscope/module.h — what chronoscope-ab needs: benchmark modules and the change rule.
+/* chronoscope/module.h — what chronoscope-ab needs: benchmark modules.
 
-   Two jobs of A/B comparisons across builds (tools/chronoscope-ab):
-   CHRONO_MODULE exports a program table from a shared object, so that two
-   builds of it load into one process; chrono_change_decide is the rule that
-   names a comparison of the two builds faster, slower, no clear difference
-   or inconclusive.
+   A/B comparisons across builds (tools/chronoscope-ab): CHRONO_MODULE exports
+   a program table from a shared object, so that two builds of it load into
+   one process.  The rule that names a comparison of the two builds faster,
+   slower, no clear difference or inconclusive (chrono_change_decide) is
+   baseline.h's, shared with chronoscope-cmd and --compare.
 
    Usage (the module; the loader is tools/chronoscope-ab.c):
 
@@ -21,8 +21,7 @@
    Functions:
      CHRONO_MODULE(fn)                          export a program table (and a main)
      chrono_module_check(m, why, n)             0 when m is a module this header can use
-     chrono_change_decide(c, threshold, conf, out)   the A/B rule on one comparison
-     chrono_change_name(change)                 "faster", "slower", ... */
+     (chrono_change_decide, chrono_change_name: baseline.h) */
 #ifndef CHRONOSCOPE_MODULE_H
 #define CHRONOSCOPE_MODULE_H
 
@@ -102,44 +101,12 @@ typedef struct chrono_module {
         (unsigned long)sizeof(chrono_entry), fn };                                 \
     CHRONO__MODULE_MAIN(fn)
 
-/* What an A/B comparison of two builds found for one entry. */
-typedef enum chrono_change {
-    CHRONO_CHANGE_NONE = 0,       /* no clear difference */
-    CHRONO_CHANGE_FASTER,
-    CHRONO_CHANGE_SLOWER,         /* a regression: the gate fails */
-    CHRONO_CHANGE_INCONCLUSIVE    /* the interval cannot decide (why says) */
-} chrono_change;
-
-typedef struct chrono_change_verdict {
-    chrono_change change;
-    double ratio, ci_low, ci_high;   /* head/base and its interval */
-    double cycles_ratio;             /* head/base in estimated cycles, NAN if unknown */
-    char why[160];                   /* one line: the figures against the rule */
-} chrono_change_verdict;
-
 CHRONO__EXTERN_C_BEGIN
 /* 0 when m is a module this header can use; else CHRONO_EVERSION (built with
    another header version: why names both versions) or CHRONO_EINVAL (not a
    module descriptor).  why may be NULL. */
 CHRONO_API int chrono_module_check(const chrono_module *m, char *why, size_t n);
 
-/* The rule of chronoscope-ab, on a comparison whose A is the base and B the
-   head (chrono_compare, pooled or not): head/base = 1 / c->ratio with the
-   interval [1 / c->ci_high, 1 / c->ci_low].
-     SLOWER        the interval lies entirely above 1 and head/base > 1 + threshold;
-     FASTER        the interval lies entirely below 1 and head/base < 1 - threshold;
-     INCONCLUSIVE  no interval (a NaN, one pair), an interval whose level falls
-                   short of `confidence` (too few processes), or else one that
-                   reaches beyond 1 +- threshold (too wide to tell such a change
-                   from none);
-     NONE          otherwise: the interval lies within 1 +- threshold (it holds
-                   1, or the change is real but within the threshold).
-   threshold: a fraction (0.02 for 2%), 0..10; confidence 0 means 0.95.
-   0, or CHRONO_EINVAL (NULL, a threshold out of range). */
-CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold, double confidence,
-                                    chrono_change_verdict *out);
-/* "faster", "slower", "no clear difference", "inconclusive". */
-CHRONO_API const char *chrono_change_name(chrono_change change);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_MODULE_H */
@@ -170,71 +137,6 @@ CHRONO_API int chrono_module_check(const chrono_module *m, char *why, size_t n)
         (void)chrono__bprintf(why, n, "its program table's layout differs (entries of %lu bytes, here %lu)",
                               m->entry_size, (unsigned long)sizeof(chrono_entry));
         return CHRONO_EVERSION;
-    }
-    return 0;
-}
-
-CHRONO_API const char *chrono_change_name(chrono_change change)
-{
-    switch (change) {
-    case CHRONO_CHANGE_NONE:         return "no clear difference";
-    case CHRONO_CHANGE_FASTER:       return "faster";
-    case CHRONO_CHANGE_SLOWER:       return "slower";
-    case CHRONO_CHANGE_INCONCLUSIVE: return "inconclusive";
-    }
-    return "?";
-}
-
-/* "+2.3%" / "-1.0%": head/base as a change in percent. */
-CHRONO__PRIVATE const char *chrono__pct(char *buf, size_t n, double ratio)
-{
-    return chrono__num(buf, n, "%+.1f%%", (ratio - 1) * 100);
-}
-
-CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold, double confidence,
-                                    chrono_change_verdict *out)
-{
-    char r[24], lo[24], hi[24], t[24];
-    double up, down;
-    int short_level;
-    if (!out) return CHRONO_EINVAL;
-    memset(out, 0, sizeof *out);
-    out->ratio = out->ci_low = out->ci_high = out->cycles_ratio = NAN;
-    if (!c || !(threshold >= 0 && threshold <= 10)) return CHRONO_EINVAL;
-    if (!(confidence > 0 && confidence < 1)) confidence = 0.95;
-    up = 1 + threshold;
-    down = 1 - threshold;
-    out->ratio = c->ratio > 0 ? 1 / c->ratio : NAN;
-    out->ci_low = c->ci_high > 0 ? 1 / c->ci_high : NAN;
-    out->ci_high = c->ci_low > 0 ? 1 / c->ci_low : NAN;
-    out->cycles_ratio = c->cycles_ratio > 0 ? 1 / c->cycles_ratio : NAN;
-    (void)chrono__pct(r, sizeof r, out->ratio);
-    (void)chrono__pct(lo, sizeof lo, out->ci_low);
-    (void)chrono__pct(hi, sizeof hi, out->ci_high);
-    (void)chrono__num(t, sizeof t, "%.3g%%", threshold * 100);
-    short_level = chrono_stats_level_short(c->ci_level, confidence);
-    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) || !chrono__finite(out->ci_high) || short_level == 2) {
-        out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "no interval (too few pairs or processes)");
-    } else if (short_level) {
-        out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "the interval's level is %.0f%%, not %.0f%% (too few processes)",
-                              c->ci_level * 100, confidence * 100);
-    } else if (out->ci_low > 1 && out->ratio > up) {
-        out->change = CHRONO_CHANGE_SLOWER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
-    } else if (out->ci_high < 1 && out->ratio < down) {
-        out->change = CHRONO_CHANGE_FASTER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
-    } else if (out->ci_high > up || out->ci_low < down) {
-        out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: too wide to tell a change beyond %s from none",
-                              r, lo, hi, t);
-    } else {
-        out->change = CHRONO_CHANGE_NONE;
-        (void)chrono__bprintf(out->why, sizeof out->why, out->ci_low > 1 || out->ci_high < 1
-                              ? "%s [%s, %s]: a change within the %s threshold" : "%s [%s, %s]: holds 1, within %s",
-                              r, lo, hi, t);
     }
     return 0;
 }

@@ -41,6 +41,15 @@
    An entry that fails is reported on stderr with its name and the reason, the
    others still run, and the exit status is 1.
 
+   Named baselines (baseline.h): --save=NAME writes the run's JSON report
+   under NAME once it is reported (.chronoscope/NAME.json, or the path NAME);
+   --compare=NAME [--fail-above=PCT] compares each result with the entry of
+   the same name in it, a "baseline" table with a verdict a row in every
+   format, each slower entry named on stderr: exit 1 when one is slower, 2
+   when the baseline is missing, malformed or shares no entry (the file
+   named).  The table says what it cannot see: a baseline is a separate run,
+   and the machine's drift since is in its ratios.
+
    The entries (chrono_bench, chrono_versus, chrono_sweep_entry,
    chrono_product_entry and the chrono_with_* modifiers) are entry.h's.
 
@@ -62,6 +71,7 @@
 
 #include "entry.h"
 #include "processes.h"
+#include "baseline.h"
 
 #define CHRONO_PROGRAM_TABLES_MAX 8
 
@@ -91,6 +101,7 @@ typedef struct chrono_program {
     size_t chrono__nproc_tables;
     size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
     int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
+    chrono_table_builder chrono__baseline;   /* --compare's "baseline" table, freed at the end */
 } chrono_program;
 
 CHRONO__EXTERN_C_BEGIN
@@ -579,6 +590,7 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
     if (!p || !t || !t->key || !t->cols || !t->ncols || (t->nrows && !t->cells)) return CHRONO_EINVAL;
     if (p->chrono__ntables == CHRONO_PROGRAM_TABLES_MAX) return CHRONO_ERANGE;
     if (p->cli.list) return 0;
+    if (p->chrono__open && !p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);   /* the header first */
     p->chrono__tables[p->chrono__ntables++] = *t;
     /* shown now on a text console; other formats carry it at the end */
     if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT) return chrono_report_table(chrono__console_stream(p), CHRONO_FORMAT_TEXT, t);
@@ -617,6 +629,57 @@ CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ..
     fflush(f);
 }
 
+/* --compare: the "baseline" table, each slower entry named; the status 1 or 2. */
+CHRONO__PRIVATE void chrono__program_compare(chrono_program *p)
+{
+    static const char *const cols[] = { "entry", "now", "baseline", "now/baseline", "ci_low", "ci_high", "verdict", "why" };
+    chrono_table_builder *tb = &p->chrono__baseline;
+    chrono_baseline_row *rows;
+    char why[320], title[400];
+    size_t n = 0, i, cap = p->session.nresults + 1;
+    int rc;
+    if (!(rows = (chrono_baseline_row *)CHRONO_MALLOC(cap * sizeof *rows))) { p->status = 1; return; }
+    if ((rc = chrono_baseline_compare(&p->session, p->cli.compare, p->cli.fail_above, rows, cap, &n, why, sizeof why)) < 0) {
+        fprintf(stderr, "%s: --compare: %s\n", p->cli.prog, why[0] ? why : chrono_strerror(rc));
+        p->status = 2;
+        CHRONO_FREE(rows);
+        return;
+    }
+    (void)chrono_baseline_path(why, sizeof why, p->cli.compare);
+    (void)chrono__bprintf(title, sizeof title, "Against the baseline %s (slower: now/baseline above %g with its interval "
+                          "above 1, --fail-above=%g%%).  A baseline is a separate run: the machine's drift since it "
+                          "is in these ratios (an interleaved A/B does not carry it)", why, 1 + p->cli.fail_above / 100,
+                          p->cli.fail_above);
+    (void)chrono_table_init(tb, "baseline", title, cols, 8);
+    for (i = 0; i < n; i++) {
+        const chrono_baseline_row *r = &rows[i];
+        (void)chrono_table_text(tb, r->name);
+        (void)chrono_table_duration(tb, r->now_ns);
+        (void)chrono_table_duration(tb, r->saved_ns);
+        (void)chrono_table_number(tb, r->found ? r->v.ratio : NAN, "%.4f", NULL);
+        (void)chrono_table_number(tb, r->found ? r->v.ci_low : NAN, "%.4f", NULL);
+        (void)chrono_table_number(tb, r->found ? r->v.ci_high : NAN, "%.4f", NULL);
+        (void)chrono_table_text(tb, r->found ? chrono_change_name(r->v.change) : "not in the baseline");
+        (void)chrono_table_text(tb, r->found ? r->v.why : "no verdict");
+        if (r->found && r->v.change == CHRONO_CHANGE_SLOWER) {
+            fprintf(stderr, "%s: --compare: %s is slower than in %s: %s\n", p->cli.prog, r->name, why, r->v.why);
+            if (p->status == 0) p->status = 1;
+        }
+    }
+    if (!tb->error) (void)chrono_program_table(p, &tb->table);
+    CHRONO_FREE(rows);
+}
+
+/* --save: the run under its name, once reported. */
+CHRONO__PRIVATE void chrono__program_save(chrono_program *p)
+{
+    char why[320];
+    if (chrono_baseline_save(&p->session, p->cli.save, why, sizeof why) < 0) {
+        fprintf(stderr, "%s: --save: %s\n", p->cli.prog, why);
+        if (p->status == 0) p->status = 1;
+    }
+}
+
 /* The report beside the console: the --out file in its format, or the HTML page on stdout. */
 CHRONO__PRIVATE int chrono__program_report(chrono_program *p)
 {
@@ -639,6 +702,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
     (void)chrono__program_filter_check(p);   /* --filter that selected nothing: exit 2, no report */
     if (p->status == 2) { p->chrono__reported = 1; return 0; }   /* a flag was refused: no report */
     if (!p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);   /* nothing ran */
+    if (p->cli.compare && !p->chrono__child) chrono__program_compare(p);
     {
         chrono_report_writer *w = &p->chrono__console;
         /* the console's tables were printed as they came (text) */
@@ -659,6 +723,7 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
         }
         p->chrono__file = NULL;
     }
+    if (p->cli.save && !p->chrono__child && p->status != 2) chrono__program_save(p);
     p->chrono__reported = 1;
     return rc;
 }
@@ -690,6 +755,7 @@ CHRONO_API int chrono_program_end(chrono_program *p)
     chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
     while (p->chrono__nproc_tables) chrono_table_free(&p->chrono__proc_tables[--p->chrono__nproc_tables]);
+    chrono_table_free(&p->chrono__baseline);
     p->chrono__argv = NULL;
     return p->status;
 }
