@@ -40,7 +40,7 @@ ok(rc == 2 and "two modules" in err, "one module only: exit 2 (got %d, %r)" % (r
 rc, out, err = run(base, head, "--threshold=-1")
 ok(rc == 2 and "--threshold" in err, "--threshold=-1: exit 2 naming the flag (got %d)" % rc)
 rc, out, err = run("--help")
-ok(rc == 0 and "entirely above 1" in out and "1 + threshold" in out and "--threshold" in out,
+ok(rc == 0 and "entirely above 1" in out and "1 + threshold/2" in out and "--threshold" in out,
    "--help states the rule and the flag")
 
 # ---- a real A/B: "add" 3x slower in HEAD, "same" identical --------------------------------
@@ -100,7 +100,7 @@ with tempfile.TemporaryDirectory() as d:
     line = [ln for ln in out.splitlines() if ln.startswith("add ")]
     ok(len(line) == 1 and ("%.4f" % add["head/base"]) in line[0] and "slower" in line[0],
        "the console's ab row reads as JSON's: %r" % (line[:1],))
-    ok("2 compared: 1 slower, " in out and "entirely above 1" in out and "above 1.1, --threshold=10%" in out,
+    ok("2 compared: 1 slower, " in out and "entirely above 1" in out and "above 1.05, half --threshold=10%" in out,
        "the summary counts the verdicts and the title states the rule")
 
     # BMF: the same entries; head's ratio is head/base, base's its inverse, with the intervals
@@ -125,4 +125,34 @@ with tempfile.TemporaryDirectory() as d:
         skip("--format=bmf: three runs inconclusive on a busy machine")
     else:
         ok(good, "--format=bmf: latency and ratio per side with their intervals, exit 1 (got %d): %r" % (rc, out[:400]))
+
+    # ---- the default: the adaptive gate, looks at fresh processes ------------------------
+    # 8 processes at the first look, each entry pooled over them (the median of their
+    # ratios, its sign-test interval); the threshold 10% as above, identical code within it
+    rc, out, err = run(base, head, "--threshold=10", "--out=" + js)
+    doc = json.load(open(js)) if rc in (0, 1) else {}
+    rows = {r["entry"]: r for r in doc.get("ab", [])}
+    add, same = rows.get("add") or {}, rows.get("same") or {}
+    gate = [ln for ln in out.splitlines() if ln.startswith("gate: ")]
+    ok(rc == 1 and add.get("verdict") == "slower" and 2.5 < add.get("head/base", 0) < 3.6 and
+       add["ci_low"] <= add["head/base"] <= add["ci_high"],
+       "the gate: add slower, exit 1 (got %d, %s %s [%s, %s])" % (rc, add.get("verdict"), add.get("head/base"),
+                                                                   add.get("ci_low"), add.get("ci_high")))
+    ok(same.get("verdict") in ("no clear difference", "inconclusive") and
+       (same.get("verdict") == "inconclusive" or 0.9 <= same["ci_low"] <= same["ci_high"] <= 1.1),
+       "the gate: same (identical code) neither slower nor faster (%s %s [%s, %s])" % (
+           same.get("verdict"), same.get("head/base"), same.get("ci_low"), same.get("ci_high")))
+    ok(len(gate) == 1 and " processes (8 at the first" in gate[0] and "for 2 entries" in gate[0],
+       "the gate says its looks, processes and time: %r" % (gate[:1],))
+    cmps = {c["a"]: c for c in doc.get("comparisons", [])}
+    ok("base/add" in cmps and "base/same" in cmps,
+       "the gate's report holds each pair's comparison pooled over its processes (%s)" % sorted(cmps))
+    # --filter reaches the children: only add runs
+    rc, out, err = run(base, head, "--threshold=10", "--filter=add")
+    ok(rc == 1 and "1 compared: 1 slower" in out and "\nsame " not in out,
+       "the gate with --filter=add: add alone, slower, exit 1 (got %d: %r)" % (rc, err.strip()[-200:]))
+    rc, out, err = run(base, head, "--threshold=10", "--filter=nothing-like-it")
+    ok(rc == 2 and "--filter" in err, "the gate with a --filter that selects nothing: exit 2 (got %d: %r)" % (rc, err.strip()))
+    rc, out, err = run(base, head, "--only=7")
+    ok(rc == 2 and "--only=7" in err, "--only=7 (no such pair): exit 2 naming it (got %d: %r)" % (rc, err.strip()))
 done()

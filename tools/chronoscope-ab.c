@@ -7,23 +7,49 @@
    Each module is loaded with RTLD_LOCAL, so each keeps its own copy of the
    code under test.  Entries are matched by name (an entry of one module only
    is listed, not compared); each pair is compared interleaved, sample by
-   sample (chrono_compare: A = base, B = head), in --processes fresh processes
-   (default 6, the fewest whose pooled interval reaches 95%), pooled.  Per
-   entry the report gives head/base with its interval, the same in estimated
-   cycles, and a verdict by one rule (program.h, chrono_change_decide):
+   sample (chrono_compare: A = base, B = head: a disturbance that hits both
+   sides of a pair alike moves neither their ratio nor its median), in fresh
+   processes: code placement differs between processes as between builds, so
+   the processes are the units, each one's median ratio a draw from the
+   placements.  The gate decides adaptively, in looks:
 
-       slower        the interval lies entirely above 1 and head/base > 1 + threshold
-       faster        the interval lies entirely below 1 and head/base < 1 - threshold
-       inconclusive  no interval at the confidence asked, or one reaching beyond 1 +- threshold
-       no clear difference   otherwise
+     look 1   --processes processes (default 8) run every entry (31 samples,
+              5 ms warm-up, 300 ms budget each unless the flags say other);
+     look j   the entries still inconclusive run in as many processes again
+              (their count doubles: 16, 32, 64), each with twice the samples
+              and budget of the look before; an entry decided stops;
+     until    every entry is decided, 4 looks are spent, or the next look
+              would pass --budget-s (default a second an entry).
+
+   At each look an entry's head/base is the median of its processes' ratios,
+   its interval their order-statistic interval (sign test) at the level
+   alpha spending leaves each look: (1 - confidence) / 2 a side split evenly
+   over the 4 looks (so 98.75% two-sided for 95%; 8 processes' lowest to
+   highest is 99.2%), so that the looks together call identical code slower
+   at most 2.5% of the time.  The rule (chrono_change_decide, twice):
+
+       slower        the interval lies entirely above 1 and head/base > 1 + threshold/2
+       faster        the interval lies entirely below 1 and head/base < 1 - threshold/2
+       no clear difference   the interval lies within 1 +- threshold (else not the above)
+       inconclusive  otherwise: no interval at the level, or one holding 1 and
+                     reaching beyond 1 +- threshold
+
+   A change of the threshold's size reads beyond half of it when measured
+   tightly; --threshold=1 finds a 1% change.  When the processes' own
+   intervals do not overlap and their ratios spread beyond the threshold,
+   the row says "placement-sensitive: processes LO-HI": the code's speed
+   depends on where it lands, and the verdict rests on the median over
+   placements, not on the worst one.  --processes=1 runs once, here, and
+   decides at the confidence asked.
 
    --threshold=PCT sets the threshold (default 2).  Exit status: 1 when an
    entry is slower (or an entry failed), 0 otherwise, 2 on bad input: a file
    that is missing or is not a module, a module built with another header
    version, no entry in common, a bad flag.  Every common flag and format
    works (cli.h); the "ab" table carries the verdicts in each format, and
-   --format=bmf writes Bencher's metric format.  A thin client: program.h
-   does the runs, the pooling, the reports and the rule. */
+   --format=bmf writes Bencher's metric format.  A thin client: processes.h
+   runs the processes and pools the report's figures, stats.h the intervals,
+   module.h the rule. */
 #include <chronoscope.h>
 
 #include <dlfcn.h>
@@ -32,7 +58,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AB_PROCESSES 6      /* default --processes: 6 processes give a 96.9% interval of their median */
+#define AB_PROCESSES 8         /* the first look's processes (default --processes): the lowest to the highest
+                                  of 8 medians is a 99.2% interval, above each look's 98.75% (alpha split in 4) */
+#define AB_LOOKS 4             /* looks at most: 8, 16, 32, 64 processes (each later look doubles them) */
+#define AB_TRACK_MAX 64        /* processes one pair is pooled over at most */
 #define AB_COLS 7
 
 typedef struct ab_side {
@@ -51,6 +80,16 @@ typedef struct ab_unit {
     const chrono_entry *entry;
 } ab_unit;
 
+/* One pair over the rounds: the comparison each process handed back, and the
+   verdict once made (or the last look's). */
+typedef struct ab_track {
+    const chrono_comparison **got;   /* [cap] */
+    size_t k, cap;
+    int decided, selected, looks;
+    chrono_comparison pooled;    /* at the last look's confidence */
+    chrono_change_verdict v;
+} ab_track;
+
 typedef struct ab_state {
     ab_side side[2];
     ab_unit *units[2];
@@ -61,6 +100,12 @@ typedef struct ab_state {
     const char **rows;       /* the "ab" table's cells */
     char *cells;
     size_t nrows;
+    ab_track *track;         /* [npairs]: each pair's processes and verdict (the adaptive gate) */
+    chrono_processes *sets;  /* the rounds of processes, kept for the pooled report */
+    int nsets;
+    double threshold;        /* a fraction */
+    int looks, nprocs;       /* the gate's looks and processes */
+    double seconds;          /* its time */
 } ab_state;
 
 static const char *const ab_cols[AB_COLS] = { "entry", "head/base", "ci_low", "ci_high", "cycles head/base", "verdict",
@@ -179,6 +224,40 @@ static void ab_row(ab_state *st, const char *name, const chrono_change_verdict *
     st->nrows++;
 }
 
+/* The gate's rule, chrono_change_decide twice: slower (faster) when the
+   interval lies above (below) 1 and head/base beyond half the threshold;
+   no clear difference when the interval lies within 1 +- threshold;
+   inconclusive otherwise.  A change of the threshold's size, measured
+   tightly, reads beyond half of it; a change of a tenth of it does not. */
+static void ab_decide(const chrono_comparison *c, double threshold, double conf, chrono_change_verdict *v)
+{
+    (void)chrono_change_decide(c, threshold / 2, conf, v);
+    if (v->change == CHRONO_CHANGE_SLOWER || v->change == CHRONO_CHANGE_FASTER)
+        (void)snprintf(v->why, sizeof v->why, "%+.1f%% [%+.1f%%, %+.1f%%]: %s 1, beyond half the %.3g%% threshold",
+                       (v->ratio - 1) * 100, (v->ci_low - 1) * 100, (v->ci_high - 1) * 100,
+                       v->change == CHRONO_CHANGE_SLOWER ? "above" : "below", threshold * 100);
+    if (v->change != CHRONO_CHANGE_SLOWER && v->change != CHRONO_CHANGE_FASTER)
+        (void)chrono_change_decide(c, threshold, conf, v);
+}
+
+/* "; placement-sensitive: processes 0.98-1.52" when the processes' own
+   intervals do not all overlap and their figures spread beyond the
+   threshold: the code's speed depends on where it lands. */
+static void ab_placement(const ab_track *t, double threshold, char *why, size_t n)
+{
+    double lo = 1e300, hi = -1e300, top_low = -1e300, bottom_high = 1e300;
+    size_t i, len = strlen(why);
+    for (i = 0; i < t->k; i++) {   /* head/base: 1 / (base/head) */
+        double r = 1 / t->got[i]->ratio, l = 1 / t->got[i]->ci_high, h = 1 / t->got[i]->ci_low;
+        if (r < lo) lo = r;
+        if (r > hi) hi = r;
+        if (l > top_low) top_low = l;
+        if (h < bottom_high) bottom_high = h;
+    }
+    if (t->k >= 2 && top_low > bottom_high && hi - lo > threshold)
+        (void)snprintf(why + len, n - len, "; placement-sensitive: processes %.2f-%.2f", lo, hi);
+}
+
 /* The verdicts: the "ab" table and a summary line; how many entries are slower. */
 static size_t ab_verdicts(chrono_program *p, ab_state *st, double threshold)
 {
@@ -189,13 +268,13 @@ static size_t ab_verdicts(chrono_program *p, ab_state *st, double threshold)
     st->rows = (const char **)malloc((rows + 1) * AB_COLS * sizeof *st->rows);
     if (!st->cells || !st->rows) return 0;
     for (i = 0; i < st->npairs; i++) {
-        const chrono_comparison *c = chrono_program_compared(p, st->pairs[i].name);
+        const chrono_comparison *c = st->track ? NULL : chrono_program_compared(p, st->pairs[i].name);
         chrono_change_verdict v;
-        const char *name = st->pairs[i].name + 5;
-        if (!c) continue;   /* not selected by --filter, or it failed (said on stderr) */
-        (void)chrono_change_decide(c, threshold, p->session.cfg.confidence, &v);
+        if (st->track && st->track[i].k) v = st->track[i].v;
+        else if (c) ab_decide(c, threshold, p->session.cfg.confidence, &v);
+        else continue;   /* not selected by --filter, or it failed (said on stderr) */
         counts[v.change]++;
-        ab_row(st, name, &v, chrono_change_name(v.change), v.why);
+        ab_row(st, st->pairs[i].name + 5, &v, chrono_change_name(v.change), v.why);
     }
     for (k = 0; k < 2; k++)
         for (i = 0; i < st->nunits[k]; i++) {
@@ -205,7 +284,7 @@ static size_t ab_verdicts(chrono_program *p, ab_state *st, double threshold)
             ab_row(st, name, NULL, k ? "only in head" : "only in base", "not compared");
         }
     (void)snprintf(title, sizeof title, "A/B per entry, head/base (slower: the interval entirely above 1 and "
-                   "head/base above %.4g, --threshold=%g%%)", 1 + threshold, threshold * 100);
+                   "head/base above %.4g, half --threshold=%g%%)", 1 + threshold / 2, threshold * 100);
     memset(&t, 0, sizeof t);
     t.key = "ab"; t.title = title; t.ncols = AB_COLS; t.nrows = st->nrows; t.cols = ab_cols; t.cells = st->rows;
     (void)chrono_program_table(p, &t);
@@ -216,52 +295,298 @@ static size_t ab_verdicts(chrono_program *p, ab_state *st, double threshold)
     return counts[CHRONO_CHANGE_SLOWER];
 }
 
+/* ---- the adaptive gate: looks at more processes for the entries not yet decided ---- */
+
+/* Each comparison the processes of set ps handed back, to its pair's track. */
+static void ab_gather(ab_state *st, const chrono_processes *ps)
+{
+    size_t i, j;
+    int c;
+    for (c = 0; c < ps->n; c++)
+        for (j = 0; j < ps->procs[c].ncomparisons; j++) {
+            const chrono_comparison *x = &ps->procs[c].comparisons[j];
+            for (i = 0; i < st->npairs; i++) {
+                ab_track *t = &st->track[i];
+                if (strcmp(x->a.name, st->names[i][0]) != 0) continue;
+                if (t->k < t->cap && x->ratio > 0 && x->ci_low > 0 && x->ci_high > 0) t->got[t->k++] = x;
+                break;
+            }
+        }
+}
+
+/* Look `look` at pair i: its processes pooled at the level alpha spending
+   leaves each look (alpha split evenly over the AB_LOOKS looks, as check.h
+   spends it over its unbounded ones: the looks together keep each wrong call
+   within (1 - confidence) / 2 a side), then the rule; decided unless
+   inconclusive. */
+static void ab_look(ab_state *st, size_t i, int look, double confidence)
+{
+    ab_track *t = &st->track[i];
+    double conf = 1 - (1 - confidence) / AB_LOOKS, rat[AB_TRACK_MAX], cyc[AB_TRACK_MAX];
+    size_t j, k = t->k;
+    chrono_stats ps;
+    if (!k) return;
+    t->looks = look;
+    t->pooled = *t->got[0];
+    t->pooled.pair_ratios = NULL; t->pooled.npair_ratios = 0;
+    for (j = 0; j < k; j++) {
+        rat[j] = t->got[j]->ratio;
+        cyc[j] = t->got[j]->cycles_ratio;
+    }
+    if (k > 1 && chrono_stats_pool_median(rat, NULL, NULL, k, conf, NULL, &ps) == 0) {
+        t->pooled.ratio = ps.median; t->pooled.ci_low = ps.ci_low; t->pooled.ci_high = ps.ci_high;
+        t->pooled.ci_level = ps.ci_level;
+        t->pooled.cycles_ratio = chrono_stats_median(cyc, k);   /* NAN when one is unknown */
+    }
+    ab_decide(&t->pooled, st->threshold, k > 1 ? conf : confidence, &t->v);
+    ab_placement(t, st->threshold, t->v.why, sizeof t->v.why);
+    t->decided = t->v.change != CHRONO_CHANGE_INCONCLUSIVE;
+}
+
+/* The argv of a round's children: the program's, --only=LIST, the pairs
+   still undecided (indices), and from look 2 on twice the samples and
+   budget of the look before (extra[2], 32 bytes each: each process's median
+   holds less noise; its median is the same); how many pairs are pending. */
+static size_t ab_round_args(const chrono_program *p, const ab_state *st, int look, int ac, char **av, char **out,
+                            char *only, size_t n, char (*extra)[32])
+{
+    size_t i, pending = 0, len;
+    int a;
+    for (a = 0; a < ac; a++) out[a] = av[a];
+    if (look > 1) {
+        (void)snprintf(extra[0], 32, "--samples=%d", p->cfg.samples << (look - 1));
+        (void)snprintf(extra[1], 32, "--max-ms=%.0f", p->cfg.max_ms * (1 << (look - 1)));
+        out[ac++] = extra[0]; out[ac++] = extra[1];
+    }
+    len = (size_t)snprintf(only, n, "--only=");
+    for (i = 0; i < st->npairs; i++) {
+        if (!st->track[i].selected || st->track[i].decided) continue;
+        if (len + 24 < n) len += (size_t)snprintf(only + len, n - len, "%s%zu", pending ? "," : "", i);
+        pending++;
+    }
+    out[ac] = only;
+    out[ac + 1] = NULL;
+    return pending;
+}
+
+/* Seconds since t0 on the session's clock. */
+static double ab_since(const chrono_program *p, uint64_t t0)
+{
+    return chrono_clock_ns(&p->session.clock, chrono_clock_stop(&p->session.clock) - t0) / 1e9;
+}
+
+/* One round: nproc children run the pairs still undecided; their
+   comparisons gathered.  0, or a negative code (said on stderr). */
+static int ab_round(chrono_program *p, ab_state *st, int look, int ac, char **av, int nproc)
+{
+    char only[16384], extra[2][32], **args = (char **)malloc(((size_t)ac + 4) * sizeof *args);
+    chrono_processes *ps = &st->sets[st->nsets];
+    chrono_entry *sub = (chrono_entry *)malloc((st->npairs + 1) * sizeof *sub);
+    size_t i, n = 0;
+    double limit;
+    int rc = CHRONO_ENOMEM;
+    if (args && sub) {
+        (void)ab_round_args(p, st, look, ac, av, args, only, sizeof only, extra);
+        for (i = 0; i < st->npairs; i++)
+            if (st->track[i].selected && !st->track[i].decided) sub[n++] = st->pairs[i];
+        limit = p->process_timeout_s > 0 ? p->process_timeout_s : chrono_processes_timeout(&p->cfg, sub, n);
+        rc = chrono_processes_run(ps, &p->session, ac + 1 + (look > 1 ? 2 : 0), args, 0, nproc, limit * (1 << (look - 1)),
+                                  p->cli.prog);
+        st->nsets++;
+        if (rc == 0) ab_gather(st, ps);
+        else fprintf(stderr, "%s: the processes could not run: %s\n", p->cli.prog, chrono_strerror(rc));
+    }
+    free(args); free(sub);
+    return rc;
+}
+
+/* The gate: look 1 at `first` processes, then as many again for the pairs
+   still undecided (their processes double), until each decides, AB_LOOKS
+   looks are spent, or the next round would pass the budget (seconds; a
+   round's cost estimated from the last, per pair and process). */
+static void ab_gate(chrono_program *p, ab_state *st, int ac, char **av, int first, double budget_s)
+{
+    uint64_t t0 = chrono_clock_stop(&p->session.clock);
+    double per = 0, t_round;
+    size_t i, pending = 0;
+    int look, nproc = first;
+    for (i = 0; i < st->npairs; i++) pending += (size_t)st->track[i].selected;
+    for (look = 1; look <= AB_LOOKS && pending; look++) {
+        t_round = ab_since(p, t0);
+        if (look > 1 && t_round + per * (double)(pending * (size_t)nproc) > budget_s) break;
+        if (ab_round(p, st, look, ac, av, nproc) < 0) break;
+        per = (ab_since(p, t0) - t_round) / (double)(pending * (size_t)nproc);
+        for (i = 0, pending = 0; i < st->npairs; i++) {
+            if (!st->track[i].selected || st->track[i].decided) continue;
+            ab_look(st, i, look, p->session.cfg.confidence);
+            pending += (size_t)!st->track[i].decided;
+        }
+        st->looks = look;
+        st->nprocs += nproc;
+        nproc = st->nprocs + nproc > AB_TRACK_MAX ? AB_TRACK_MAX - st->nprocs : st->nprocs;
+        if (nproc <= 0) break;
+    }
+    st->seconds = ab_since(p, t0);
+}
+
+/* The tracks, and which pairs --filter selects; 0 or CHRONO_ENOMEM. */
+static int ab_tracks(chrono_program *p, ab_state *st)
+{
+    char name[2 * CHRONO_NAME_MAX + 8];
+    size_t i, cap = AB_TRACK_MAX;
+    st->track = (ab_track *)calloc(st->npairs + 1, sizeof *st->track);
+    st->sets = (chrono_processes *)calloc(AB_LOOKS, sizeof *st->sets);
+    if (!st->track || !st->sets) return CHRONO_ENOMEM;
+    for (i = 0; i < st->npairs; i++) {
+        st->track[i].selected = chrono_cli_want(&p->cli, chrono_entry_name(name, sizeof name, &st->pairs[i]));
+        st->track[i].cap = cap;
+        if (!(st->track[i].got = (const chrono_comparison **)calloc(cap, sizeof *st->track[i].got))) return CHRONO_ENOMEM;
+    }
+    return 0;
+}
+
 static void ab_help(void)
 {
     printf("\nchronoscope-ab BASE.so HEAD.so [flags]: two builds of a benchmark module (CHRONO_MODULE, program.h),\n"
            "the base first, loaded side by side; each entry found in both is compared interleaved (A = base,\n"
-           "B = head) in --processes fresh processes (default %d), pooled.\n"
-           "The rule, on head/base and its interval:\n"
-           "  slower        the interval lies entirely above 1 and head/base is above 1 + threshold\n"
-           "  faster        the interval lies entirely below 1 and head/base is below 1 - threshold\n"
-           "  inconclusive  no interval at the confidence asked, or one reaching beyond 1 +- threshold\n"
-           "  no clear difference  otherwise\n"
+           "B = head) in fresh processes, in looks: every entry in --processes processes (default %d), then the\n"
+           "entries still inconclusive in as many again (doubling, up to %d looks or --budget-s).  Each look\n"
+           "pools the processes' ratios (their median, its sign-test interval at the level alpha spending\n"
+           "leaves the look) and applies the rule, on head/base and its interval:\n"
+           "  slower        the interval lies entirely above 1 and head/base is above 1 + threshold/2\n"
+           "  faster        the interval lies entirely below 1 and head/base is below 1 - threshold/2\n"
+           "  no clear difference  the interval lies within 1 +- threshold\n"
+           "  inconclusive  otherwise (no interval at the level, or one holding 1 and reaching beyond 1 +- threshold)\n"
            "Exit status: 1 when an entry is slower (or failed), 0 otherwise, 2 on bad input (a missing file,\n"
-           "a file that is not a module, a module of another header version, no entry in common).\n", AB_PROCESSES);
+           "a file that is not a module, a module of another header version, no entry in common).\n",
+           AB_PROCESSES, AB_LOOKS);
 }
 
 static void ab_free(ab_state *st)
 {
     size_t k;
+    int r;
     for (k = 0; k < 2; k++) free(st->units[k]);
-    free(st->pairs); free(st->names); free(st->cells); free(st->rows);
+    for (k = 0; st->track && k < st->npairs; k++) free((void *)st->track[k].got);
+    for (r = 0; st->sets && r < st->nsets; r++) chrono_processes_free(&st->sets[r]);
+    free(st->pairs); free(st->names); free(st->cells); free(st->rows); free(st->track); free(st->sets);
+}
+
+/* A child of the gate's rounds: only the pairs of --only=LIST (indices), in place. */
+static int ab_only(ab_state *st, const char *list)
+{
+    size_t n = 0, i;
+    char *end;
+    while (*list) {
+        unsigned long v = strtoul(list, &end, 10);
+        if (end == list || v >= st->npairs || (*end && *end != ',')) return -1;
+        for (i = 0; i < n && st->pairs[i].name != st->pairs[v].name; i++) {}
+        if (i == n) { chrono_entry e = st->pairs[v]; st->pairs[v] = st->pairs[n]; st->pairs[n++] = e; }
+        list = *end ? end + 1 : end;
+    }
+    st->npairs = n;
+    return 0;
+}
+
+/* Every round's processes pooled into the session (its report: each pair's
+   comparison over all that ran it, at the confidence asked), and the
+   "processes" table; tb freed by the caller after the end. */
+static void ab_pool_report(chrono_program *p, ab_state *st, chrono_table_builder *tb)
+{
+    chrono_processes all;
+    size_t i;
+    int r, n = 0, failed = 0;
+    for (r = 0; r < st->nsets; r++) { n += st->sets[r].n; failed += st->sets[r].failed; }
+    memset(&all, 0, sizeof all);
+    if (!(all.procs = (chrono_process *)malloc(((size_t)n + 1) * sizeof *all.procs))) return;
+    for (r = 0; r < st->nsets; r++) {
+        memcpy(all.procs + all.n, st->sets[r].procs, (size_t)st->sets[r].n * sizeof *all.procs);
+        all.n += st->sets[r].n;
+    }
+    all.failed = failed;
+    for (i = 0; i < st->npairs; i++)
+        if (st->track[i].k && chrono_processes_pool_entry(&all, &p->session, &st->pairs[i], NULL) < 0) p->failed++;
+    if (chrono_processes_table(&all, p->cfg.seed, tb) == 0) (void)chrono_program_table(p, &tb->table);
+    if (failed || p->failed) p->status = p->status ? p->status : 1;
+    free(all.procs);   /* a view: the rounds own their processes */
+}
+
+/* The parent's gate: the rounds, the pooled report, the "ab" table; how many
+   entries are slower. */
+static size_t ab_parent(chrono_program *p, ab_state *st, int ac, char **av, double budget_s, chrono_table_builder *tb)
+{
+    size_t i, n = 0, slower;
+    int first = p->cli.processes ? (p->cli.processes < AB_TRACK_MAX ? p->cli.processes : AB_TRACK_MAX) : AB_PROCESSES;
+    const char *filter = p->cli.filter;
+    if (ab_tracks(p, st) < 0) { fprintf(stderr, "%s: out of memory\n", p->cli.prog); p->status = 2; return 0; }
+    for (i = 0; i < st->npairs; i++) n += (size_t)st->track[i].selected;
+    if (!n) {
+        fprintf(stderr, "%s: --filter '%s' selects no entry the two modules have in common (--list shows them)\n",
+                p->cli.prog, filter ? filter : "");
+        p->status = 2;
+        return 0;
+    }
+    if (budget_s <= 0) budget_s = (double)n;   /* a second an entry */
+    ab_gate(p, st, ac, av, first, budget_s);
+    ab_pool_report(p, st, tb);
+    slower = ab_verdicts(p, st, st->threshold);
+    chrono_program_note(p, "gate: %d look%s, %d processes (%d at the first, doubled at each look for the entries "
+                        "still undecided), %.1f s for %zu entries (--budget-s=%g)", st->looks, st->looks == 1 ? "" : "s",
+                        st->nprocs, first, st->seconds, n, budget_s);
+    p->cli.filter = NULL;   /* applied here, pair by pair: the end's check of --filter is for chrono_program_run */
+    return slower;
+}
+
+/* "BASE.so HEAD.so [flags]": the two first arguments become --base / --head
+   (also how the children get them), the gate's per-process settings before
+   the user's flags, which win (many short processes cover more placements
+   than few long ones; a child's argv repeats them, harmlessly).  av has room
+   for argc + 6; how many are in it (NULL: 0). */
+static int ab_argv(int argc, char **argv, char **av)
+{
+    static const char *const defaults[] = { "--samples=31", "--warmup-ms=5", "--max-ms=300" };
+    int ac = 0, i = 1, k;
+    if (!av) return 0;
+    av[ac++] = argv[0];
+    if (argc > 1 && argv[1][0] != '-') { av[ac++] = (char *)"--base"; av[ac++] = argv[i++]; }
+    if (i == 2 && argc > 2 && argv[2][0] != '-') { av[ac++] = (char *)"--head"; av[ac++] = argv[i++]; }
+    for (k = 0; k < 3; k++) av[ac++] = (char *)defaults[k];
+    for (; i < argc; i++) av[ac++] = argv[i];
+    av[ac] = NULL;
+    return ac;
+}
+
+/* A child of a round, --list, or --processes=1 (once, here): the program's
+   own run; else the gate.  How many entries are slower. */
+static size_t ab_run(chrono_program *p, ab_state *st, int ac, char **av, double budget_s, chrono_table_builder *tb)
+{
+    if (!chrono_program_child(p) && !p->cli.list && p->cli.processes != 1) return ab_parent(p, st, ac, av, budget_s, tb);
+    (void)chrono_program_run(p, st->pairs, st->npairs);
+    return !chrono_program_child(p) && !p->cli.list && p->status != 2 ? ab_verdicts(p, st, st->threshold) : 0;
 }
 
 int main(int argc, char **argv)
 {
-    static const char *base = NULL, *head = NULL;
-    double threshold_pct = 2.0;
+    static const char *base = NULL, *head = NULL, *only = NULL;
+    double threshold_pct = 2.0, budget_s = 0;
     const chrono_cli_flag flags[] = {
         { "--base", CHRONO_CLI_STRING, &base, 0, 0, "the base build's module (or the first argument)" },
         { "--head", CHRONO_CLI_STRING, &head, 0, 0, "the head build's module (or the second argument)" },
         { "--threshold", CHRONO_CLI_DOUBLE, &threshold_pct, 0, 1000,
-          "percent: slower needs head/base above 1 + it, and the interval above 1 (default 2)" },
+          "percent: slower needs the interval above 1 and head/base above 1 + half of it (default 2)" },
+        { "--budget-s", CHRONO_CLI_DOUBLE, &budget_s, 0, 1e6,
+          "seconds the gate may spend on looks after the first (default: 1 a compared entry)" },
+        { "--only", CHRONO_CLI_STRING, &only, 0, 0, "the gate's own rounds: the pairs (by index, 0,3,...) a child runs" },
     };
-    char **av = (char **)malloc(((size_t)argc + 3) * sizeof *av);
+    chrono_table_builder tb;
+    char **av = (char **)malloc(((size_t)argc + 6) * sizeof *av);
     chrono_program p;
     ab_state st;
-    int ac = 0, i, rc, status;
+    int ac = ab_argv(argc, argv, av), rc, status;
     size_t slower = 0;
     if (!av) return 2;
     memset(&st, 0, sizeof st);
-    av[ac++] = argv[0];
-    /* "BASE.so HEAD.so [flags]": the two first arguments become --base / --head,
-       which is also how the children of --processes get them */
-    i = 1;
-    if (argc > 1 && argv[1][0] != '-') { av[ac++] = (char *)"--base"; av[ac++] = argv[i++]; }
-    if (i == 2 && argc > 2 && argv[2][0] != '-') { av[ac++] = (char *)"--head"; av[ac++] = argv[i++]; }
-    for (; i < argc; i++) av[ac++] = argv[i];
-    av[ac] = NULL;
+    memset(&tb, 0, sizeof tb);
     rc = chrono_program_begin(&p, ac, av, flags, sizeof flags / sizeof flags[0]);
     if (rc != 1) {
         if (rc == 0 && p.cli.help) ab_help();
@@ -269,6 +594,7 @@ int main(int argc, char **argv)
         free(av);
         return status;
     }
+    st.threshold = threshold_pct / 100;
     st.side[0].role = "base"; st.side[0].path = base;
     st.side[1].role = "head"; st.side[1].path = head;
     if (!base || !head) {
@@ -284,13 +610,13 @@ int main(int argc, char **argv)
                 base, st.side[0].n, head, st.side[1].n);
         p.status = 2;
     }
-    if (p.status != 2) {
-        if (p.cli.processes == 0) p.cli.processes = AB_PROCESSES;
-        (void)chrono_program_run(&p, st.pairs, st.npairs);
-        if (!chrono_program_child(&p) && !p.cli.list && p.status != 2)
-            slower = ab_verdicts(&p, &st, threshold_pct / 100);
+    if (p.status != 2 && only && ab_only(&st, only) < 0) {
+        fprintf(stderr, "%s: --only=%s: not a list of pair indices below %zu\n", p.cli.prog, only, st.npairs);
+        p.status = 2;
     }
+    if (p.status != 2) slower = ab_run(&p, &st, ac, av, budget_s, &tb);
     status = chrono_program_end(&p);
+    chrono_table_free(&tb);
     if (status == 0 && slower) status = 1;
     ab_free(&st);
     free(av);
