@@ -82,6 +82,7 @@
      chronoscope/engine.h  the sampling engine: probes, reference chains, the one sampling loop
      chronoscope/bench.h   the runner: sessions, warmup, batches, samples, cycles, A/B, sweeps
      chronoscope/threads.h multithreaded runs: one body in N pinned threads, started together
+     chronoscope/loop.h    a block timed where it stands: for (CHRONO_LOOP(s, name, out)) { ... }
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
@@ -99,7 +100,7 @@
    first), directly these:
      clock, cpu, stats, table: base          counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
-     bench: engine       threads: bench      report: types, table
+     bench: engine       threads, loop: bench     report: types, table
      html: report        cli: html           check: engine, bench, cli
      baseline: check     entry: threads      experiment: bench, report
      command: experiment                     processes: bench, cli, entry
@@ -119,6 +120,7 @@
 #include "chronoscope/engine.h"
 #include "chronoscope/bench.h"
 #include "chronoscope/threads.h"
+#include "chronoscope/loop.h"
 #include "chronoscope/table.h"
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"

@@ -1,13 +1,15 @@
 /* test_api — what Google Benchmark and nanobench users expect of the API
    (issue 34): chrono_keep of any expression, each flag named on its row, the
    markdown's sections, a comparison's CPU time a side, --threads refused
-   where nothing is threaded.  A private copy of the implementation
+   where nothing is threaded, the body's own counters in every format, the
+   loop form (loop.h) against the function form.  A private copy of the implementation
    (CHRONO_STATIC): it looks at the report's private helpers too. */
 #include <chronoscope.h>
 #include <string.h>
 #define CHRONO_FIXTURE_NO_MAIN
 #include "report_fixture.c"
 #include "tap.h"
+#include "loop_pairs.h"
 
 /* ---- a report into memory ----------------------------------------------------- */
 typedef struct text { char *s; size_t n; } text;
@@ -266,6 +268,61 @@ static void test_user_counters_refused(chrono_session *s)
            "an entry's chrono_with_user_counters: hits 3 an iteration, the session's configuration as it was");
 }
 
+/* ---- the loop form (loop.h) ---------------------------------------------------------- */
+static void test_loop_figures(chrono_session *s)
+{
+    double ratio[3];
+    int rc, k;
+    static const uint64_t steps[2] = { 5, 50000 };   /* ~5 ns and ~50 us */
+    for (k = 0; k < 2; k++) {
+        double m = lp_pairs(s, steps[k], 3, ratio, &rc);
+        if (rc == CHRONO_ENOTSUP) { tap_skip("the loop form is not supported here"); continue; }
+        tap_ok(rc == 0 && m > 0.85 && m < 1.18, "loop form of a %llu-step body against its function form: %.3f "
+               "(3 pairs side by side, %.3f .. %.3f; bench_loop holds it to 2%%)", (unsigned long long)steps[k], m,
+               ratio[0], ratio[2]);
+    }
+}
+
+static void test_loop_runs(chrono_session *s)
+{
+    chrono_user_counter one = { "one", CHRONO_PER_ITERATION, 0 };
+    chrono_config saved = s->cfg;
+    chrono_result r;
+    chrono_loop l;
+    size_t before = s->nresults;
+    uint64_t x = 1, n = 0;
+    int rc;
+    if (chrono_loop_begin(&l, s, "counted", &r) == CHRONO_ENOTSUP) { tap_skip("the loop form is not supported here"); return; }
+    s->cfg.user_counters = &one;
+    s->cfg.nuser_counters = 1;
+    while (chrono_loop_next(&l)) { x = lp_steps(x, 5); one.value += 1; n++; }
+    rc = chrono_loop_end(&l);
+    s->cfg = saved;
+    tap_ok(rc == 0 && r.nuser == 1 && r.user[0].per_iter == 1.0 && r.samples > 0 &&
+               n >= (uint64_t)r.samples_taken * r.iters_per_sample && s->nresults == before + 1 &&
+               !strcmp(s->results[before].name, "counted"),
+           "a loop is one run: its samples' iterations are the block's (a counter of 1 an iteration reads %g), "
+           "%llu iterations in all, its result kept in the session", r.user[0].per_iter, (unsigned long long)n);
+    n = 0;
+    for (CHRONO_LOOP(s, "for", &r)) n++;
+    tap_ok(n > 0 && !strcmp(r.name, "for") && r.samples > 0 && !strcmp(s->results[s->nresults - 1].name, "for"),
+           "for (CHRONO_LOOP(s, \"for\", &r)): %llu iterations, the result named 'for'", (unsigned long long)n);
+    chrono_loop_begin(&l, s, NULL, &r);
+    n = 0;
+    while (chrono_loop_next(&l)) n++;
+    rc = chrono_loop_end(&l);
+    tap_ok(rc == CHRONO_EINVAL && n == 0, "a loop without a name: no iteration, CHRONO_EINVAL");
+    before = s->nresults;
+    chrono_loop_begin(&l, s, "left", NULL);
+    n = 0;
+    while (chrono_loop_next(&l))
+        if (++n == 10) break;
+    rc = chrono_loop_end(&l);
+    tap_ok(rc == CHRONO_EINVAL && n == 10 && s->nresults == before, "a loop left by break: abandoned at chrono_loop_end (CHRONO_EINVAL), no result kept");
+    chrono_loop_begin(&l, s, "never", NULL);
+    tap_ok(chrono_loop_end(&l) == CHRONO_EINVAL, "a loop begun and never run: CHRONO_EINVAL at its end");
+}
+
 int main(void)
 {
     chrono_session s;
@@ -276,11 +333,14 @@ int main(void)
     if (chrono_session_open(&s, &cfg) < 0) {
         tap_skip("no session (chrono_keep)");
         tap_skip("no session (counters)");
+        tap_skip("no session (loop)");
         return tap_done();
     }
     test_keep(&s);
     test_user_counters(&s);
     test_user_counters_refused(&s);
+    test_loop_runs(&s);
+    test_loop_figures(&s);
     chrono_session_close(&s);
     return tap_done();
 }
