@@ -1395,7 +1395,7 @@ typedef struct chrono_session {
        chrono_engine_side side[2] = { { "a", body_a, ctx_a, &ra }, { "b", body_b, ctx_b, &rb } };
        chrono_engine_target t = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL };
        if (chrono_engine_open(&e, &session, side, 2, 64) < 0) return;   // results named, 64 rows ready
-       chrono_engine_size(&e, 1, 100.0, 100.0);      // a batch both sides time >= the target
+       chrono_engine_size(&e, 1, 100.0, 100.0);      // each side's batch >= the target
        chrono_engine_warm(&e, 10.0, 2);              // A B A B, 10 ms each
        chrono_engine_run(&e, &t);                    // the samples: e.n rows in e.col[k]
        chrono_engine_drop(&e, CHRONO_ENGINE_DROP_RUN);   // contended rows out
@@ -1415,7 +1415,8 @@ typedef struct chrono_session {
 
    Functions:
        chrono_engine_open(e, s, sides, nsides, rows)   1 or 2 sides, their results started; 0 or error
-       chrono_engine_size(e, from, ms_a, ms_b)  iterations per sample, the larger of the sides'
+       chrono_engine_size(e, from, ms_a, ms_b)  iterations per sample, each side's own (0 from:
+                                                their current counts); sides within 2x share the larger
        chrono_engine_warm(e, ms, rounds)        warm-up, the sides alternating; ms spent
        chrono_engine_run(e, target)             the one sampling loop; 0 or CHRONO_ENOMEM
        chrono_engine_row_quiet(e, i)            row i quiet by both probes on every side
@@ -1426,6 +1427,7 @@ typedef struct chrono_session {
        chrono_engine_summarise(e)               statistics of the rows kept; 0 or error
        chrono_engine_keep(e, cmp)               the result (cmp NULL) or the comparison, in the session
        chrono_engine_ms(e)                      ms since open
+       chrono_engine_fits(e, limit_ms)          another round ends within limit_ms since open
 
    What one round does: a sample of each side (the second side first in odd
    rounds), each bracketed by the reference chains and the probes (bench.h,
@@ -1537,7 +1539,8 @@ struct chrono_engine {
     chrono_fn fn[2];
     void *ctx[2];
     chrono_result *r[2];         /* the sides' results: counts as it samples, statistics at summarise */
-    uint64_t iters;              /* iterations per sample, both sides */
+    uint64_t iters[2];           /* iterations per sample, each side's (chrono_engine_size) */
+    uint64_t sample_ticks[2];    /* what a sample of each side takes: sizing's, then the last one's */
     uint64_t start;              /* clock ticks at open (not serialized) */
     size_t n;                    /* rows: rounds whose every sample was accepted */
     size_t quiet;                /* rows of the segment quiet by both probes */
@@ -1550,6 +1553,7 @@ struct chrono_engine {
     size_t cap;                  /* rows a side the columns hold */
     size_t seg, seg_rounds;      /* the segment's first row and the rounds before it */
     size_t soft;                 /* interrupted rounds kept apart at the top of the columns */
+    size_t dry;                  /* rounds since the last row (chrono__engine_shorten) */
     chrono__controls ctl;
     chrono__cpu_span cpu;        /* over the sampling loop, controls paused */
     chrono__mem faults;          /* page faults over the sampling loop */
@@ -1568,6 +1572,7 @@ CHRONO_API void chrono_engine_figures(chrono_engine *e);
 CHRONO_API int chrono_engine_summarise(chrono_engine *e);
 CHRONO_API int chrono_engine_keep(chrono_engine *e, const chrono_comparison *cmp);
 CHRONO_API double chrono_engine_ms(const chrono_engine *e);
+CHRONO_API int chrono_engine_fits(const chrono_engine *e, double limit_ms);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_ENGINE_H */
@@ -1782,8 +1787,12 @@ CHRONO_API int chrono_session_emulated(const chrono_session *s);
    result is written to *out (may be NULL) and kept in the session. */
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out);
 
-/* Interleaved A/B: the same iteration count for both, rounds ordered ABBA,
-   the ratio a/b and its interval from the median of the paired log-ratios. */
+/* Interleaved A/B: rounds ordered ABBA, the ratio a/b of the per-iteration
+   times and its interval from the median of the paired log-ratios.  Each side
+   is sized to the target sample length on its own (sides within 2x share the
+   larger count), so a 13 ns body against a 54 us one gets samples of the
+   same length on both sides.  A body whose work depends on the iteration
+   index must keep its position in ctx: the sides' counts may differ. */
 CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
                               const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out);
 
@@ -2813,7 +2822,7 @@ CHRONO__EXTERN_C_END
 
    2. EXPECTATIONS ----------------------------------------------------------------
      faster   slow takes >= min_speedup x the time of fast.  Interleaved pairs
-              (ABBA, one iteration count); the figure is the median of the
+              (ABBA, each side sized on its own); the figure is the median of the
               per-pair ratios slow/fast.  Stored as the comparison
               "name/slow" vs "name/fast" (its ratio is the speedup).
      below    the median time of one iteration is <= max_ns.  An absolute
@@ -2832,7 +2841,12 @@ CHRONO__EXTERN_C_END
    faster / below / saved are sequential tests with a bounded budget:
      - look k (k = 1, 2, ...) comes after first_look x 2^(k-1) accepted
        samples (pairs), or when the budget (default 500 ms, everything
-       included: sizing, warm-up, samples) runs out;
+       included: sizing, warm-up, samples) runs out; no sample starts that
+       would end past it (a check ends within 1.25x its budget, the one
+       call that sizes a body longer than the budget excepted);
+     - each side of a pair has its own iteration count, sized to the target
+       sample length (sides within 2x share the larger): a 13 ns body
+       against a 54 us one gets samples of one length on both sides;
      - at look k, each wrong verdict may have probability
            alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
        and since sum_k 6/(pi^2 k^2) = 1, the looks together spend at most
@@ -2906,13 +2920,21 @@ CHRONO__EXTERN_C_END
          ...
        ok 3 - scaling # SKIP inconclusive after 500 ms: ratio 1.21 [1.18, 1.24], claim 1.2
    A verdict error (bad input) is `not ok` with its reason in the YAML block.
+   An INCONCLUSIVE's reason says what would decide it ("12 pairs in 500 ms,
+   fewer than the 8 ...: --budget-ms=2000 would give ~48"); a body too long for
+   the budget to hold the fewest samples that can decide is INCONCLUSIVE at
+   once, after the one call that measured it, naming the budget that would.
    chrono_checker_exit_status(): 0 when nothing failed (skips included: a run
    where everything was inconclusive is all `# SKIP`, exit 0), 1 when something
-   failed or erred; never a count.  With nothing to run (a --filter that
+   failed or erred; never a count.  STRICT (.strict = 1, --strict, or
+   CHRONO_CHECK_STRICT=1 in the environment, for CI): an INCONCLUSIVE is
+   `not ok` with its reason in the YAML block, and exit 1 -- a claim the
+   machine could not decide does not pass silently (timed under an emulator
+   it stays a skip: there it says nothing about the code).  With nothing to run (a --filter that
    matches nothing) the plan is `1..0 # SKIP nothing selected`, exit 0.
 
    6. FUNCTIONS -----------------------------------------------------------------------
-     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16
+     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16, not strict
      chrono_checker_open(ck, s, cfg)            cfg may be NULL; 0 or CHRONO_EINVAL
      chrono_checker_close(ck)
      chrono_check_faster(ck, name, fast, fctx, slow, sctx, min_speedup)     verdict
@@ -2958,6 +2980,8 @@ typedef struct chrono_expect_config {
     double budget_ms;         /* whole expectation, sizing and warm-up included; default 500 */
     double alpha;             /* each wrong verdict at most this often; default 0.01, (0, 0.5) */
     size_t first_look;        /* samples (pairs) at look 1, doubling; default 16, 9..1e6 */
+    int strict;               /* 1: an INCONCLUSIVE verdict fails (TAP not ok, exit 1), as CI wants;
+                                 default 0 (a SKIP).  Timed under an emulator it stays a SKIP. */
 } chrono_expect_config;
 
 /* One verdict and its figures. */
@@ -7043,13 +7067,43 @@ CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__col
 }
 
 
-CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+/* Ticks now, for budgets (not serialized: not a measurement). */
+CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
+
+CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
+{
+    uint64_t now = chrono__now(s);
+    return now > since ? chrono_clock_ns(&s->clock, now - since) / 1e6 : 0.0;
+}
+
+/* A sample of at least this many ms is long: a switch is expected in it on
+   a busy machine, and its thread's CPU time is read around it (a system
+   call of ~1 us: 0.2% of such a sample) to tell a brief switch from a long one. */
+#define CHRONO__LONG_SAMPLE_MS 0.5
+/* A long sample switched out keeps its place when the time off the CPU is
+   within this share of it: the timer interrupts and brief switches that
+   its length implies, not a stretch another program ran in. */
+#define CHRONO__BRIEF_SWITCH 0.005
+
+/* Whether the switches in a sample that began at w0 with the thread's CPU
+   time at c0 (NAN: not read) kept it off the CPU briefly. */
+CHRONO__PRIVATE int chrono__switch_brief(const chrono_session *s, double c0, uint64_t w0)
+{
+    double c1 = c0 == c0 ? chrono_cpu_thread_ns() : NAN, wall = chrono__elapsed_ms(s, w0) * 1e6;
+    return c1 == c1 && wall > 0 && wall - (c1 - c0) <= CHRONO__BRIEF_SWITCH * wall;
+}
+
+/* One sample of fn(ctx, iters), bracketed by the reference chains and the
+   probes; long (CHRONO__LONG_SAMPLE_MS expected): a switch in it rejects it
+   only when it kept the thread off the CPU for long. */
+CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, int long_sample,
                                     chrono__sample *out)
 {
-    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1;
+    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1, w0 = chrono__now(s);
     chrono_counter_read k0, k1;
     int counted = (s->cfg.counters & s->counters.open) != 0;
     long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
+    double c0 = long_sample ? chrono_cpu_thread_ns() : NAN;
     long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
@@ -7079,7 +7133,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     out->ticks = 0;
     if (t1 >= t0) out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     if (cpu0 != cpu1) { out->status = CHRONO__REJECTED(migrated); return; }
-    if (sw0 != sw1) { out->status = CHRONO__REJECTED(preempted); return; }
+    if (sw0 != sw1 && !chrono__switch_brief(s, c0, w0)) { out->status = CHRONO__REJECTED(preempted); return; }
     if (t1 < t0) { out->status = CHRONO__REJECTED(backwards); return; }
     out->status = CHRONO__OK;
     if (s->has_cycles) {
@@ -7091,15 +7145,6 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
             out->fe = (double)(f0 > f1 ? f0 : f1) * out->cycles_per_tick / CHRONO__FE_CALLS;
         out->port = chrono__port_ratio(s, m1, r1);
     }
-}
-
-/* Ticks now, for budgets (not serialized: not a measurement). */
-CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
-
-CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
-{
-    uint64_t now = chrono__now(s);
-    return now > since ? chrono_clock_ns(&s->clock, now - since) / 1e6 : 0.0;
 }
 
 /* Ticks one call of fn(ctx, iters) takes (serialized, overhead subtracted). */
@@ -7127,21 +7172,24 @@ CHRONO__PRIVATE uint64_t chrono__target_ticks(const chrono_session *s)
 /* Iterations per sample, from `iters` up: grow until one sample reaches the
    target.  A batch that reaches it is timed once more and kept only if it
    does again: a first call paying for page faults or cold caches must not
-   pass for a slow body.  A body that takes longer than the target gets a batch
-   of one; one the timer cannot see grows (at most x100 a step) to 2^40. */
+   pass for a slow body; one 4x past the target is kept at once (a long body
+   is not run twice for a count that cannot shrink below one).  A body that
+   takes longer than the target gets a batch of one; one the timer cannot see
+   grows (at most x100 a step) to 2^40.  *ticks: what the batch kept took. */
 CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
-                                       uint64_t since, double budget_ms)
+                                       uint64_t since, double budget_ms, uint64_t *ticks)
 {
     uint64_t target = chrono__target_ticks(s);
     for (;;) {
         uint64_t t = chrono__time_once(s, fn, ctx, iters), grow;
         if (t == 0) t = chrono__time_once(s, fn, ctx, iters);   /* a clock step back reads as 0 */
-        if (t >= target) {
+        *ticks = t;
+        if (t >= target && t / 4 < target) {
             uint64_t again = chrono__time_once(s, fn, ctx, iters);
             if (again >= target) return iters;
-            t = again;
+            *ticks = t = again;
         }
-        if (iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
+        if (t >= target || iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
         /* Aim 20% past the target from what this batch took. */
         grow = t > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)t) + 1 : iters * 100;
         if (grow > iters * 100) grow = iters * 100;
@@ -7618,7 +7666,7 @@ CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *
     chrono__sample sm;
     if (!c->adds || c->n >= cap || c->n >= c->most) return;
     if (c->cpu) chrono__cpu_stop(s, c->cpu);   /* a control's busy time is not the body's */
-    chrono__take_sample(s, chrono__control_body, NULL, c->adds, &sm);
+    chrono__take_sample(s, chrono__control_body, NULL, c->adds, 0, &sm);
     if (c->cpu) chrono__cpu_start(s, c->cpu);
     if (sm.status == CHRONO__OK && sm.cycles_per_tick > 0)
         col->ctl[c->n++] = (double)sm.ticks * sm.cycles_per_tick / (double)c->adds;
@@ -7758,7 +7806,7 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     if (!sides || nsides < 1 || nsides > 2) return CHRONO_EINVAL;
     e->s = s;
     e->sides = nsides;
-    e->iters = 1;
+    e->iters[0] = e->iters[1] = 1;
     if (s->cfg.counters & ~s->counters.asked)   /* a run that asks for more: into the group, outside any sample */
         (void)chrono_counters_add(&s->counters, s->cfg.counters);
     e->faults.ok = 1;
@@ -7775,38 +7823,63 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     return 0;
 }
 
-/* The iterations per sample, into the sides' results too. */
+/* Side k's iterations per sample, into its result too. */
+CHRONO__PRIVATE void chrono__engine_side_iters(chrono_engine *e, int k, uint64_t iters)
+{
+    e->iters[k] = iters;
+    e->r[k]->iters_per_sample = iters;
+}
+
+/* The iterations per sample of every side. */
 CHRONO__PRIVATE void chrono__engine_iters(chrono_engine *e, uint64_t iters)
 {
     int k;
-    e->iters = iters;
-    for (k = 0; k < e->sides; k++) e->r[k]->iters_per_sample = iters;
+    for (k = 0; k < e->sides; k++) chrono__engine_side_iters(e, k, iters);
 }
 
-/* Size the batch: each side's from `from` up until one sample reaches the
-   runner's target (chrono__size_batch), while ms_a (ms_b) since open allow;
-   both sides take the larger, so bodies that depend on the iteration index
-   see the same inputs. */
+/* Sides whose own counts are within this factor share the larger: a pair of
+   near-equal bodies (an A/B of one function) then runs the same iterations,
+   the same inputs for bodies that index by iteration; beyond it each side
+   keeps its own, so that a 13 ns body against a 54 us one does not make
+   the slow side's samples 4000x too long. */
+#define CHRONO__SHARED_ITERS_SPAN 2.0
+
+/* Size the batch: each side's from `from` (0: its current count) up until
+   one sample reaches the runner's target (chrono__size_batch), while ms_a
+   (ms_b) since open allow.  Each side keeps its own count, so both sides'
+   samples last about the target however lopsided the pair; sides within
+   CHRONO__SHARED_ITERS_SPAN of each other share the larger.  The larger count. */
 CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double ms_a, double ms_b)
 {
-    uint64_t it = from;
+    uint64_t it[2] = { 0, 0 }, hi = 0, lo = 0;
     int k;
     for (k = 0; k < e->sides; k++) {
-        uint64_t i = chrono__size_batch(e->s, e->fn[k], e->ctx[k], from, e->start, k ? ms_b : ms_a);
-        if (i > it) it = i;
+        it[k] = chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start, k ? ms_b : ms_a,
+                                   &e->sample_ticks[k]);
+        if (it[k] > hi) hi = it[k];
+        if (k == 0 || it[k] < lo) lo = it[k];
     }
-    chrono__engine_iters(e, it);
-    return it;
+    if ((double)hi <= CHRONO__SHARED_ITERS_SPAN * (double)lo) {
+        for (k = 0; k < e->sides; k++) e->sample_ticks[k] = (uint64_t)((double)e->sample_ticks[k] * (double)hi / (double)it[k]);
+        chrono__engine_iters(e, hi);
+        return hi;
+    }
+    for (k = 0; k < e->sides; k++) chrono__engine_side_iters(e, k, it[k]);
+    return hi;
 }
 
 /* Warm up `rounds` times each side in turn (A B A B ...), ms each (a window
-   may stretch: chrono__warmup); the time spent, into the results too. */
+   may stretch: chrono__warmup); a side whose one sample outlasts ms has
+   warmed itself in sizing and is not run again.  The time spent, into the
+   results too. */
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds)
 {
     double spent = 0;
     int w, k;
     for (w = 0; w < rounds; w++)
-        for (k = 0; k < e->sides; k++) spent += chrono__warmup(e->s, e->fn[k], e->ctx[k], e->iters, ms);
+        for (k = 0; k < e->sides; k++)
+            if (chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) < ms * 1e6)
+                spent += chrono__warmup(e->s, e->fn[k], e->ctx[k], e->iters[k], ms);
     for (k = 0; k < e->sides; k++) e->r[k]->warmup_ms = spent;
     return spent;
 }
@@ -7819,13 +7892,42 @@ CHRONO__PRIVATE chrono__columns chrono__engine_segment_cols(const chrono_engine 
     return chrono__columns_at(&e->col[k < e->sides ? k : 0], e->seg);
 }
 
+/* The ms a round takes: each side's last sample and its brackets (the
+   reference chains and probes, ~20 us a side). */
+CHRONO__PRIVATE double chrono__engine_round_ms(const chrono_engine *e)
+{
+    double ms = 0;
+    int k;
+    for (k = 0; k < e->sides; k++) ms += chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) / 1e6 + 0.02;
+    return ms;
+}
+
+/* Whether another round ends within limit_ms since open: the budget is a
+   promise, so no round starts that would end past it (the first round
+   excepted: a body longer than the budget still gets one sample). */
+CHRONO_API int chrono_engine_fits(const chrono_engine *e, double limit_ms)
+{
+    return e->rounds == 0 || chrono_engine_ms(e) + chrono__engine_round_ms(e) <= limit_ms;
+}
+
 /* Whether the MORE target wants another round: fewer than .samples quiet
    rows in the segment, room for them, and time left within max_ms. */
 CHRONO__PRIVATE int chrono__engine_more_segment(const chrono_engine *e)
 {
     size_t room = e->cap - e->seg, rows = e->n - e->seg;
     return e->quiet < (size_t)e->s->cfg.samples && rows + 1 < room && e->rounds - e->seg_rounds < room &&
-           chrono_engine_ms(e) < e->s->cfg.max_ms;
+           chrono_engine_fits(e, e->s->cfg.max_ms);
+}
+
+/* Whether the SAMPLES target wants another round: the runner's rules
+   (chrono__more_samples), within max_ms whatever was accepted. */
+CHRONO__PRIVATE int chrono__engine_more_samples(chrono_engine *e)
+{
+    if (!chrono__more_samples(e->s, e->start, e->rounds - e->seg_rounds, e->n - e->seg, e->quiet, &e->r[0]->truncated))
+        return 0;
+    if (chrono_engine_fits(e, e->s->cfg.max_ms)) return 1;
+    e->r[0]->truncated = 1;
+    return 0;
 }
 
 /* Whether the target wants another round. */
@@ -7833,12 +7935,10 @@ CHRONO__PRIVATE int chrono__engine_more(chrono_engine *e)
 {
     const chrono_engine_target *t = &e->target;
     switch (t->until) {
-    case CHRONO_ENGINE_SAMPLES:
-        return chrono__more_samples(e->s, e->start, e->rounds - e->seg_rounds, e->n - e->seg, e->quiet,
-                                    &e->r[0]->truncated);
+    case CHRONO_ENGINE_SAMPLES: return chrono__engine_more_samples(e);
     case CHRONO_ENGINE_MORE: return chrono__engine_more_segment(e);
     case CHRONO_ENGINE_TAKEN: return e->rounds < t->n;
-    default: return e->n < t->n && chrono_engine_ms(e) < t->ms && e->rounds < 100 * t->n + 10000;
+    default: return e->n < t->n && chrono_engine_fits(e, t->ms) && e->rounds < 100 * t->n + 10000;
     }
 }
 
@@ -7850,9 +7950,11 @@ CHRONO__PRIVATE void chrono__engine_take(chrono_engine *e, chrono__sample sm[2])
     int k, swap = e->sides == 2 && (e->rounds & 1);   /* ABBA: odd rounds run the second side first */
     for (k = 0; k < e->sides; k++) {
         int side = swap ? 1 - k : k;
-        chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters, &sm[side]);
+        int long_sample = chrono_clock_ns(&e->s->clock, e->sample_ticks[side]) >= CHRONO__LONG_SAMPLE_MS * 1e6;
+        chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters[side], long_sample, &sm[side]);
+        if (sm[side].ticks) e->sample_ticks[side] = sm[side].ticks;
         if (sm[side].status != CHRONO__OK) continue;
-        if (e->net) e->net(e->ctx[side], e->iters, &sm[side]);
+        if (e->net) e->net(e->ctx[side], e->iters[side], &sm[side]);
         if (e->controls) chrono__controls_size(e->s, &sm[side], &e->ctl);   /* the timed part's length */
     }
 }
@@ -7872,12 +7974,31 @@ CHRONO__PRIVATE void chrono__engine_soft(chrono_engine *e, const chrono__sample 
 {
     int k;
     if (e->n + e->soft + 1 >= e->cap) return;
-    for (k = 0; k < e->sides; k++) chrono__soft_row(&sm[k], e->iters, &e->s->clock, &e->col[k], e->cap - 1 - e->soft);
+    for (k = 0; k < e->sides; k++) chrono__soft_row(&sm[k], e->iters[k], &e->s->clock, &e->col[k], e->cap - 1 - e->soft);
     e->soft++;
 }
 
+/* After this many rounds in a row without a row (every one had a sample
+   rejected), the samples are halved: a batch too long for the machine's
+   quiet spells is shortened before the run gives up. */
+#define CHRONO__DRY_ROUNDS 8
+
+/* Halve the iterations of every side that has more than one (figures are
+   per iteration: rows before and after compare as they are). */
+CHRONO__PRIVATE void chrono__engine_shorten(chrono_engine *e)
+{
+    int k;
+    e->dry = 0;
+    for (k = 0; k < e->sides; k++)
+        if (e->iters[k] > 1) {
+            chrono__engine_side_iters(e, k, e->iters[k] / 2);
+            e->sample_ticks[k] /= 2;
+        }
+}
+
 /* One round: the samples recorded on their sides; a row when every side's
-   was accepted; then a control when one is due. */
+   was accepted (else, after CHRONO__DRY_ROUNDS without one, shorter
+   samples); then a control when one is due. */
 CHRONO__PRIVATE void chrono__engine_round(chrono_engine *e)
 {
     chrono__sample sm[2];
@@ -7886,15 +8007,17 @@ CHRONO__PRIVATE void chrono__engine_round(chrono_engine *e)
     e->rounds++;
     for (k = 0; k < e->sides; k++) {
         size_t row = e->n;
-        chrono__record(&sm[k], e->iters, &e->s->clock, &e->col[k], &row, e->r[k]);
+        chrono__record(&sm[k], e->iters[k], &e->s->clock, &e->col[k], &row, e->r[k]);
         accepted &= row > e->n;
         soft &= chrono__soft(&sm[k]);
     }
     if (accepted) {
         e->n++;
+        e->dry = 0;
         chrono__engine_note(e);
-    } else if (soft) {
-        chrono__engine_soft(e, sm);
+    } else {
+        if (soft) chrono__engine_soft(e, sm);
+        if (++e->dry >= CHRONO__DRY_ROUNDS) chrono__engine_shorten(e);
     }
     if (e->controls && e->ctl.adds && e->rounds % e->ctl.every == 0) chrono__control(e->s, &e->ctl, &e->col[0], e->cap);
 }
@@ -7986,19 +8109,22 @@ CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule r
     return rule == CHRONO_ENGINE_DROP_DECIDED ? chrono__engine_drop_decided(e) : chrono__engine_drop_run(e);
 }
 
-/* The thread's CPU time over the sampling into every side's result (both
-   sides share the figures: cpu_share, cpu_ns_per_iter over all the
-   iterations taken); with one side, its page faults per iteration too. */
+/* The thread's CPU time over the sampling into every side's result: one
+   side, its CPU time per iteration taken (and its page faults); two sides,
+   whose iteration counts may differ, each its own: the span's share of CPU
+   time (shared: the sides alternate within it) times the side's own mean
+   time per iteration. */
 CHRONO_API void chrono_engine_figures(chrono_engine *e)
 {
-    double iters = 0;
+    double iters = (double)e->r[0]->samples_taken * (double)e->iters[0], share = chrono__cpu_share(&e->cpu);
     int k;
-    for (k = 0; k < e->sides; k++) iters += (double)e->r[k]->samples_taken * (double)e->iters;
-    for (k = 0; k < e->sides; k++) {
-        e->r[k]->cpu_share = chrono__cpu_share(&e->cpu);
-        e->r[k]->cpu_ns_per_iter = chrono__cpu_per_iter(&e->cpu, iters);
+    for (k = 0; k < e->sides; k++) e->r[k]->cpu_share = share;
+    if (e->sides == 1) {
+        e->r[0]->cpu_ns_per_iter = chrono__cpu_per_iter(&e->cpu, iters);
+        chrono__mem_faults(&e->faults, iters, e->r[0]);
+        return;
     }
-    if (e->sides == 1) chrono__mem_faults(&e->faults, iters, e->r[0]);
+    for (k = 0; k < e->sides; k++) e->r[k]->cpu_ns_per_iter = e->r[k]->all_n ? share * e->r[k]->all_ns_mean : NAN;
 }
 
 /* Each side's statistics of the rows kept, and the time since open
@@ -8299,7 +8425,7 @@ CHRONO__PRIVATE int chrono__run_close(chrono_engine *e, const chrono__mem *mem0,
     chrono__user_read(s, r);   /* before chrono__mem_finish's batch */
     chrono_engine_figures(e);
     (void)chrono_engine_drop(e, CHRONO_ENGINE_DROP_RUN);
-    chrono__mem_finish(s, mem0, e->fn[0], e->ctx[0], e->iters, r);
+    chrono__mem_finish(s, mem0, e->fn[0], e->ctx[0], e->iters[0], r);
     if (r->migrated) r->warnings |= CHRONO_WARN_MIGRATED;
     chrono__keep_samples(s, e->col[0].ns, e->n, &r->sample_ns, &r->nsample_ns);
     rc = chrono_engine_summarise(e);
@@ -8318,7 +8444,7 @@ CHRONO__PRIVATE void chrono__run_warm(chrono_engine *e)
     double max_ms = e->s->cfg.max_ms;
     (void)chrono_engine_size(e, 1, max_ms / 4, 0);
     (void)chrono_engine_warm(e, e->s->cfg.warmup_ms, 1);
-    (void)chrono_engine_size(e, e->iters, max_ms / 2, 0);
+    (void)chrono_engine_size(e, 0, max_ms / 2, 0);
     chrono__user_zero(e->s);   /* the body's counts: the samples' own */
 }
 
@@ -8378,7 +8504,7 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
    *unstable: the two halves' intervals do not overlap (the ratio changed
    level), and then the interval covers both halves' too. */
 CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__columns *ca, const chrono__columns *cb,
-                                  size_t n, uint64_t iters, chrono_ratio *out, int *unstable)
+                                  size_t n, const uint64_t iters[2], chrono_ratio *out, int *unstable)
 {
     chrono_ratio h1, h2;
     double q, ta, tb, res = (double)(s->clock.resolution_ticks ? s->clock.resolution_ticks : 1);
@@ -8389,10 +8515,10 @@ CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__co
     /* median sample ticks of each side (scratch is free again) */
     for (i = 0; i < n; i++) ca->scratch[i] = ca->ticks[i];
     chrono_stats_sort(ca->scratch, n);
-    ta = ca->scratch[n / 2] * (double)iters;
+    ta = ca->scratch[n / 2] * (double)iters[0];
     for (i = 0; i < n; i++) ca->scratch[i] = cb->ticks[i];
     chrono_stats_sort(ca->scratch, n);
-    tb = ca->scratch[n / 2] * (double)iters;
+    tb = ca->scratch[n / 2] * (double)iters[1];
     q = (ta > 0 ? res / ta : 0) + (tb > 0 ? res / tb : 0);
     if (h >= 8 && chrono_stats_ratio(ca->ns, cb->ns, h, s->cfg.confidence, ca->scratch, &h1) == 0 &&
         chrono_stats_ratio(ca->ns + h, cb->ns + h, n - h, s->cfg.confidence, ca->scratch, &h2) == 0 &&
@@ -8458,7 +8584,7 @@ CHRONO__PRIVATE int chrono__compare_engine(chrono_engine *e, chrono_session *s, 
     if (rc < 0) return rc;
     (void)chrono_engine_size(e, 1, max_ms / 8, max_ms / 4);
     (void)chrono_engine_warm(e, s->cfg.warmup_ms / 2, 2);
-    (void)chrono_engine_size(e, e->iters, max_ms / 3, max_ms / 2);
+    (void)chrono_engine_size(e, 0, max_ms / 3, max_ms / 2);
     return 0;
 }
 
@@ -8763,7 +8889,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     t.fixed = chrono__setup_fixed(s);
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, 1, e.start, max_ms / 4));
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
-    chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters, e.start, max_ms / 2));
+    chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters[0], e.start, max_ms / 2));
     chrono__user_zero(s);
     (void)chrono_engine_run(&e, &target);   /* the setups' page faults and CPU time are counted too */
     return chrono__run_close(&e, &mem0, CHRONO__SETUP_MIN_CYCLES, CHRONO__SETUP_MIN_NS, out);
@@ -9097,7 +9223,7 @@ CHRONO__PRIVATE int chrono__threads_engine(chrono_session *s, const char *name, 
     if ((rc = chrono_engine_open(&e, s, &side, 1, rows)) < 0) return rc;
     (void)chrono_engine_size(&e, chrono__threads_presize(s, g), s->cfg.max_ms / 4, 0);
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
-    (void)chrono_engine_size(&e, e.iters, s->cfg.max_ms / 2, 0);
+    (void)chrono_engine_size(&e, 0, s->cfg.max_ms / 2, 0);
     g->recording = 1;
     rc = chrono_engine_run(&e, &t);
     g->recording = 0;
@@ -10379,6 +10505,15 @@ CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *co
 }
 
 /* ---- comparisons and sweeps in words ------------------------------------------------ */
+/* A ratio as a number a reader can use whatever its size: three decimals
+   from 0.01 to 1000 ("3.001"), three significant figures below ("0.00435",
+   "2.49e-05": never "0.000"), whole above ("4017"). */
+CHRONO__PRIVATE const char *chrono__ratio_num(char *buf, size_t n, double v)
+{
+    double a = fabs(v);
+    return chrono__num(buf, n, a > 0 && a < 0.01 ? "%.3g" : a >= 1000 ? "%.0f" : "%.3f", v);
+}
+
 /* "3.001x [2.999, 3.003] — add1000 is 3.00x faster (~cycles 3.000x)".
    Below the confidence asked (`want`: few pairs) no side is called faster:
    "0.910x [0.905, 0.915] 75% — no verdict: 3 pairs give a 75% interval, not
@@ -10392,15 +10527,15 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     int shortfall = chrono_stats_level_short(c->ci_level, want);
     uint64_t units;
     if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)chrono__bprintf(buf, n, "-"); return 0; }
-    chrono__num(r, sizeof r, "%.3f", c->ratio);
-    chrono__num(lo, sizeof lo, "%.3f", c->ci_low);
-    chrono__num(hi, sizeof hi, "%.3f", c->ci_high);
+    chrono__ratio_num(r, sizeof r, c->ratio);
+    chrono__ratio_num(lo, sizeof lo, c->ci_low);
+    chrono__ratio_num(hi, sizeof hi, c->ci_high);
     chrono__num(f, sizeof f, "%.2f", a_faster ? 1.0 / c->ratio : c->ratio);
     chrono__num(level, sizeof level, "%.0f", 100.0 * conf);
     cr[0] = '\0';
     if (chrono__finite(c->cycles_ratio)) {
         char num[48];
-        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
+        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__ratio_num(num, sizeof num, c->cycles_ratio));
     }
     chrono_escape_buf(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
     chrono__num(asked, sizeof asked, "%.0f", 100.0 * want);
@@ -13059,6 +13194,7 @@ CHRONO_API chrono_expect_config chrono_expect_config_default(void)
     c.budget_ms = 500;
     c.alpha = 0.01;
     c.first_look = 16;
+    c.strict = 0;
     return c;
 }
 
@@ -13076,6 +13212,7 @@ CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in
     if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0))) return CHRONO_EINVAL;
     if (!(in->alpha == 0 || (in->alpha > 0 && in->alpha < 0.5))) return CHRONO_EINVAL;
     if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000)) return CHRONO_EINVAL;
+    if (in->strict != 0 && in->strict != 1) return CHRONO_EINVAL;
     *out = *in;
     if (in->budget_ms == 0) out->budget_ms = d.budget_ms;
     if (in->alpha == 0) out->alpha = d.alpha;
@@ -13153,22 +13290,53 @@ typedef struct chrono__looks {
     size_t cap;
 } chrono__looks;
 
-/* The engine on one side or two: the batch sized (the larger of the sides'),
-   warmed up (alternating), sized again.  One iteration count for both, as
-   in chrono_compare: bodies whose work depends on the iteration index see
-   the same inputs.  With a large gap the slow side's samples are long, and
-   on a busy machine the scheduler may cut them (rejected, replaced): such a
-   check can end INCONCLUSIVE, never FAIL.  0 or the error. */
+/* The fewest samples (pairs) whose [min, max] reaches the level of look 1:
+   no look can decide on fewer. */
+CHRONO__PRIVATE size_t chrono__looks_fewest(double alpha)
+{
+    double want = 1.0 - 2.0 * chrono_expect_alpha(alpha, 1), level = 0;
+    size_t n, lo, hi;
+    for (n = 1; n < 64; n++)
+        if (chrono_stats_median_ci(n, want, &lo, &hi, &level) == 0 && level >= want) break;
+    return n;
+}
+
+/* Whether the budget can hold the fewest samples that decide, from what
+   sizing measured of one round; if not, INCONCLUSIVE at once with what
+   would. */
+CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_checker *ck, chrono_expectation *e)
+{
+    size_t fewest = chrono__looks_fewest(ck->cfg.alpha);
+    double spent = chrono_engine_ms(en), round = 0, need;
+    int k;
+    for (k = 0; k < en->sides; k++) round += chrono_clock_ns(&en->s->clock, en->sample_ticks[k]) / 1e6;
+    need = spent + (double)fewest * round;
+    if (need <= ck->cfg.budget_ms) return 1;
+    e->verdict = CHRONO_INCONCLUSIVE;
+    (void)chrono__bprintf(e->reason, sizeof e->reason,
+                          "one %s takes %.3g ms: the %lu that can decide need %.0f ms, past the %.0f ms budget "
+                          "(--budget-ms=%.0f would hold them)", en->sides == 2 ? "pair" : "sample", round,
+                          (unsigned long)fewest, need, ck->cfg.budget_ms, ceil(need * 1.25 / 100) * 100);
+    return 0;
+}
+
+/* The engine on one side or two: each side's batch sized; then, when the
+   budget holds the fewest samples that can decide (chrono__looks_fit),
+   warmed up (alternating) and sized again.  As in chrono_compare, each side
+   has its own iteration count (sides within 2x share the larger), so a
+   lopsided pair's samples are of one length on both sides.  0, 1 (the
+   budget cannot hold them: e INCONCLUSIVE with the reason) or the error. */
 CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
-                                       int sides)
+                                       int sides, chrono_expectation *e)
 {
     chrono_session *s = ck->session;
     double budget = ck->cfg.budget_ms, warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
     int rc = chrono_engine_open(en, s, side, sides, ck->cfg.first_look);
     if (rc < 0) return rc;
     (void)chrono_engine_size(en, 1, budget / 8, budget / 8);
+    if (!chrono__looks_fit(en, ck, e)) return 1;
     (void)chrono_engine_warm(en, warm / (8 * sides), 2);   /* a warm-up may stretch to 4x its time: at most `warm` */
-    (void)chrono_engine_size(en, en->iters, budget / 4, budget / 4);   /* warm now: both must reach the target */
+    (void)chrono_engine_size(en, 0, budget / 4, budget / 4);   /* warm now: both must reach the target */
     return 0;
 }
 
@@ -13212,6 +13380,26 @@ CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__loo
     if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
 }
 
+/* The budget spent undecided: the reason says what the pairs showed and
+   what would decide (4x the budget gives ~4x the pairs; a claim the truth
+   sits on may need more than any budget). */
+CHRONO__PRIVATE void chrono__looks_undecided(const chrono_engine *en, chrono__looks *lk, size_t m)
+{
+    const chrono_expectation *e = lk->e;
+    size_t fewest = chrono__looks_fewest(lk->ck->cfg.alpha);
+    double b = lk->ck->cfg.budget_ms;
+    if (m < fewest)
+        (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason,
+                              "%lu %s in %.0f ms, fewer than the %lu that can decide: --budget-ms=%.0f would give ~%lu",
+                              (unsigned long)m, en->sides == 2 ? "pairs" : "samples", b, (unsigned long)fewest, 4 * b,
+                              (unsigned long)(4 * m));
+    else
+        (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason,
+                              "%.5g [%.5g, %.5g] straddles the claim %.4g after %lu %s: --budget-ms=%.0f would give ~%lu",
+                              e->estimate, e->ci_low, e->ci_high, e->claim, (unsigned long)m,
+                              en->sides == 2 ? "pairs" : "samples", 4 * b, (unsigned long)(4 * m));
+}
+
 /* The engine's decide callback, when it has the rows of this look (first_look
    2^(k-1)) or the budget is spent: look k at the figures.  1 asks for twice
    the rows (another look), 0 stops: decided, out of budget, or out of memory. */
@@ -13227,6 +13415,7 @@ CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
     if (m) {
         lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look, lk->ck->cfg.alpha, lk->buf + m,
                                      lk->e);
+        if (lk->v == CHRONO_INCONCLUSIVE && over) chrono__looks_undecided(en, lk, m);
         if (lk->v != CHRONO_INCONCLUSIVE || over) return 0;
     }
     en->target.n *= 2;
@@ -13282,8 +13471,12 @@ CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, ch
 {
     chrono_engine en;
     chrono_verdict v;
-    int rc = chrono__looks_open(&en, ck, side, sides), k;
+    int rc = chrono__looks_open(&en, ck, side, sides, e), k;
     if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    if (rc == 1) {
+        e->spent_ms = chrono_engine_ms(&en);
+        return CHRONO_INCONCLUSIVE;
+    }
     v = chrono__looks_run(&en, ck, claim, claim_is_max, e);
     if (v != CHRONO_VERDICT_ERROR && en.n) {
         (void)chrono_engine_drop(&en, CHRONO_ENGINE_DROP_DECIDED);
@@ -13902,15 +14095,26 @@ CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
     fputs("  ...\n", out);
 }
 
-CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_expectation *e)
+/* Whether e fails the run: FAIL, an error, or under strict an
+   INCONCLUSIVE that was measured (timed under an emulator it stays a skip). */
+CHRONO__PRIVATE int chrono__expect_fails(const chrono_checker *ck, const chrono_expectation *e)
+{
+    if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) return 1;
+    return e->verdict == CHRONO_INCONCLUSIVE && ck->cfg.strict && !chrono_session_emulated(ck->session);
+}
+
+CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_checker *ck, const chrono_expectation *e)
 {
     char fig[128];
+    int fails = chrono__expect_fails(ck, e);
     chrono__tap_figures(fig, sizeof fig, e);
-    fprintf(out, "%sok %lu - ", e->verdict == CHRONO_PASS || e->verdict == CHRONO_INCONCLUSIVE ? "" : "not ",
-            (unsigned long)(i + 1));
+    fprintf(out, "%sok %lu - ", fails ? "not " : "", (unsigned long)(i + 1));
     chrono__tap_name(out, e->name);
     if (e->verdict == CHRONO_PASS) {
         fprintf(out, " # %s\n", fig);
+    } else if (e->verdict == CHRONO_INCONCLUSIVE && fails) {
+        fputc('\n', out);   /* strict: the YAML block says inconclusive, and why */
+        chrono__tap_yaml(out, e);
     } else if (e->verdict == CHRONO_INCONCLUSIVE) {
         if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
         else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
@@ -13930,18 +14134,19 @@ CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
     if (ck->session && ck->session->is_open) (void)chrono_report_environment(ck->session, out, "# ");
     if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
     else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
-    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, &ck->items[i]);
+    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, ck, &ck->items[i]);
     return fflush(out) == 0 && !ferror(out) ? 0 : CHRONO_EIO;
 }
 
-/* 0 when nothing failed or erred (inconclusive ones are skips), else 1. */
+/* 0 when nothing failed or erred (inconclusive ones are skips, failures
+   under .strict), else 1. */
 CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
 {
     size_t i;
     if (!ck) return 1;
     if (ck->chrono__lost_failed) return 1;   /* a failed verdict could not be kept */
     for (i = 0; i < ck->n; i++)
-        if (ck->items[i].verdict == CHRONO_FAIL || ck->items[i].verdict == CHRONO_VERDICT_ERROR) return 1;
+        if (chrono__expect_fails(ck, &ck->items[i])) return 1;
     return 0;
 }
 
@@ -13957,7 +14162,9 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     chrono_config cfg = chrono_config_default();
     chrono_expect_config ecfg = chrono_expect_config_default();
     double budget = 0, alpha = 0;
-    chrono_cli_flag extra[2];
+    int strict = 0;
+    const char *strict_env = getenv("CHRONO_CHECK_STRICT");
+    chrono_cli_flag extra[3];
     chrono_cli cli;
     chrono_session s;
     chrono_checker ck;
@@ -13967,7 +14174,17 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     extra[0].min = 1; extra[0].max = 86400000; extra[0].help = "time budget of each expectation in ms (default 500)";
     extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
     extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 2) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    extra[2].name = "--strict"; extra[2].kind = CHRONO_CLI_BOOL; extra[2].value = &strict; extra[2].min = extra[2].max = 0;
+    extra[2].help = "an inconclusive claim fails (exit 1); also CHRONO_CHECK_STRICT=1 in the environment";
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 3) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    if (strict_env && *strict_env && strcmp(strict_env, "0") != 0) {
+        if (strcmp(strict_env, "1") != 0) {
+            fprintf(stderr, "%s: CHRONO_CHECK_STRICT='%s': expected 1 or 0\n", argc > 0 ? argv[0] : "check", strict_env);
+            chrono_cli_close(&cli);
+            return 2;
+        }
+        strict = 1;
+    }
     /* a check decides as it samples, in this process: pooling fresh processes
        (program.h's --processes) is not what its verdicts are made of */
     if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
@@ -13980,6 +14197,7 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     if (cli.quick) ecfg.budget_ms = 150;
     if (budget > 0) ecfg.budget_ms = budget;
     if (alpha > 0) ecfg.alpha = alpha;
+    ecfg.strict = strict != 0;
     if ((rc = chrono_session_open_at(&s, &cfg, caller)) < 0) {
         chrono_cli_close(&cli);
         printf("TAP version 13\n1..0\nBail out! session: %s\n", chrono_strerror(rc));

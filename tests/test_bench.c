@@ -929,14 +929,14 @@ static void test_pair_interval(void)
         a.ticks[i] = a.ns[i] = 100100.0;
         b.ticks[i] = b.ns[i] = 100000.0;
     }
-    rc = chrono__pair_ratio(&s, &a, &b, N, 1, &r, &unstable);
+    rc = chrono__pair_ratio(&s, &a, &b, N, (const uint64_t[2]){ 1, 1 }, &r, &unstable);
     tap_ok(rc == 0 && !unstable && r.ci_low < 1.001 && r.ci_high > 1.001 && r.ci_high - r.ci_low >= 2 * 1.001 * 21 * 2 / 100100.0 * 0.99,
            "identical pairs: the interval is widened by the quantisation (%.6f [%.6f, %.6f])", r.ratio, r.ci_low, r.ci_high);
     for (i = 0; i < N; i++) {   /* 2.0 in the first half, 2.1 in the second, a little noise */
         b.ticks[i] = b.ns[i] = 100000.0 + (double)(i % 5);
         a.ticks[i] = a.ns[i] = b.ns[i] * (i < N / 2 ? 2.0 : 2.1);
     }
-    rc = chrono__pair_ratio(&s, &a, &b, N, 1, &r, &unstable);
+    rc = chrono__pair_ratio(&s, &a, &b, N, (const uint64_t[2]){ 1, 1 }, &r, &unstable);
     tap_ok(rc == 0 && unstable && r.ci_low <= 2.0 && r.ci_high >= 2.1,
            "a level change half way: unstable, the interval covers both levels ([%.4f, %.4f])", r.ci_low, r.ci_high);
 }

@@ -207,8 +207,12 @@ CHRONO_API int chrono_session_emulated(const chrono_session *s);
    result is written to *out (may be NULL) and kept in the session. */
 CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out);
 
-/* Interleaved A/B: the same iteration count for both, rounds ordered ABBA,
-   the ratio a/b and its interval from the median of the paired log-ratios. */
+/* Interleaved A/B: rounds ordered ABBA, the ratio a/b of the per-iteration
+   times and its interval from the median of the paired log-ratios.  Each side
+   is sized to the target sample length on its own (sides within 2x share the
+   larger count), so a 13 ns body against a 54 us one gets samples of the
+   same length on both sides.  A body whose work depends on the iteration
+   index must keep its position in ctx: the sides' counts may differ. */
 CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a, void *ctx_a,
                               const char *name_b, chrono_fn b, void *ctx_b, chrono_comparison *out);
 
@@ -513,7 +517,7 @@ CHRONO__PRIVATE int chrono__run_close(chrono_engine *e, const chrono__mem *mem0,
     chrono__user_read(s, r);   /* before chrono__mem_finish's batch */
     chrono_engine_figures(e);
     (void)chrono_engine_drop(e, CHRONO_ENGINE_DROP_RUN);
-    chrono__mem_finish(s, mem0, e->fn[0], e->ctx[0], e->iters, r);
+    chrono__mem_finish(s, mem0, e->fn[0], e->ctx[0], e->iters[0], r);
     if (r->migrated) r->warnings |= CHRONO_WARN_MIGRATED;
     chrono__keep_samples(s, e->col[0].ns, e->n, &r->sample_ns, &r->nsample_ns);
     rc = chrono_engine_summarise(e);
@@ -532,7 +536,7 @@ CHRONO__PRIVATE void chrono__run_warm(chrono_engine *e)
     double max_ms = e->s->cfg.max_ms;
     (void)chrono_engine_size(e, 1, max_ms / 4, 0);
     (void)chrono_engine_warm(e, e->s->cfg.warmup_ms, 1);
-    (void)chrono_engine_size(e, e->iters, max_ms / 2, 0);
+    (void)chrono_engine_size(e, 0, max_ms / 2, 0);
     chrono__user_zero(e->s);   /* the body's counts: the samples' own */
 }
 
@@ -592,7 +596,7 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
    *unstable: the two halves' intervals do not overlap (the ratio changed
    level), and then the interval covers both halves' too. */
 CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__columns *ca, const chrono__columns *cb,
-                                  size_t n, uint64_t iters, chrono_ratio *out, int *unstable)
+                                  size_t n, const uint64_t iters[2], chrono_ratio *out, int *unstable)
 {
     chrono_ratio h1, h2;
     double q, ta, tb, res = (double)(s->clock.resolution_ticks ? s->clock.resolution_ticks : 1);
@@ -603,10 +607,10 @@ CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__co
     /* median sample ticks of each side (scratch is free again) */
     for (i = 0; i < n; i++) ca->scratch[i] = ca->ticks[i];
     chrono_stats_sort(ca->scratch, n);
-    ta = ca->scratch[n / 2] * (double)iters;
+    ta = ca->scratch[n / 2] * (double)iters[0];
     for (i = 0; i < n; i++) ca->scratch[i] = cb->ticks[i];
     chrono_stats_sort(ca->scratch, n);
-    tb = ca->scratch[n / 2] * (double)iters;
+    tb = ca->scratch[n / 2] * (double)iters[1];
     q = (ta > 0 ? res / ta : 0) + (tb > 0 ? res / tb : 0);
     if (h >= 8 && chrono_stats_ratio(ca->ns, cb->ns, h, s->cfg.confidence, ca->scratch, &h1) == 0 &&
         chrono_stats_ratio(ca->ns + h, cb->ns + h, n - h, s->cfg.confidence, ca->scratch, &h2) == 0 &&
@@ -672,7 +676,7 @@ CHRONO__PRIVATE int chrono__compare_engine(chrono_engine *e, chrono_session *s, 
     if (rc < 0) return rc;
     (void)chrono_engine_size(e, 1, max_ms / 8, max_ms / 4);
     (void)chrono_engine_warm(e, s->cfg.warmup_ms / 2, 2);
-    (void)chrono_engine_size(e, e->iters, max_ms / 3, max_ms / 2);
+    (void)chrono_engine_size(e, 0, max_ms / 3, max_ms / 2);
     return 0;
 }
 
@@ -977,7 +981,7 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     t.fixed = chrono__setup_fixed(s);
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, 1, e.start, max_ms / 4));
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
-    chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters, e.start, max_ms / 2));
+    chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters[0], e.start, max_ms / 2));
     chrono__user_zero(s);
     (void)chrono_engine_run(&e, &target);   /* the setups' page faults and CPU time are counted too */
     return chrono__run_close(&e, &mem0, CHRONO__SETUP_MIN_CYCLES, CHRONO__SETUP_MIN_NS, out);

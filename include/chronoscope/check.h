@@ -35,7 +35,7 @@
 
    2. EXPECTATIONS ----------------------------------------------------------------
      faster   slow takes >= min_speedup x the time of fast.  Interleaved pairs
-              (ABBA, one iteration count); the figure is the median of the
+              (ABBA, each side sized on its own); the figure is the median of the
               per-pair ratios slow/fast.  Stored as the comparison
               "name/slow" vs "name/fast" (its ratio is the speedup).
      below    the median time of one iteration is <= max_ns.  An absolute
@@ -54,7 +54,12 @@
    faster / below / saved are sequential tests with a bounded budget:
      - look k (k = 1, 2, ...) comes after first_look x 2^(k-1) accepted
        samples (pairs), or when the budget (default 500 ms, everything
-       included: sizing, warm-up, samples) runs out;
+       included: sizing, warm-up, samples) runs out; no sample starts that
+       would end past it (a check ends within 1.25x its budget, the one
+       call that sizes a body longer than the budget excepted);
+     - each side of a pair has its own iteration count, sized to the target
+       sample length (sides within 2x share the larger): a 13 ns body
+       against a 54 us one gets samples of one length on both sides;
      - at look k, each wrong verdict may have probability
            alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
        and since sum_k 6/(pi^2 k^2) = 1, the looks together spend at most
@@ -128,13 +133,21 @@
          ...
        ok 3 - scaling # SKIP inconclusive after 500 ms: ratio 1.21 [1.18, 1.24], claim 1.2
    A verdict error (bad input) is `not ok` with its reason in the YAML block.
+   An INCONCLUSIVE's reason says what would decide it ("12 pairs in 500 ms,
+   fewer than the 8 ...: --budget-ms=2000 would give ~48"); a body too long for
+   the budget to hold the fewest samples that can decide is INCONCLUSIVE at
+   once, after the one call that measured it, naming the budget that would.
    chrono_checker_exit_status(): 0 when nothing failed (skips included: a run
    where everything was inconclusive is all `# SKIP`, exit 0), 1 when something
-   failed or erred; never a count.  With nothing to run (a --filter that
+   failed or erred; never a count.  STRICT (.strict = 1, --strict, or
+   CHRONO_CHECK_STRICT=1 in the environment, for CI): an INCONCLUSIVE is
+   `not ok` with its reason in the YAML block, and exit 1 -- a claim the
+   machine could not decide does not pass silently (timed under an emulator
+   it stays a skip: there it says nothing about the code).  With nothing to run (a --filter that
    matches nothing) the plan is `1..0 # SKIP nothing selected`, exit 0.
 
    6. FUNCTIONS -----------------------------------------------------------------------
-     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16
+     chrono_expect_config_default()             budget 500 ms, alpha 0.01, first look 16, not strict
      chrono_checker_open(ck, s, cfg)            cfg may be NULL; 0 or CHRONO_EINVAL
      chrono_checker_close(ck)
      chrono_check_faster(ck, name, fast, fctx, slow, sctx, min_speedup)     verdict
@@ -183,6 +196,8 @@ typedef struct chrono_expect_config {
     double budget_ms;         /* whole expectation, sizing and warm-up included; default 500 */
     double alpha;             /* each wrong verdict at most this often; default 0.01, (0, 0.5) */
     size_t first_look;        /* samples (pairs) at look 1, doubling; default 16, 9..1e6 */
+    int strict;               /* 1: an INCONCLUSIVE verdict fails (TAP not ok, exit 1), as CI wants;
+                                 default 0 (a SKIP).  Timed under an emulator it stays a SKIP. */
 } chrono_expect_config;
 
 /* One verdict and its figures. */
@@ -333,6 +348,7 @@ CHRONO_API chrono_expect_config chrono_expect_config_default(void)
     c.budget_ms = 500;
     c.alpha = 0.01;
     c.first_look = 16;
+    c.strict = 0;
     return c;
 }
 
@@ -350,6 +366,7 @@ CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in
     if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0))) return CHRONO_EINVAL;
     if (!(in->alpha == 0 || (in->alpha > 0 && in->alpha < 0.5))) return CHRONO_EINVAL;
     if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000)) return CHRONO_EINVAL;
+    if (in->strict != 0 && in->strict != 1) return CHRONO_EINVAL;
     *out = *in;
     if (in->budget_ms == 0) out->budget_ms = d.budget_ms;
     if (in->alpha == 0) out->alpha = d.alpha;
@@ -427,22 +444,53 @@ typedef struct chrono__looks {
     size_t cap;
 } chrono__looks;
 
-/* The engine on one side or two: the batch sized (the larger of the sides'),
-   warmed up (alternating), sized again.  One iteration count for both, as
-   in chrono_compare: bodies whose work depends on the iteration index see
-   the same inputs.  With a large gap the slow side's samples are long, and
-   on a busy machine the scheduler may cut them (rejected, replaced): such a
-   check can end INCONCLUSIVE, never FAIL.  0 or the error. */
+/* The fewest samples (pairs) whose [min, max] reaches the level of look 1:
+   no look can decide on fewer. */
+CHRONO__PRIVATE size_t chrono__looks_fewest(double alpha)
+{
+    double want = 1.0 - 2.0 * chrono_expect_alpha(alpha, 1), level = 0;
+    size_t n, lo, hi;
+    for (n = 1; n < 64; n++)
+        if (chrono_stats_median_ci(n, want, &lo, &hi, &level) == 0 && level >= want) break;
+    return n;
+}
+
+/* Whether the budget can hold the fewest samples that decide, from what
+   sizing measured of one round; if not, INCONCLUSIVE at once with what
+   would. */
+CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_checker *ck, chrono_expectation *e)
+{
+    size_t fewest = chrono__looks_fewest(ck->cfg.alpha);
+    double spent = chrono_engine_ms(en), round = 0, need;
+    int k;
+    for (k = 0; k < en->sides; k++) round += chrono_clock_ns(&en->s->clock, en->sample_ticks[k]) / 1e6;
+    need = spent + (double)fewest * round;
+    if (need <= ck->cfg.budget_ms) return 1;
+    e->verdict = CHRONO_INCONCLUSIVE;
+    (void)chrono__bprintf(e->reason, sizeof e->reason,
+                          "one %s takes %.3g ms: the %lu that can decide need %.0f ms, past the %.0f ms budget "
+                          "(--budget-ms=%.0f would hold them)", en->sides == 2 ? "pair" : "sample", round,
+                          (unsigned long)fewest, need, ck->cfg.budget_ms, ceil(need * 1.25 / 100) * 100);
+    return 0;
+}
+
+/* The engine on one side or two: each side's batch sized; then, when the
+   budget holds the fewest samples that can decide (chrono__looks_fit),
+   warmed up (alternating) and sized again.  As in chrono_compare, each side
+   has its own iteration count (sides within 2x share the larger), so a
+   lopsided pair's samples are of one length on both sides.  0, 1 (the
+   budget cannot hold them: e INCONCLUSIVE with the reason) or the error. */
 CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
-                                       int sides)
+                                       int sides, chrono_expectation *e)
 {
     chrono_session *s = ck->session;
     double budget = ck->cfg.budget_ms, warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
     int rc = chrono_engine_open(en, s, side, sides, ck->cfg.first_look);
     if (rc < 0) return rc;
     (void)chrono_engine_size(en, 1, budget / 8, budget / 8);
+    if (!chrono__looks_fit(en, ck, e)) return 1;
     (void)chrono_engine_warm(en, warm / (8 * sides), 2);   /* a warm-up may stretch to 4x its time: at most `warm` */
-    (void)chrono_engine_size(en, en->iters, budget / 4, budget / 4);   /* warm now: both must reach the target */
+    (void)chrono_engine_size(en, 0, budget / 4, budget / 4);   /* warm now: both must reach the target */
     return 0;
 }
 
@@ -486,6 +534,26 @@ CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__loo
     if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
 }
 
+/* The budget spent undecided: the reason says what the pairs showed and
+   what would decide (4x the budget gives ~4x the pairs; a claim the truth
+   sits on may need more than any budget). */
+CHRONO__PRIVATE void chrono__looks_undecided(const chrono_engine *en, chrono__looks *lk, size_t m)
+{
+    const chrono_expectation *e = lk->e;
+    size_t fewest = chrono__looks_fewest(lk->ck->cfg.alpha);
+    double b = lk->ck->cfg.budget_ms;
+    if (m < fewest)
+        (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason,
+                              "%lu %s in %.0f ms, fewer than the %lu that can decide: --budget-ms=%.0f would give ~%lu",
+                              (unsigned long)m, en->sides == 2 ? "pairs" : "samples", b, (unsigned long)fewest, 4 * b,
+                              (unsigned long)(4 * m));
+    else
+        (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason,
+                              "%.5g [%.5g, %.5g] straddles the claim %.4g after %lu %s: --budget-ms=%.0f would give ~%lu",
+                              e->estimate, e->ci_low, e->ci_high, e->claim, (unsigned long)m,
+                              en->sides == 2 ? "pairs" : "samples", 4 * b, (unsigned long)(4 * m));
+}
+
 /* The engine's decide callback, when it has the rows of this look (first_look
    2^(k-1)) or the budget is spent: look k at the figures.  1 asks for twice
    the rows (another look), 0 stops: decided, out of budget, or out of memory. */
@@ -501,6 +569,7 @@ CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
     if (m) {
         lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look, lk->ck->cfg.alpha, lk->buf + m,
                                      lk->e);
+        if (lk->v == CHRONO_INCONCLUSIVE && over) chrono__looks_undecided(en, lk, m);
         if (lk->v != CHRONO_INCONCLUSIVE || over) return 0;
     }
     en->target.n *= 2;
@@ -556,8 +625,12 @@ CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, ch
 {
     chrono_engine en;
     chrono_verdict v;
-    int rc = chrono__looks_open(&en, ck, side, sides), k;
+    int rc = chrono__looks_open(&en, ck, side, sides, e), k;
     if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    if (rc == 1) {
+        e->spent_ms = chrono_engine_ms(&en);
+        return CHRONO_INCONCLUSIVE;
+    }
     v = chrono__looks_run(&en, ck, claim, claim_is_max, e);
     if (v != CHRONO_VERDICT_ERROR && en.n) {
         (void)chrono_engine_drop(&en, CHRONO_ENGINE_DROP_DECIDED);
@@ -1176,15 +1249,26 @@ CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
     fputs("  ...\n", out);
 }
 
-CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_expectation *e)
+/* Whether e fails the run: FAIL, an error, or under strict an
+   INCONCLUSIVE that was measured (timed under an emulator it stays a skip). */
+CHRONO__PRIVATE int chrono__expect_fails(const chrono_checker *ck, const chrono_expectation *e)
+{
+    if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) return 1;
+    return e->verdict == CHRONO_INCONCLUSIVE && ck->cfg.strict && !chrono_session_emulated(ck->session);
+}
+
+CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_checker *ck, const chrono_expectation *e)
 {
     char fig[128];
+    int fails = chrono__expect_fails(ck, e);
     chrono__tap_figures(fig, sizeof fig, e);
-    fprintf(out, "%sok %lu - ", e->verdict == CHRONO_PASS || e->verdict == CHRONO_INCONCLUSIVE ? "" : "not ",
-            (unsigned long)(i + 1));
+    fprintf(out, "%sok %lu - ", fails ? "not " : "", (unsigned long)(i + 1));
     chrono__tap_name(out, e->name);
     if (e->verdict == CHRONO_PASS) {
         fprintf(out, " # %s\n", fig);
+    } else if (e->verdict == CHRONO_INCONCLUSIVE && fails) {
+        fputc('\n', out);   /* strict: the YAML block says inconclusive, and why */
+        chrono__tap_yaml(out, e);
     } else if (e->verdict == CHRONO_INCONCLUSIVE) {
         if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
         else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
@@ -1204,18 +1288,19 @@ CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
     if (ck->session && ck->session->is_open) (void)chrono_report_environment(ck->session, out, "# ");
     if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
     else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
-    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, &ck->items[i]);
+    for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, ck, &ck->items[i]);
     return fflush(out) == 0 && !ferror(out) ? 0 : CHRONO_EIO;
 }
 
-/* 0 when nothing failed or erred (inconclusive ones are skips), else 1. */
+/* 0 when nothing failed or erred (inconclusive ones are skips, failures
+   under .strict), else 1. */
 CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
 {
     size_t i;
     if (!ck) return 1;
     if (ck->chrono__lost_failed) return 1;   /* a failed verdict could not be kept */
     for (i = 0; i < ck->n; i++)
-        if (ck->items[i].verdict == CHRONO_FAIL || ck->items[i].verdict == CHRONO_VERDICT_ERROR) return 1;
+        if (chrono__expect_fails(ck, &ck->items[i])) return 1;
     return 0;
 }
 
@@ -1231,7 +1316,9 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     chrono_config cfg = chrono_config_default();
     chrono_expect_config ecfg = chrono_expect_config_default();
     double budget = 0, alpha = 0;
-    chrono_cli_flag extra[2];
+    int strict = 0;
+    const char *strict_env = getenv("CHRONO_CHECK_STRICT");
+    chrono_cli_flag extra[3];
     chrono_cli cli;
     chrono_session s;
     chrono_checker ck;
@@ -1241,7 +1328,17 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     extra[0].min = 1; extra[0].max = 86400000; extra[0].help = "time budget of each expectation in ms (default 500)";
     extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
     extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 2) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    extra[2].name = "--strict"; extra[2].kind = CHRONO_CLI_BOOL; extra[2].value = &strict; extra[2].min = extra[2].max = 0;
+    extra[2].help = "an inconclusive claim fails (exit 1); also CHRONO_CHECK_STRICT=1 in the environment";
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 3) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    if (strict_env && *strict_env && strcmp(strict_env, "0") != 0) {
+        if (strcmp(strict_env, "1") != 0) {
+            fprintf(stderr, "%s: CHRONO_CHECK_STRICT='%s': expected 1 or 0\n", argc > 0 ? argv[0] : "check", strict_env);
+            chrono_cli_close(&cli);
+            return 2;
+        }
+        strict = 1;
+    }
     /* a check decides as it samples, in this process: pooling fresh processes
        (program.h's --processes) is not what its verdicts are made of */
     if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
@@ -1254,6 +1351,7 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     if (cli.quick) ecfg.budget_ms = 150;
     if (budget > 0) ecfg.budget_ms = budget;
     if (alpha > 0) ecfg.alpha = alpha;
+    ecfg.strict = strict != 0;
     if ((rc = chrono_session_open_at(&s, &cfg, caller)) < 0) {
         chrono_cli_close(&cli);
         printf("TAP version 13\n1..0\nBail out! session: %s\n", chrono_strerror(rc));

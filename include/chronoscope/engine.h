@@ -12,7 +12,7 @@
        chrono_engine_side side[2] = { { "a", body_a, ctx_a, &ra }, { "b", body_b, ctx_b, &rb } };
        chrono_engine_target t = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL };
        if (chrono_engine_open(&e, &session, side, 2, 64) < 0) return;   // results named, 64 rows ready
-       chrono_engine_size(&e, 1, 100.0, 100.0);      // a batch both sides time >= the target
+       chrono_engine_size(&e, 1, 100.0, 100.0);      // each side's batch >= the target
        chrono_engine_warm(&e, 10.0, 2);              // A B A B, 10 ms each
        chrono_engine_run(&e, &t);                    // the samples: e.n rows in e.col[k]
        chrono_engine_drop(&e, CHRONO_ENGINE_DROP_RUN);   // contended rows out
@@ -32,7 +32,8 @@
 
    Functions:
        chrono_engine_open(e, s, sides, nsides, rows)   1 or 2 sides, their results started; 0 or error
-       chrono_engine_size(e, from, ms_a, ms_b)  iterations per sample, the larger of the sides'
+       chrono_engine_size(e, from, ms_a, ms_b)  iterations per sample, each side's own (0 from:
+                                                their current counts); sides within 2x share the larger
        chrono_engine_warm(e, ms, rounds)        warm-up, the sides alternating; ms spent
        chrono_engine_run(e, target)             the one sampling loop; 0 or CHRONO_ENOMEM
        chrono_engine_row_quiet(e, i)            row i quiet by both probes on every side
@@ -43,6 +44,7 @@
        chrono_engine_summarise(e)               statistics of the rows kept; 0 or error
        chrono_engine_keep(e, cmp)               the result (cmp NULL) or the comparison, in the session
        chrono_engine_ms(e)                      ms since open
+       chrono_engine_fits(e, limit_ms)          another round ends within limit_ms since open
 
    What one round does: a sample of each side (the second side first in odd
    rounds), each bracketed by the reference chains and the probes (bench.h,
@@ -155,7 +157,8 @@ struct chrono_engine {
     chrono_fn fn[2];
     void *ctx[2];
     chrono_result *r[2];         /* the sides' results: counts as it samples, statistics at summarise */
-    uint64_t iters;              /* iterations per sample, both sides */
+    uint64_t iters[2];           /* iterations per sample, each side's (chrono_engine_size) */
+    uint64_t sample_ticks[2];    /* what a sample of each side takes: sizing's, then the last one's */
     uint64_t start;              /* clock ticks at open (not serialized) */
     size_t n;                    /* rows: rounds whose every sample was accepted */
     size_t quiet;                /* rows of the segment quiet by both probes */
@@ -168,6 +171,7 @@ struct chrono_engine {
     size_t cap;                  /* rows a side the columns hold */
     size_t seg, seg_rounds;      /* the segment's first row and the rounds before it */
     size_t soft;                 /* interrupted rounds kept apart at the top of the columns */
+    size_t dry;                  /* rounds since the last row (chrono__engine_shorten) */
     chrono__controls ctl;
     chrono__cpu_span cpu;        /* over the sampling loop, controls paused */
     chrono__mem faults;          /* page faults over the sampling loop */
@@ -186,6 +190,7 @@ CHRONO_API void chrono_engine_figures(chrono_engine *e);
 CHRONO_API int chrono_engine_summarise(chrono_engine *e);
 CHRONO_API int chrono_engine_keep(chrono_engine *e, const chrono_comparison *cmp);
 CHRONO_API double chrono_engine_ms(const chrono_engine *e);
+CHRONO_API int chrono_engine_fits(const chrono_engine *e, double limit_ms);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_ENGINE_H */
@@ -437,13 +442,43 @@ CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__col
 }
 
 
-CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
+/* Ticks now, for budgets (not serialized: not a measurement). */
+CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
+
+CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
+{
+    uint64_t now = chrono__now(s);
+    return now > since ? chrono_clock_ns(&s->clock, now - since) / 1e6 : 0.0;
+}
+
+/* A sample of at least this many ms is long: a switch is expected in it on
+   a busy machine, and its thread's CPU time is read around it (a system
+   call of ~1 us: 0.2% of such a sample) to tell a brief switch from a long one. */
+#define CHRONO__LONG_SAMPLE_MS 0.5
+/* A long sample switched out keeps its place when the time off the CPU is
+   within this share of it: the timer interrupts and brief switches that
+   its length implies, not a stretch another program ran in. */
+#define CHRONO__BRIEF_SWITCH 0.005
+
+/* Whether the switches in a sample that began at w0 with the thread's CPU
+   time at c0 (NAN: not read) kept it off the CPU briefly. */
+CHRONO__PRIVATE int chrono__switch_brief(const chrono_session *s, double c0, uint64_t w0)
+{
+    double c1 = c0 == c0 ? chrono_cpu_thread_ns() : NAN, wall = chrono__elapsed_ms(s, w0) * 1e6;
+    return c1 == c1 && wall > 0 && wall - (c1 - c0) <= CHRONO__BRIEF_SWITCH * wall;
+}
+
+/* One sample of fn(ctx, iters), bracketed by the reference chains and the
+   probes; long (CHRONO__LONG_SAMPLE_MS expected): a switch in it rejects it
+   only when it kept the thread off the CPU for long. */
+CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, int long_sample,
                                     chrono__sample *out)
 {
-    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1;
+    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1, w0 = chrono__now(s);
     chrono_counter_read k0, k1;
     int counted = (s->cfg.counters & s->counters.open) != 0;
     long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
+    double c0 = long_sample ? chrono_cpu_thread_ns() : NAN;
     long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
@@ -473,7 +508,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     out->ticks = 0;
     if (t1 >= t0) out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     if (cpu0 != cpu1) { out->status = CHRONO__REJECTED(migrated); return; }
-    if (sw0 != sw1) { out->status = CHRONO__REJECTED(preempted); return; }
+    if (sw0 != sw1 && !chrono__switch_brief(s, c0, w0)) { out->status = CHRONO__REJECTED(preempted); return; }
     if (t1 < t0) { out->status = CHRONO__REJECTED(backwards); return; }
     out->status = CHRONO__OK;
     if (s->has_cycles) {
@@ -485,15 +520,6 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
             out->fe = (double)(f0 > f1 ? f0 : f1) * out->cycles_per_tick / CHRONO__FE_CALLS;
         out->port = chrono__port_ratio(s, m1, r1);
     }
-}
-
-/* Ticks now, for budgets (not serialized: not a measurement). */
-CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
-
-CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
-{
-    uint64_t now = chrono__now(s);
-    return now > since ? chrono_clock_ns(&s->clock, now - since) / 1e6 : 0.0;
 }
 
 /* Ticks one call of fn(ctx, iters) takes (serialized, overhead subtracted). */
@@ -521,21 +547,24 @@ CHRONO__PRIVATE uint64_t chrono__target_ticks(const chrono_session *s)
 /* Iterations per sample, from `iters` up: grow until one sample reaches the
    target.  A batch that reaches it is timed once more and kept only if it
    does again: a first call paying for page faults or cold caches must not
-   pass for a slow body.  A body that takes longer than the target gets a batch
-   of one; one the timer cannot see grows (at most x100 a step) to 2^40. */
+   pass for a slow body; one 4x past the target is kept at once (a long body
+   is not run twice for a count that cannot shrink below one).  A body that
+   takes longer than the target gets a batch of one; one the timer cannot see
+   grows (at most x100 a step) to 2^40.  *ticks: what the batch kept took. */
 CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
-                                       uint64_t since, double budget_ms)
+                                       uint64_t since, double budget_ms, uint64_t *ticks)
 {
     uint64_t target = chrono__target_ticks(s);
     for (;;) {
         uint64_t t = chrono__time_once(s, fn, ctx, iters), grow;
         if (t == 0) t = chrono__time_once(s, fn, ctx, iters);   /* a clock step back reads as 0 */
-        if (t >= target) {
+        *ticks = t;
+        if (t >= target && t / 4 < target) {
             uint64_t again = chrono__time_once(s, fn, ctx, iters);
             if (again >= target) return iters;
-            t = again;
+            *ticks = t = again;
         }
-        if (iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
+        if (t >= target || iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
         /* Aim 20% past the target from what this batch took. */
         grow = t > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)t) + 1 : iters * 100;
         if (grow > iters * 100) grow = iters * 100;
@@ -1012,7 +1041,7 @@ CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *
     chrono__sample sm;
     if (!c->adds || c->n >= cap || c->n >= c->most) return;
     if (c->cpu) chrono__cpu_stop(s, c->cpu);   /* a control's busy time is not the body's */
-    chrono__take_sample(s, chrono__control_body, NULL, c->adds, &sm);
+    chrono__take_sample(s, chrono__control_body, NULL, c->adds, 0, &sm);
     if (c->cpu) chrono__cpu_start(s, c->cpu);
     if (sm.status == CHRONO__OK && sm.cycles_per_tick > 0)
         col->ctl[c->n++] = (double)sm.ticks * sm.cycles_per_tick / (double)c->adds;
@@ -1152,7 +1181,7 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     if (!sides || nsides < 1 || nsides > 2) return CHRONO_EINVAL;
     e->s = s;
     e->sides = nsides;
-    e->iters = 1;
+    e->iters[0] = e->iters[1] = 1;
     if (s->cfg.counters & ~s->counters.asked)   /* a run that asks for more: into the group, outside any sample */
         (void)chrono_counters_add(&s->counters, s->cfg.counters);
     e->faults.ok = 1;
@@ -1169,38 +1198,63 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     return 0;
 }
 
-/* The iterations per sample, into the sides' results too. */
+/* Side k's iterations per sample, into its result too. */
+CHRONO__PRIVATE void chrono__engine_side_iters(chrono_engine *e, int k, uint64_t iters)
+{
+    e->iters[k] = iters;
+    e->r[k]->iters_per_sample = iters;
+}
+
+/* The iterations per sample of every side. */
 CHRONO__PRIVATE void chrono__engine_iters(chrono_engine *e, uint64_t iters)
 {
     int k;
-    e->iters = iters;
-    for (k = 0; k < e->sides; k++) e->r[k]->iters_per_sample = iters;
+    for (k = 0; k < e->sides; k++) chrono__engine_side_iters(e, k, iters);
 }
 
-/* Size the batch: each side's from `from` up until one sample reaches the
-   runner's target (chrono__size_batch), while ms_a (ms_b) since open allow;
-   both sides take the larger, so bodies that depend on the iteration index
-   see the same inputs. */
+/* Sides whose own counts are within this factor share the larger: a pair of
+   near-equal bodies (an A/B of one function) then runs the same iterations,
+   the same inputs for bodies that index by iteration; beyond it each side
+   keeps its own, so that a 13 ns body against a 54 us one does not make
+   the slow side's samples 4000x too long. */
+#define CHRONO__SHARED_ITERS_SPAN 2.0
+
+/* Size the batch: each side's from `from` (0: its current count) up until
+   one sample reaches the runner's target (chrono__size_batch), while ms_a
+   (ms_b) since open allow.  Each side keeps its own count, so both sides'
+   samples last about the target however lopsided the pair; sides within
+   CHRONO__SHARED_ITERS_SPAN of each other share the larger.  The larger count. */
 CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double ms_a, double ms_b)
 {
-    uint64_t it = from;
+    uint64_t it[2] = { 0, 0 }, hi = 0, lo = 0;
     int k;
     for (k = 0; k < e->sides; k++) {
-        uint64_t i = chrono__size_batch(e->s, e->fn[k], e->ctx[k], from, e->start, k ? ms_b : ms_a);
-        if (i > it) it = i;
+        it[k] = chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start, k ? ms_b : ms_a,
+                                   &e->sample_ticks[k]);
+        if (it[k] > hi) hi = it[k];
+        if (k == 0 || it[k] < lo) lo = it[k];
     }
-    chrono__engine_iters(e, it);
-    return it;
+    if ((double)hi <= CHRONO__SHARED_ITERS_SPAN * (double)lo) {
+        for (k = 0; k < e->sides; k++) e->sample_ticks[k] = (uint64_t)((double)e->sample_ticks[k] * (double)hi / (double)it[k]);
+        chrono__engine_iters(e, hi);
+        return hi;
+    }
+    for (k = 0; k < e->sides; k++) chrono__engine_side_iters(e, k, it[k]);
+    return hi;
 }
 
 /* Warm up `rounds` times each side in turn (A B A B ...), ms each (a window
-   may stretch: chrono__warmup); the time spent, into the results too. */
+   may stretch: chrono__warmup); a side whose one sample outlasts ms has
+   warmed itself in sizing and is not run again.  The time spent, into the
+   results too. */
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds)
 {
     double spent = 0;
     int w, k;
     for (w = 0; w < rounds; w++)
-        for (k = 0; k < e->sides; k++) spent += chrono__warmup(e->s, e->fn[k], e->ctx[k], e->iters, ms);
+        for (k = 0; k < e->sides; k++)
+            if (chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) < ms * 1e6)
+                spent += chrono__warmup(e->s, e->fn[k], e->ctx[k], e->iters[k], ms);
     for (k = 0; k < e->sides; k++) e->r[k]->warmup_ms = spent;
     return spent;
 }
@@ -1213,13 +1267,42 @@ CHRONO__PRIVATE chrono__columns chrono__engine_segment_cols(const chrono_engine 
     return chrono__columns_at(&e->col[k < e->sides ? k : 0], e->seg);
 }
 
+/* The ms a round takes: each side's last sample and its brackets (the
+   reference chains and probes, ~20 us a side). */
+CHRONO__PRIVATE double chrono__engine_round_ms(const chrono_engine *e)
+{
+    double ms = 0;
+    int k;
+    for (k = 0; k < e->sides; k++) ms += chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) / 1e6 + 0.02;
+    return ms;
+}
+
+/* Whether another round ends within limit_ms since open: the budget is a
+   promise, so no round starts that would end past it (the first round
+   excepted: a body longer than the budget still gets one sample). */
+CHRONO_API int chrono_engine_fits(const chrono_engine *e, double limit_ms)
+{
+    return e->rounds == 0 || chrono_engine_ms(e) + chrono__engine_round_ms(e) <= limit_ms;
+}
+
 /* Whether the MORE target wants another round: fewer than .samples quiet
    rows in the segment, room for them, and time left within max_ms. */
 CHRONO__PRIVATE int chrono__engine_more_segment(const chrono_engine *e)
 {
     size_t room = e->cap - e->seg, rows = e->n - e->seg;
     return e->quiet < (size_t)e->s->cfg.samples && rows + 1 < room && e->rounds - e->seg_rounds < room &&
-           chrono_engine_ms(e) < e->s->cfg.max_ms;
+           chrono_engine_fits(e, e->s->cfg.max_ms);
+}
+
+/* Whether the SAMPLES target wants another round: the runner's rules
+   (chrono__more_samples), within max_ms whatever was accepted. */
+CHRONO__PRIVATE int chrono__engine_more_samples(chrono_engine *e)
+{
+    if (!chrono__more_samples(e->s, e->start, e->rounds - e->seg_rounds, e->n - e->seg, e->quiet, &e->r[0]->truncated))
+        return 0;
+    if (chrono_engine_fits(e, e->s->cfg.max_ms)) return 1;
+    e->r[0]->truncated = 1;
+    return 0;
 }
 
 /* Whether the target wants another round. */
@@ -1227,12 +1310,10 @@ CHRONO__PRIVATE int chrono__engine_more(chrono_engine *e)
 {
     const chrono_engine_target *t = &e->target;
     switch (t->until) {
-    case CHRONO_ENGINE_SAMPLES:
-        return chrono__more_samples(e->s, e->start, e->rounds - e->seg_rounds, e->n - e->seg, e->quiet,
-                                    &e->r[0]->truncated);
+    case CHRONO_ENGINE_SAMPLES: return chrono__engine_more_samples(e);
     case CHRONO_ENGINE_MORE: return chrono__engine_more_segment(e);
     case CHRONO_ENGINE_TAKEN: return e->rounds < t->n;
-    default: return e->n < t->n && chrono_engine_ms(e) < t->ms && e->rounds < 100 * t->n + 10000;
+    default: return e->n < t->n && chrono_engine_fits(e, t->ms) && e->rounds < 100 * t->n + 10000;
     }
 }
 
@@ -1244,9 +1325,11 @@ CHRONO__PRIVATE void chrono__engine_take(chrono_engine *e, chrono__sample sm[2])
     int k, swap = e->sides == 2 && (e->rounds & 1);   /* ABBA: odd rounds run the second side first */
     for (k = 0; k < e->sides; k++) {
         int side = swap ? 1 - k : k;
-        chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters, &sm[side]);
+        int long_sample = chrono_clock_ns(&e->s->clock, e->sample_ticks[side]) >= CHRONO__LONG_SAMPLE_MS * 1e6;
+        chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters[side], long_sample, &sm[side]);
+        if (sm[side].ticks) e->sample_ticks[side] = sm[side].ticks;
         if (sm[side].status != CHRONO__OK) continue;
-        if (e->net) e->net(e->ctx[side], e->iters, &sm[side]);
+        if (e->net) e->net(e->ctx[side], e->iters[side], &sm[side]);
         if (e->controls) chrono__controls_size(e->s, &sm[side], &e->ctl);   /* the timed part's length */
     }
 }
@@ -1266,12 +1349,31 @@ CHRONO__PRIVATE void chrono__engine_soft(chrono_engine *e, const chrono__sample 
 {
     int k;
     if (e->n + e->soft + 1 >= e->cap) return;
-    for (k = 0; k < e->sides; k++) chrono__soft_row(&sm[k], e->iters, &e->s->clock, &e->col[k], e->cap - 1 - e->soft);
+    for (k = 0; k < e->sides; k++) chrono__soft_row(&sm[k], e->iters[k], &e->s->clock, &e->col[k], e->cap - 1 - e->soft);
     e->soft++;
 }
 
+/* After this many rounds in a row without a row (every one had a sample
+   rejected), the samples are halved: a batch too long for the machine's
+   quiet spells is shortened before the run gives up. */
+#define CHRONO__DRY_ROUNDS 8
+
+/* Halve the iterations of every side that has more than one (figures are
+   per iteration: rows before and after compare as they are). */
+CHRONO__PRIVATE void chrono__engine_shorten(chrono_engine *e)
+{
+    int k;
+    e->dry = 0;
+    for (k = 0; k < e->sides; k++)
+        if (e->iters[k] > 1) {
+            chrono__engine_side_iters(e, k, e->iters[k] / 2);
+            e->sample_ticks[k] /= 2;
+        }
+}
+
 /* One round: the samples recorded on their sides; a row when every side's
-   was accepted; then a control when one is due. */
+   was accepted (else, after CHRONO__DRY_ROUNDS without one, shorter
+   samples); then a control when one is due. */
 CHRONO__PRIVATE void chrono__engine_round(chrono_engine *e)
 {
     chrono__sample sm[2];
@@ -1280,15 +1382,17 @@ CHRONO__PRIVATE void chrono__engine_round(chrono_engine *e)
     e->rounds++;
     for (k = 0; k < e->sides; k++) {
         size_t row = e->n;
-        chrono__record(&sm[k], e->iters, &e->s->clock, &e->col[k], &row, e->r[k]);
+        chrono__record(&sm[k], e->iters[k], &e->s->clock, &e->col[k], &row, e->r[k]);
         accepted &= row > e->n;
         soft &= chrono__soft(&sm[k]);
     }
     if (accepted) {
         e->n++;
+        e->dry = 0;
         chrono__engine_note(e);
-    } else if (soft) {
-        chrono__engine_soft(e, sm);
+    } else {
+        if (soft) chrono__engine_soft(e, sm);
+        if (++e->dry >= CHRONO__DRY_ROUNDS) chrono__engine_shorten(e);
     }
     if (e->controls && e->ctl.adds && e->rounds % e->ctl.every == 0) chrono__control(e->s, &e->ctl, &e->col[0], e->cap);
 }
@@ -1380,19 +1484,22 @@ CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule r
     return rule == CHRONO_ENGINE_DROP_DECIDED ? chrono__engine_drop_decided(e) : chrono__engine_drop_run(e);
 }
 
-/* The thread's CPU time over the sampling into every side's result (both
-   sides share the figures: cpu_share, cpu_ns_per_iter over all the
-   iterations taken); with one side, its page faults per iteration too. */
+/* The thread's CPU time over the sampling into every side's result: one
+   side, its CPU time per iteration taken (and its page faults); two sides,
+   whose iteration counts may differ, each its own: the span's share of CPU
+   time (shared: the sides alternate within it) times the side's own mean
+   time per iteration. */
 CHRONO_API void chrono_engine_figures(chrono_engine *e)
 {
-    double iters = 0;
+    double iters = (double)e->r[0]->samples_taken * (double)e->iters[0], share = chrono__cpu_share(&e->cpu);
     int k;
-    for (k = 0; k < e->sides; k++) iters += (double)e->r[k]->samples_taken * (double)e->iters;
-    for (k = 0; k < e->sides; k++) {
-        e->r[k]->cpu_share = chrono__cpu_share(&e->cpu);
-        e->r[k]->cpu_ns_per_iter = chrono__cpu_per_iter(&e->cpu, iters);
+    for (k = 0; k < e->sides; k++) e->r[k]->cpu_share = share;
+    if (e->sides == 1) {
+        e->r[0]->cpu_ns_per_iter = chrono__cpu_per_iter(&e->cpu, iters);
+        chrono__mem_faults(&e->faults, iters, e->r[0]);
+        return;
     }
-    if (e->sides == 1) chrono__mem_faults(&e->faults, iters, e->r[0]);
+    for (k = 0; k < e->sides; k++) e->r[k]->cpu_ns_per_iter = e->r[k]->all_n ? share * e->r[k]->all_ns_mean : NAN;
 }
 
 /* Each side's statistics of the rows kept, and the time since open

@@ -796,6 +796,15 @@ CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *co
 }
 
 /* ---- comparisons and sweeps in words ------------------------------------------------ */
+/* A ratio as a number a reader can use whatever its size: three decimals
+   from 0.01 to 1000 ("3.001"), three significant figures below ("0.00435",
+   "2.49e-05": never "0.000"), whole above ("4017"). */
+CHRONO__PRIVATE const char *chrono__ratio_num(char *buf, size_t n, double v)
+{
+    double a = fabs(v);
+    return chrono__num(buf, n, a > 0 && a < 0.01 ? "%.3g" : a >= 1000 ? "%.0f" : "%.3f", v);
+}
+
 /* "3.001x [2.999, 3.003] — add1000 is 3.00x faster (~cycles 3.000x)".
    Below the confidence asked (`want`: few pairs) no side is called faster:
    "0.910x [0.905, 0.915] 75% — no verdict: 3 pairs give a 75% interval, not
@@ -809,15 +818,15 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     int shortfall = chrono_stats_level_short(c->ci_level, want);
     uint64_t units;
     if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)chrono__bprintf(buf, n, "-"); return 0; }
-    chrono__num(r, sizeof r, "%.3f", c->ratio);
-    chrono__num(lo, sizeof lo, "%.3f", c->ci_low);
-    chrono__num(hi, sizeof hi, "%.3f", c->ci_high);
+    chrono__ratio_num(r, sizeof r, c->ratio);
+    chrono__ratio_num(lo, sizeof lo, c->ci_low);
+    chrono__ratio_num(hi, sizeof hi, c->ci_high);
     chrono__num(f, sizeof f, "%.2f", a_faster ? 1.0 / c->ratio : c->ratio);
     chrono__num(level, sizeof level, "%.0f", 100.0 * conf);
     cr[0] = '\0';
     if (chrono__finite(c->cycles_ratio)) {
         char num[48];
-        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__num(num, sizeof num, "%.3f", c->cycles_ratio));
+        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__ratio_num(num, sizeof num, c->cycles_ratio));
     }
     chrono_escape_buf(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
     chrono__num(asked, sizeof asked, "%.0f", 100.0 * want);

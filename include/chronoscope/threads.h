@@ -412,7 +412,7 @@ CHRONO__PRIVATE int chrono__threads_engine(chrono_session *s, const char *name, 
     if ((rc = chrono_engine_open(&e, s, &side, 1, rows)) < 0) return rc;
     (void)chrono_engine_size(&e, chrono__threads_presize(s, g), s->cfg.max_ms / 4, 0);
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
-    (void)chrono_engine_size(&e, e.iters, s->cfg.max_ms / 2, 0);
+    (void)chrono_engine_size(&e, 0, s->cfg.max_ms / 2, 0);
     g->recording = 1;
     rc = chrono_engine_run(&e, &t);
     g->recording = 0;
