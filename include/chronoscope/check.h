@@ -455,6 +455,19 @@ CHRONO__PRIVATE size_t chrono__looks_fewest(double alpha)
     return n;
 }
 
+/* ms in words: whole from 100 up ("18000"), else three significant figures ("0.281", "1.13"). */
+CHRONO__PRIVATE const char *chrono__ms_text(char *buf, size_t n, double ms)
+{
+    return chrono__num(buf, n, ms >= 100 ? "%.0f" : "%.3g", ms);
+}
+
+/* x rounded up to two significant figures (a budget to suggest: 3.75 -> 3.8, 22500 -> 23000). */
+CHRONO__PRIVATE double chrono__round_up2(double x)
+{
+    double p = x > 0 ? pow(10.0, floor(log10(x)) - 1) : 1;
+    return ceil(x / p) * p;
+}
+
 /* Whether the budget can hold the fewest samples that decide, from what
    sizing measured of one round; if not, INCONCLUSIVE at once with what
    would. */
@@ -462,15 +475,18 @@ CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_chec
 {
     size_t fewest = chrono__looks_fewest(ck->cfg.alpha);
     double spent = chrono_engine_ms(en), round = 0, need;
+    char t[4][32];
     int k;
     for (k = 0; k < en->sides; k++) round += chrono_clock_ns(&en->s->clock, en->sample_ticks[k]) / 1e6;
     need = spent + (double)fewest * round;
     if (need <= ck->cfg.budget_ms) return 1;
     e->verdict = CHRONO_INCONCLUSIVE;
     (void)chrono__bprintf(e->reason, sizeof e->reason,
-                          "one %s takes %.3g ms: the %lu that can decide need %.0f ms, past the %.0f ms budget "
-                          "(--budget-ms=%.0f would hold them)", en->sides == 2 ? "pair" : "sample", round,
-                          (unsigned long)fewest, need, ck->cfg.budget_ms, ceil(need * 1.25 / 100) * 100);
+                          "one %s takes %s ms: the %lu that can decide need %s ms, past the %s ms budget "
+                          "(--budget-ms=%s would hold them)", en->sides == 2 ? "pair" : "sample",
+                          chrono__ms_text(t[0], sizeof t[0], round), (unsigned long)fewest,
+                          chrono__ms_text(t[1], sizeof t[1], need), chrono__ms_text(t[2], sizeof t[2], ck->cfg.budget_ms),
+                          chrono__ms_text(t[3], sizeof t[3], chrono__round_up2(need * 1.25)));
     return 0;
 }
 
