@@ -155,7 +155,22 @@
    chrono_env_warning_name(bit) its short name ("SHARED_CORE"):
 
        for (b = 1; b != 0 && b <= CHRONO_WARN_LAST; b <<= 1)
-           if (session.warnings & b) printf("warning: %s\n", chrono_env_warning(b)); */
+           if (session.warnings & b) printf("warning: %s\n", chrono_env_warning(b));
+
+   Interface for the modules above (private names, documented here; every
+   other private name of this file is its own):
+     CHRONO__PRIVATE, CHRONO__INLINE     storage of a private / an inline function
+     CHRONO__IMPLEMENT                   set where the implementation is compiled
+     CHRONO__EXTERN_C_BEGIN, CHRONO__EXTERN_C_END   C linkage under C++
+     CHRONO__CALLER                      the calling file's build facts (optimised, NDEBUG, version)
+     CHRONO__X86, CHRONO__ARM64, CHRONO__OS_LINUX, CHRONO__OS_POSIX, CHRONO__OS_WINDOWS   0/1 platform facts
+     chrono__bprintf(buf, n, fmt, ...)   snprintf that says when it truncated
+     chrono__num(buf, n, fmt, v)         one figure, '.' whatever the locale
+     chrono__u64(buf, v)                 a uint64_t in decimal
+     chrono__finite(v)                   v neither NaN nor infinite
+     chrono__str_copy / chrono__str_append / chrono__str_trim / chrono__is_space   bounded strings
+     chrono__cpuid(leaf, sub, r), chrono__hypervisor(), chrono__under_valgrind()   what runs us
+     chrono__popcount(x), chrono__mask_list(buf, n, mask)   CPU masks */
 
 /* Outside the include guard: a file may include the declarations first and
    ask for the implementation later. */
@@ -819,8 +834,10 @@ CHRONO__EXTERN_C_END
               short (small n), the CI is [min, max] and ci_level says how short.
      outliers Tukey: below q1 - 1.5 IQR or above q3 + 1.5 IQR; severe beyond 3 IQR.
 
-   Interface for the modules above (a private name, documented here):
-   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity).
+   Interface for the modules above (private names, documented here):
+   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
+   chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
+   references).
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
@@ -1127,7 +1144,10 @@ CHRONO__EXTERN_C_END
        chrono_session                 the above, kept for the reports
        CHRONO__REJECTIONS(X)          why samples were rejected, one list
    Who fills them: bench.h (runs on the engine, engine.h), program.h (pooling
-   across processes), check.h (verdicts store what they measured). */
+   across processes), check.h (verdicts store what they measured).
+
+   Interface for the modules above (private names, documented here):
+     CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count */
 #ifndef CHRONOSCOPE_TYPES_H
 #define CHRONOSCOPE_TYPES_H
 
@@ -1438,7 +1458,23 @@ typedef struct chrono_session {
    readings folded into the session's best; a round whose samples were only
    interrupted is kept apart in case no row is accepted at all
    (CHRONO_WARN_INTERRUPTED).  With controls on (one side), a control chain
-   after every few rounds. */
+   after every few rounds.
+
+   Private names the modules above use besides (documented here; every other
+   private name of this file is its own):
+     chrono__check_session(s)            0 when s is an open session (bench.h, check.h)
+     chrono__grow(&p, &cap, n, size)     grow an array to n elements (bench.h, check.h, processes.h)
+     chrono__result_init(r, name, iters) a result named, figures NAN
+     chrono__keep_result / chrono__keep_samples   a result, or a copy of samples, into the session
+     chrono__stats_nan(st, n)            every figure of a chrono_stats NAN
+     chrono__attempts(s)                 the rows a run may take
+     chrono__elapsed_ms(s, since), chrono__time_once(s, fn, ctx, iters), chrono__target_ticks(s)
+                                         budgets, one timed call, the shortest sample
+     chrono__engine_iters(e, iters)      every side's iterations per sample (chrono_run_setup sizes its own)
+     chrono__columns, chrono__sample, CHRONO__ITERS_MAX   a run's columns, one sample, the largest batch
+     chrono__mem, chrono__mem_read()     page faults and resident memory
+     chrono__ref_chain(n), chrono__ref_fixed(s), CHRONO__REF_ADDS, CHRONO__HAS_REF_CHAIN, chrono__core_ghz,
+     chrono__port_expect                 the reference chains and the port probe (bench.h's session open) */
 #ifndef CHRONOSCOPE_ENGINE_H
 #define CHRONOSCOPE_ENGINE_H
 
@@ -2301,7 +2337,21 @@ CHRONO__EXTERN_C_END
 
    The library never prints on its own: these functions write only to `out`.
    Every function returning int returns 0, CHRONO_EINVAL (NULL, closed
-   session, unknown format) or CHRONO_EIO (the stream reported an error). */
+   session, unknown format) or CHRONO_EIO (the stream reported an error).
+
+   Interface for the modules above (private names, documented here):
+     CHRONO__FIELDS(X)                   every field of a result, one list (check.h's saved reader)
+     CHRONO__ISATTY(f)                   whether a stream is a terminal (program.h, processes.h)
+     html.h draws the text table's rows and words in its own markup:
+     chrono__row, CHRONO__COLS, CHRONO__CELL   a table row: CHRONO__COLS cells of CHRONO__CELL bytes
+     chrono__row_title / chrono__row_fill / chrono__row_label   its header, a result's cells, its name
+     chrono__verdict(buf, n, cmp, fmt, want)   a comparison in words ("3.001x [...] - b is 3.00x faster")
+     chrono__sweep_of / chrono__sweep_words    a sweep's results and its fit in words
+     chrono__sparkline, chrono__counters_cell  a result's sparkline and counters
+     chrono__throughput_append / chrono__threads_append   a row's throughput and threads words
+     chrono__memory_line / chrono__processes_line         the memory and processes lines
+     chrono__env_head, chrono__env_head_read, CHRONO__ENV_LINES   the environment header's lines
+     chrono__next_warning(bits, &b)       the warning bits one by one */
 #ifndef CHRONOSCOPE_REPORT_H
 #define CHRONOSCOPE_REPORT_H
 
@@ -2357,7 +2407,7 @@ typedef struct chrono_report_writer {
                 in the session, .none 1 when it has no interval, .cyc 1 when
                 it has cycles, .base the baseline's median)
      json_when  JSON writes the member only when this holds
-     saved      CHRONO__SAVED(member): check.h reads it into chrono_saved
+     saved      CHRONO__SAVED(member): chrono_saved_find (below) reads it into chrono_saved
    Rejection causes come from CHRONO__REJECTIONS between the two halves
    (CHRONO__FIELDS(X, XR): XR(field, words, key) adapts its rows). */
 #define CHRONO__F_CSV 1
@@ -2481,6 +2531,18 @@ CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, con
 /* One table of the program's own, alone, in fmt (JSON: one object holding the
    array).  CHRONO_EINVAL for a NULL or malformed table, CHRONO_EIO. */
 CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t);
+
+/* A saved result: one entry of a JSON report (CHRONO__FIELDS' members marked
+   CHRONO__SAVED), read back by chrono_saved_find. */
+typedef struct chrono_saved {
+    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
+    double samples;
+} chrono_saved;
+
+/* The entry called `name` in the "benchmarks" array of a JSON report that
+   chrono_report(..., CHRONO_FORMAT_JSON) wrote: 0, or CHRONO_EINVAL (NULL,
+   not JSON, no such entry, or one without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out);
 
 CHRONO__EXTERN_C_END
 
@@ -3013,12 +3075,6 @@ typedef struct chrono_checker {
     size_t chrono__lost_failed;        /* failed verdicts that could not be kept (out of memory) */
 } chrono_checker;
 
-/* A saved result: one entry of a JSON report. */
-typedef struct chrono_saved {
-    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
-    double samples;
-} chrono_saved;
-
 /* An expectation as data: one row of a program's table (chrono_check_main).
    Its fields, and what each CHRONO_CHECK_* row puts in them, are one list:
    X(K, type, field, faster, below, scaling, saved), a column per kind whose
@@ -3085,7 +3141,6 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
 CHRONO_API double chrono_expect_alpha(double alpha, int look);
 CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
                                                double alpha, double *scratch, chrono_expectation *out);
-CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out);
 CHRONO_API const char *chrono_verdict_name(chrono_verdict v);
 CHRONO_API const char *chrono_complexity_name(chrono_complexity c);
 CHRONO__EXTERN_C_END
@@ -7844,6 +7899,13 @@ CHRONO__PRIVATE void chrono__engine_iters(chrono_engine *e, uint64_t iters)
    the slow side's samples 4000x too long. */
 #define CHRONO__SHARED_ITERS_SPAN 2.0
 
+/* Whether side k was sized to one call of 4x the target or more: sizing
+   again would only run the long body once more. */
+CHRONO__PRIVATE int chrono__engine_sized_long(const chrono_engine *e, int k)
+{
+    return e->iters[k] == 1 && e->sample_ticks[k] / 4 >= chrono__target_ticks(e->s);
+}
+
 /* Size the batch: each side's from `from` (0: its current count) up until
    one sample reaches the runner's target (chrono__size_batch), while ms_a
    (ms_b) since open allow.  Each side keeps its own count, so both sides'
@@ -7854,8 +7916,10 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
     uint64_t it[2] = { 0, 0 }, hi = 0, lo = 0;
     int k;
     for (k = 0; k < e->sides; k++) {
-        it[k] = chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start, k ? ms_b : ms_a,
-                                   &e->sample_ticks[k]);
+        it[k] = !from && chrono__engine_sized_long(e, k)
+                    ? 1   /* one call, 4x the target: a count that cannot shrink, not timed again */
+                    : chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start,
+                                         k ? ms_b : ms_a, &e->sample_ticks[k]);
         if (it[k] > hi) hi = it[k];
         if (k == 0 || it[k] < lo) lo = it[k];
     }
@@ -7869,16 +7933,16 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
 }
 
 /* Warm up `rounds` times each side in turn (A B A B ...), ms each (a window
-   may stretch: chrono__warmup); a side whose one sample outlasts ms has
-   warmed itself in sizing and is not run again.  The time spent, into the
-   results too. */
+   may stretch: chrono__warmup); a side whose one sample outlasts a window
+   (ms / 5) has warmed itself in sizing and is not run again.  The time
+   spent, into the results too. */
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds)
 {
     double spent = 0;
     int w, k;
     for (w = 0; w < rounds; w++)
         for (k = 0; k < e->sides; k++)
-            if (chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) < ms * 1e6)
+            if (chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) < ms * 1e6 / 5)
                 spent += chrono__warmup(e->s, e->fn[k], e->ctx[k], e->iters[k], ms);
     for (k = 0; k < e->sides; k++) e->r[k]->warmup_ms = spent;
     return spent;
@@ -11521,6 +11585,177 @@ CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_ta
     return chrono_table_write(out, fmt, t);
 }
 
+/* ---- the saved-run reader: the JSON writer's partner ---------------------------------------- */
+/* A minimal JSON reader: enough to walk a report and read numbers and
+   strings.  Every function takes the text at p and returns where the value
+   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
+CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
+   buf is not NULL, truncated to n. */
+CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (*p != '"') return NULL;
+    for (p++; *p != '"'; p++) {
+        char c = *p;
+        if (!c || (unsigned char)c < 0x20) return NULL;
+        if (c == '\\') {
+            int i;
+            switch (*++p) {
+            case '"': case '\\': case '/': c = *p; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u':
+                for (i = 1; i <= 4; i++)
+                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
+                c = '?';
+                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
+                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
+                p += 4;
+                break;
+            default: return NULL;
+            }
+        }
+        if (buf && k + 1 < n) buf[k++] = c;
+    }
+    if (buf && n) buf[k] = '\0';
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
+
+CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
+{
+    char *end;
+    const char *q = p;
+    if (*q == '-') q++;
+    if (!(*q >= '0' && *q <= '9')) return NULL;
+    if (out) *out = strtod(p, &end);
+    else (void)strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+/* An array or object: skip it. */
+CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
+{
+    char close = *p == '[' ? ']' : '}';
+    int first = 1;
+    if (depth > 64) return NULL;
+    p = chrono__json_ws(p + 1);
+    while (*p != close) {
+        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (close == '}') {
+            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
+            p = chrono__json_ws(p);
+            if (*p != ':') return NULL;
+            p = chrono__json_ws(p + 1);
+        }
+        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
+        p = chrono__json_ws(p);
+    }
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
+{
+    p = chrono__json_ws(p);
+    if (*p == '"') return chrono__json_string(p, NULL, 0);
+    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
+    if (!strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    if (!strncmp(p, "null", 4)) return p + 4;
+    return chrono__json_number(p, NULL);
+}
+
+/* Where a saved entry's member `key` goes: the field list's (report.h's
+   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
+#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
+#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
+    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
+#define CHRONO__SAVED_NONE(field, words, key)
+CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
+{
+    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
+    return NULL;
+}
+#undef CHRONO__SAVED_SLOT
+#undef CHRONO__SAVED_NONE
+
+/* The next member of the JSON object whose members start at *pp (just after
+   its '{', or after the previous member's value; *first 1 before the first):
+   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
+   (*pp after its '}'); -1 when malformed. */
+CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
+{
+    const char *p = chrono__json_ws(*pp);
+    if (*p == '}') { *pp = p + 1; return 0; }
+    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
+    *first = 0;
+    if (!(p = chrono__json_string(p, key, n))) return -1;
+    p = chrono__json_ws(p);
+    if (*p != ':') return -1;
+    *pp = chrono__json_ws(p + 1);
+    return 1;
+}
+
+/* One object of "benchmarks": its name and the figures we read. */
+CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
+{
+    char key[32];
+    int first = 1, m;
+    name[0] = '\0';
+    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
+    if (*p != '{') return chrono__json_value(p, 1);
+    p++;
+    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
+        double *num = chrono__saved_slot(sv, key);
+        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
+        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
+        else p = chrono__json_value(p, 2);
+        if (!p) return NULL;
+    }
+    return m < 0 ? NULL : p;
+}
+
+/* The entry called `name` in the "benchmarks" array of a JSON report.
+   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
+{
+    const char *p;
+    char key[16];
+    int first = 1;
+    if (!json || !name || !out) return CHRONO_EINVAL;
+    p = chrono__json_ws(json);
+    if (*p != '{') return CHRONO_EINVAL;
+    p++;
+    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
+        if (!strcmp(key, "benchmarks") && *p == '[') {
+            p = chrono__json_ws(p + 1);
+            while (*p && *p != ']') {
+                char nm[CHRONO_NAME_MAX];
+                chrono_saved sv;
+                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
+                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
+                p = chrono__json_ws(p);
+                if (*p == ',') p = chrono__json_ws(p + 1);
+                else if (*p != ']') return CHRONO_EINVAL;
+            }
+            return CHRONO_EINVAL;
+        }
+        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
+    }
+    return CHRONO_EINVAL;
+}
+
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_REPORT_IMPL */
 
@@ -13614,177 +13849,7 @@ CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *nam
     return chrono__checker_keep(ck, &e);
 }
 
-/* ---- against a saved result ----------------------------------------------------------------- */
-/* A minimal JSON reader: enough to walk a report and read numbers and
-   strings.  Every function takes the text at p and returns where the value
-   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
-CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    return p;
-}
-
-/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
-   buf is not NULL, truncated to n. */
-CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
-{
-    size_t k = 0;
-    if (*p != '"') return NULL;
-    for (p++; *p != '"'; p++) {
-        char c = *p;
-        if (!c || (unsigned char)c < 0x20) return NULL;
-        if (c == '\\') {
-            int i;
-            switch (*++p) {
-            case '"': case '\\': case '/': c = *p; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case 'u':
-                for (i = 1; i <= 4; i++)
-                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
-                c = '?';
-                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
-                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
-                p += 4;
-                break;
-            default: return NULL;
-            }
-        }
-        if (buf && k + 1 < n) buf[k++] = c;
-    }
-    if (buf && n) buf[k] = '\0';
-    return p + 1;
-}
-
-CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
-
-CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
-{
-    char *end;
-    const char *q = p;
-    if (*q == '-') q++;
-    if (!(*q >= '0' && *q <= '9')) return NULL;
-    if (out) *out = strtod(p, &end);
-    else (void)strtod(p, &end);
-    return end > p ? end : NULL;
-}
-
-/* An array or object: skip it. */
-CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
-{
-    char close = *p == '[' ? ']' : '}';
-    int first = 1;
-    if (depth > 64) return NULL;
-    p = chrono__json_ws(p + 1);
-    while (*p != close) {
-        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
-        first = 0;
-        if (close == '}') {
-            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
-            p = chrono__json_ws(p);
-            if (*p != ':') return NULL;
-            p = chrono__json_ws(p + 1);
-        }
-        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
-        p = chrono__json_ws(p);
-    }
-    return p + 1;
-}
-
-CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
-{
-    p = chrono__json_ws(p);
-    if (*p == '"') return chrono__json_string(p, NULL, 0);
-    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
-    if (!strncmp(p, "true", 4)) return p + 4;
-    if (!strncmp(p, "false", 5)) return p + 5;
-    if (!strncmp(p, "null", 4)) return p + 4;
-    return chrono__json_number(p, NULL);
-}
-
-/* Where a saved entry's member `key` goes: the field list's (report.h's
-   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
-#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
-#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
-    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
-#define CHRONO__SAVED_NONE(field, words, key)
-CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
-{
-    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
-    return NULL;
-}
-#undef CHRONO__SAVED_SLOT
-#undef CHRONO__SAVED_NONE
-
-/* The next member of the JSON object whose members start at *pp (just after
-   its '{', or after the previous member's value; *first 1 before the first):
-   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
-   (*pp after its '}'); -1 when malformed. */
-CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
-{
-    const char *p = chrono__json_ws(*pp);
-    if (*p == '}') { *pp = p + 1; return 0; }
-    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
-    *first = 0;
-    if (!(p = chrono__json_string(p, key, n))) return -1;
-    p = chrono__json_ws(p);
-    if (*p != ':') return -1;
-    *pp = chrono__json_ws(p + 1);
-    return 1;
-}
-
-/* One object of "benchmarks": its name and the figures we read. */
-CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
-{
-    char key[32];
-    int first = 1, m;
-    name[0] = '\0';
-    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
-    if (*p != '{') return chrono__json_value(p, 1);
-    p++;
-    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
-        double *num = chrono__saved_slot(sv, key);
-        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
-        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
-        else p = chrono__json_value(p, 2);
-        if (!p) return NULL;
-    }
-    return m < 0 ? NULL : p;
-}
-
-/* The entry called `name` in the "benchmarks" array of a JSON report.
-   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
-CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
-{
-    const char *p;
-    char key[16];
-    int first = 1;
-    if (!json || !name || !out) return CHRONO_EINVAL;
-    p = chrono__json_ws(json);
-    if (*p != '{') return CHRONO_EINVAL;
-    p++;
-    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
-        if (!strcmp(key, "benchmarks") && *p == '[') {
-            p = chrono__json_ws(p + 1);
-            while (*p && *p != ']') {
-                char nm[CHRONO_NAME_MAX];
-                chrono_saved sv;
-                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
-                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
-                p = chrono__json_ws(p);
-                if (*p == ',') p = chrono__json_ws(p + 1);
-                else if (*p != ']') return CHRONO_EINVAL;
-            }
-            return CHRONO_EINVAL;
-        }
-        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
-    }
-    return CHRONO_EINVAL;
-}
-
+/* ---- against a saved result (read by chrono_saved_find, report.h) ------------------------ */
 /* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
 CHRONO__PRIVATE char *chrono__read_file(const char *path)
 {

@@ -31,7 +31,22 @@
    chrono_env_warning_name(bit) its short name ("SHARED_CORE"):
 
        for (b = 1; b != 0 && b <= CHRONO_WARN_LAST; b <<= 1)
-           if (session.warnings & b) printf("warning: %s\n", chrono_env_warning(b)); */
+           if (session.warnings & b) printf("warning: %s\n", chrono_env_warning(b));
+
+   Interface for the modules above (private names, documented here; every
+   other private name of this file is its own):
+     CHRONO__PRIVATE, CHRONO__INLINE     storage of a private / an inline function
+     CHRONO__IMPLEMENT                   set where the implementation is compiled
+     CHRONO__EXTERN_C_BEGIN, CHRONO__EXTERN_C_END   C linkage under C++
+     CHRONO__CALLER                      the calling file's build facts (optimised, NDEBUG, version)
+     CHRONO__X86, CHRONO__ARM64, CHRONO__OS_LINUX, CHRONO__OS_POSIX, CHRONO__OS_WINDOWS   0/1 platform facts
+     chrono__bprintf(buf, n, fmt, ...)   snprintf that says when it truncated
+     chrono__num(buf, n, fmt, v)         one figure, '.' whatever the locale
+     chrono__u64(buf, v)                 a uint64_t in decimal
+     chrono__finite(v)                   v neither NaN nor infinite
+     chrono__str_copy / chrono__str_append / chrono__str_trim / chrono__is_space   bounded strings
+     chrono__cpuid(leaf, sub, r), chrono__hypervisor(), chrono__under_valgrind()   what runs us
+     chrono__popcount(x), chrono__mask_list(buf, n, mask)   CPU masks */
 
 /* Outside the include guard: a file may include the declarations first and
    ask for the implementation later. */

@@ -55,7 +55,23 @@
    readings folded into the session's best; a round whose samples were only
    interrupted is kept apart in case no row is accepted at all
    (CHRONO_WARN_INTERRUPTED).  With controls on (one side), a control chain
-   after every few rounds. */
+   after every few rounds.
+
+   Private names the modules above use besides (documented here; every other
+   private name of this file is its own):
+     chrono__check_session(s)            0 when s is an open session (bench.h, check.h)
+     chrono__grow(&p, &cap, n, size)     grow an array to n elements (bench.h, check.h, processes.h)
+     chrono__result_init(r, name, iters) a result named, figures NAN
+     chrono__keep_result / chrono__keep_samples   a result, or a copy of samples, into the session
+     chrono__stats_nan(st, n)            every figure of a chrono_stats NAN
+     chrono__attempts(s)                 the rows a run may take
+     chrono__elapsed_ms(s, since), chrono__time_once(s, fn, ctx, iters), chrono__target_ticks(s)
+                                         budgets, one timed call, the shortest sample
+     chrono__engine_iters(e, iters)      every side's iterations per sample (chrono_run_setup sizes its own)
+     chrono__columns, chrono__sample, CHRONO__ITERS_MAX   a run's columns, one sample, the largest batch
+     chrono__mem, chrono__mem_read()     page faults and resident memory
+     chrono__ref_chain(n), chrono__ref_fixed(s), CHRONO__REF_ADDS, CHRONO__HAS_REF_CHAIN, chrono__core_ghz,
+     chrono__port_expect                 the reference chains and the port probe (bench.h's session open) */
 #ifndef CHRONOSCOPE_ENGINE_H
 #define CHRONOSCOPE_ENGINE_H
 
@@ -1219,6 +1235,13 @@ CHRONO__PRIVATE void chrono__engine_iters(chrono_engine *e, uint64_t iters)
    the slow side's samples 4000x too long. */
 #define CHRONO__SHARED_ITERS_SPAN 2.0
 
+/* Whether side k was sized to one call of 4x the target or more: sizing
+   again would only run the long body once more. */
+CHRONO__PRIVATE int chrono__engine_sized_long(const chrono_engine *e, int k)
+{
+    return e->iters[k] == 1 && e->sample_ticks[k] / 4 >= chrono__target_ticks(e->s);
+}
+
 /* Size the batch: each side's from `from` (0: its current count) up until
    one sample reaches the runner's target (chrono__size_batch), while ms_a
    (ms_b) since open allow.  Each side keeps its own count, so both sides'
@@ -1229,8 +1252,10 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
     uint64_t it[2] = { 0, 0 }, hi = 0, lo = 0;
     int k;
     for (k = 0; k < e->sides; k++) {
-        it[k] = chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start, k ? ms_b : ms_a,
-                                   &e->sample_ticks[k]);
+        it[k] = !from && chrono__engine_sized_long(e, k)
+                    ? 1   /* one call, 4x the target: a count that cannot shrink, not timed again */
+                    : chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start,
+                                         k ? ms_b : ms_a, &e->sample_ticks[k]);
         if (it[k] > hi) hi = it[k];
         if (k == 0 || it[k] < lo) lo = it[k];
     }
@@ -1244,16 +1269,16 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
 }
 
 /* Warm up `rounds` times each side in turn (A B A B ...), ms each (a window
-   may stretch: chrono__warmup); a side whose one sample outlasts ms has
-   warmed itself in sizing and is not run again.  The time spent, into the
-   results too. */
+   may stretch: chrono__warmup); a side whose one sample outlasts a window
+   (ms / 5) has warmed itself in sizing and is not run again.  The time
+   spent, into the results too. */
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds)
 {
     double spent = 0;
     int w, k;
     for (w = 0; w < rounds; w++)
         for (k = 0; k < e->sides; k++)
-            if (chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) < ms * 1e6)
+            if (chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) < ms * 1e6 / 5)
                 spent += chrono__warmup(e->s, e->fn[k], e->ctx[k], e->iters[k], ms);
     for (k = 0; k < e->sides; k++) e->r[k]->warmup_ms = spent;
     return spent;

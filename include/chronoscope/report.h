@@ -95,7 +95,21 @@
 
    The library never prints on its own: these functions write only to `out`.
    Every function returning int returns 0, CHRONO_EINVAL (NULL, closed
-   session, unknown format) or CHRONO_EIO (the stream reported an error). */
+   session, unknown format) or CHRONO_EIO (the stream reported an error).
+
+   Interface for the modules above (private names, documented here):
+     CHRONO__FIELDS(X)                   every field of a result, one list (check.h's saved reader)
+     CHRONO__ISATTY(f)                   whether a stream is a terminal (program.h, processes.h)
+     html.h draws the text table's rows and words in its own markup:
+     chrono__row, CHRONO__COLS, CHRONO__CELL   a table row: CHRONO__COLS cells of CHRONO__CELL bytes
+     chrono__row_title / chrono__row_fill / chrono__row_label   its header, a result's cells, its name
+     chrono__verdict(buf, n, cmp, fmt, want)   a comparison in words ("3.001x [...] - b is 3.00x faster")
+     chrono__sweep_of / chrono__sweep_words    a sweep's results and its fit in words
+     chrono__sparkline, chrono__counters_cell  a result's sparkline and counters
+     chrono__throughput_append / chrono__threads_append   a row's throughput and threads words
+     chrono__memory_line / chrono__processes_line         the memory and processes lines
+     chrono__env_head, chrono__env_head_read, CHRONO__ENV_LINES   the environment header's lines
+     chrono__next_warning(bits, &b)       the warning bits one by one */
 #ifndef CHRONOSCOPE_REPORT_H
 #define CHRONOSCOPE_REPORT_H
 
@@ -153,7 +167,7 @@ typedef struct chrono_report_writer {
                 in the session, .none 1 when it has no interval, .cyc 1 when
                 it has cycles, .base the baseline's median)
      json_when  JSON writes the member only when this holds
-     saved      CHRONO__SAVED(member): check.h reads it into chrono_saved
+     saved      CHRONO__SAVED(member): chrono_saved_find (below) reads it into chrono_saved
    Rejection causes come from CHRONO__REJECTIONS between the two halves
    (CHRONO__FIELDS(X, XR): XR(field, words, key) adapts its rows). */
 #define CHRONO__F_CSV 1
@@ -277,6 +291,18 @@ CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, con
 /* One table of the program's own, alone, in fmt (JSON: one object holding the
    array).  CHRONO_EINVAL for a NULL or malformed table, CHRONO_EIO. */
 CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t);
+
+/* A saved result: one entry of a JSON report (CHRONO__FIELDS' members marked
+   CHRONO__SAVED), read back by chrono_saved_find. */
+typedef struct chrono_saved {
+    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
+    double samples;
+} chrono_saved;
+
+/* The entry called `name` in the "benchmarks" array of a JSON report that
+   chrono_report(..., CHRONO_FORMAT_JSON) wrote: 0, or CHRONO_EINVAL (NULL,
+   not JSON, no such entry, or one without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out);
 
 CHRONO__EXTERN_C_END
 
@@ -1806,6 +1832,177 @@ CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format f
 CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t)
 {
     return chrono_table_write(out, fmt, t);
+}
+
+/* ---- the saved-run reader: the JSON writer's partner ---------------------------------------- */
+/* A minimal JSON reader: enough to walk a report and read numbers and
+   strings.  Every function takes the text at p and returns where the value
+   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
+CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
+   buf is not NULL, truncated to n. */
+CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (*p != '"') return NULL;
+    for (p++; *p != '"'; p++) {
+        char c = *p;
+        if (!c || (unsigned char)c < 0x20) return NULL;
+        if (c == '\\') {
+            int i;
+            switch (*++p) {
+            case '"': case '\\': case '/': c = *p; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u':
+                for (i = 1; i <= 4; i++)
+                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
+                c = '?';
+                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
+                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
+                p += 4;
+                break;
+            default: return NULL;
+            }
+        }
+        if (buf && k + 1 < n) buf[k++] = c;
+    }
+    if (buf && n) buf[k] = '\0';
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
+
+CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
+{
+    char *end;
+    const char *q = p;
+    if (*q == '-') q++;
+    if (!(*q >= '0' && *q <= '9')) return NULL;
+    if (out) *out = strtod(p, &end);
+    else (void)strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+/* An array or object: skip it. */
+CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
+{
+    char close = *p == '[' ? ']' : '}';
+    int first = 1;
+    if (depth > 64) return NULL;
+    p = chrono__json_ws(p + 1);
+    while (*p != close) {
+        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (close == '}') {
+            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
+            p = chrono__json_ws(p);
+            if (*p != ':') return NULL;
+            p = chrono__json_ws(p + 1);
+        }
+        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
+        p = chrono__json_ws(p);
+    }
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
+{
+    p = chrono__json_ws(p);
+    if (*p == '"') return chrono__json_string(p, NULL, 0);
+    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
+    if (!strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    if (!strncmp(p, "null", 4)) return p + 4;
+    return chrono__json_number(p, NULL);
+}
+
+/* Where a saved entry's member `key` goes: the field list's (report.h's
+   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
+#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
+#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
+    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
+#define CHRONO__SAVED_NONE(field, words, key)
+CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
+{
+    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
+    return NULL;
+}
+#undef CHRONO__SAVED_SLOT
+#undef CHRONO__SAVED_NONE
+
+/* The next member of the JSON object whose members start at *pp (just after
+   its '{', or after the previous member's value; *first 1 before the first):
+   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
+   (*pp after its '}'); -1 when malformed. */
+CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
+{
+    const char *p = chrono__json_ws(*pp);
+    if (*p == '}') { *pp = p + 1; return 0; }
+    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
+    *first = 0;
+    if (!(p = chrono__json_string(p, key, n))) return -1;
+    p = chrono__json_ws(p);
+    if (*p != ':') return -1;
+    *pp = chrono__json_ws(p + 1);
+    return 1;
+}
+
+/* One object of "benchmarks": its name and the figures we read. */
+CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
+{
+    char key[32];
+    int first = 1, m;
+    name[0] = '\0';
+    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
+    if (*p != '{') return chrono__json_value(p, 1);
+    p++;
+    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
+        double *num = chrono__saved_slot(sv, key);
+        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
+        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
+        else p = chrono__json_value(p, 2);
+        if (!p) return NULL;
+    }
+    return m < 0 ? NULL : p;
+}
+
+/* The entry called `name` in the "benchmarks" array of a JSON report.
+   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
+{
+    const char *p;
+    char key[16];
+    int first = 1;
+    if (!json || !name || !out) return CHRONO_EINVAL;
+    p = chrono__json_ws(json);
+    if (*p != '{') return CHRONO_EINVAL;
+    p++;
+    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
+        if (!strcmp(key, "benchmarks") && *p == '[') {
+            p = chrono__json_ws(p + 1);
+            while (*p && *p != ']') {
+                char nm[CHRONO_NAME_MAX];
+                chrono_saved sv;
+                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
+                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
+                p = chrono__json_ws(p);
+                if (*p == ',') p = chrono__json_ws(p + 1);
+                else if (*p != ']') return CHRONO_EINVAL;
+            }
+            return CHRONO_EINVAL;
+        }
+        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
+    }
+    return CHRONO_EINVAL;
 }
 
 CHRONO__EXTERN_C_END

@@ -40,8 +40,10 @@
               short (small n), the CI is [min, max] and ci_level says how short.
      outliers Tukey: below q1 - 1.5 IQR or above q3 + 1.5 IQR; severe beyond 3 IQR.
 
-   Interface for the modules above (a private name, documented here):
-   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity).
+   Interface for the modules above (private names, documented here):
+   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
+   chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
+   references).
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near

@@ -22,7 +22,10 @@
        chrono_session                 the above, kept for the reports
        CHRONO__REJECTIONS(X)          why samples were rejected, one list
    Who fills them: bench.h (runs on the engine, engine.h), program.h (pooling
-   across processes), check.h (verdicts store what they measured). */
+   across processes), check.h (verdicts store what they measured).
+
+   Interface for the modules above (private names, documented here):
+     CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count */
 #ifndef CHRONOSCOPE_TYPES_H
 #define CHRONOSCOPE_TYPES_H
 

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""check_floors.py INCLUDE_DIR -- the layering rules of DESIGN.md, checked on the modules (TAP).
+
+  1. Sealed floors: a private name (chrono__x, CHRONO__X) defined in one module and used in
+     another is listed in its module's "Interface for the modules above" block (the header's
+     top comment, from that line to the end of the comment).
+  2. One way down: a module uses no name of a module it does not include (directly or not).
+  3. No function over 60 lines (from its opening brace to its closing one).
+The share of lines over 100 characters is printed as a comment.
+
+Exit 0 when every rule holds; the TAP lines name each breach."""
+import os
+import re
+import sys
+
+NAME = re.compile(r'\b(chrono__[A-Za-z0-9_]+|CHRONO__[A-Z0-9_]+)\b')
+DEF_FN = re.compile(r'^(?:CHRONO__PRIVATE|CHRONO_API|static)[^;()]*?\b(chrono__[A-Za-z0-9_]+)\s*\(', re.M)
+DEF_MACRO = re.compile(r'^\s*#\s*define\s+(chrono__[A-Za-z0-9_]+|CHRONO__[A-Z0-9_]+)\b', re.M)
+DEF_TYPE = re.compile(r'\b(?:typedef\s+struct|struct|typedef)\s+(chrono__[A-Za-z0-9_]+)\s*\{', re.M)
+DEF_TYPEDEF = re.compile(r'^typedef\s[^;{]*?\b(chrono__[A-Za-z0-9_]+)\s*;', re.M)
+DEF_TYPEDEF_END = re.compile(r'^\}\s*(chrono__[A-Za-z0-9_]+)\s*;', re.M)
+DEF_FNPTR = re.compile(r'^typedef\s[^;]*?\(\s*\*\s*(chrono__[A-Za-z0-9_]+)\s*\)', re.M)
+DEF_ENUM = re.compile(r'\b(CHRONO__[A-Z0-9_]+)\s*(?:=\s*[^,}]+)?\s*[,}]')
+DEF_FIELD = re.compile(r'^\s+[A-Za-z_][\w \t\*]*?\b(chrono__[A-Za-z0-9_]+)\s*(?:\[[^\]]*\])?\s*;', re.M)
+MEMBER = re.compile(r'(?:\.|->)\s*(chrono__[A-Za-z0-9_]+)')
+INCLUDE = re.compile(r'^#\s*include\s+"(?:chronoscope/)?([a-z_]+\.h)"', re.M)
+
+
+def strip_comments_and_strings(text):
+    """The code alone: comments and string literals blanked (newlines kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r'[^\n]', ' ', text[i:j]))
+            i = j
+        elif text.startswith('//', i):
+            j = text.find('\n', i)
+            j = n if j < 0 else j
+            out.append(' ' * (j - i))
+            i = j
+        elif c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == '\\' else 1
+            out.append(c + ' ' * (min(j, n) - i - 1) + (c if j < n else ''))
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return ''.join(out)
+
+
+def interface_block(text):
+    """The names the top comment lists for the modules above."""
+    m = re.search(r'/\*.*?\*/', text, re.S)
+    if not m:
+        return set()
+    top = m.group(0)
+    at = top.lower().find('interface for the modules above')
+    return set(NAME.findall(top[at:])) if at >= 0 else set()
+
+
+def defined_names(code):
+    names = set(DEF_FN.findall(code)) | set(DEF_MACRO.findall(code)) | set(DEF_TYPE.findall(code))
+    names |= set(DEF_TYPEDEF.findall(code)) | set(DEF_TYPEDEF_END.findall(code)) | set(DEF_FNPTR.findall(code))
+    names |= set(DEF_FIELD.findall(code))
+    for body in re.findall(r'\benum\b[^{;]*\{([^}]*)\}', code):
+        names |= set(DEF_ENUM.findall(body + '}'))
+    return names
+
+
+def functions(code):
+    """(name, first line, lines) of each function definition: a line that opens with '{'
+    after a line that ends a declarator, to its '}' at column 0."""
+    lines = code.split('\n')
+    out = []
+    for i, line in enumerate(lines):
+        if line.rstrip() == '{' and i > 0 and lines[i - 1].rstrip().endswith(')'):
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith('}'):
+                j += 1
+            head = ' '.join(lines[max(0, i - 3):i])
+            m = re.findall(r'\b([A-Za-z_][A-Za-z0-9_]*)\s*\(', head)
+            out.append((m[0] if m else '?', i, j - i + 1))
+    return out
+
+
+def main():
+    inc = sys.argv[1]
+    mods = sorted(f for f in os.listdir(os.path.join(inc, 'chronoscope')) if f.endswith('.h'))
+    text, code, direct = {}, {}, {}
+    for m in mods:
+        text[m] = open(os.path.join(inc, 'chronoscope', m), encoding='utf-8').read()
+        code[m] = strip_comments_and_strings(text[m])
+        direct[m] = set(INCLUDE.findall(text[m])) & set(mods)
+
+    def below(m, seen=None):
+        seen = set() if seen is None else seen
+        for d in direct[m]:
+            if d not in seen:
+                seen.add(d)
+                below(d, seen)
+        return seen
+
+    owner, own = {}, {}
+    fields = set()   # private fields of structs: their struct's, wherever used
+    for m in mods:
+        for line in code[m].split('\n'):
+            if re.match(r'^\s+(?:const\s+|volatile\s+|unsigned\s+)*[A-Za-z_]\w*[\s\*]+[^=(]*\bchrono__\w+[^(]*;', line):
+                fields |= set(re.findall(r'\b(chrono__\w+)\b(?!\s*\()', line))
+    for m in mods:
+        own[m] = defined_names(code[m]) | fields
+        for n in own[m]:
+            owner.setdefault(n, m)
+    sealed, upward = [], []
+    for m in mods:
+        reach = below(m)
+        for n in sorted(set(NAME.findall(MEMBER.sub(' ', code[m]))) - own[m]):   # a member: its struct's
+            o = owner.get(n)
+            if o is None:
+                continue
+            if o not in reach:
+                upward.append('%s uses %s of %s, which it does not include' % (m, n, o))
+            elif n not in interface_block(text[o]):
+                sealed.append('%s uses %s, not in the interface block of %s' % (m, n, o))
+    long_fns, long_lines, total = [], 0, 0   # lines over 100: reported, not yet held to 1%
+    for m in mods:
+        for name, at, n in functions(code[m]):
+            if n > 60:
+                long_fns.append('%s:%d %s is %d lines' % (m, at + 1, name, n))
+        for line in text[m].split('\n'):
+            total += 1
+            long_lines += len(line) > 100
+    checks = [
+        (sealed, 'sealed floors: every private name used by another module is in its interface block'),
+        (upward, 'one way down: no module uses a name of a module above it'),
+        (long_fns, 'no function over 60 lines'),
+    ]
+    print('TAP version 13')
+    print('1..%d' % len(checks))
+    failed = 0
+    for k, (bad, what) in enumerate(checks, 1):
+        print('%sok %d - %s (%d found)' % ('not ' if bad else '', k, what, len(bad)))
+        for b in bad:
+            print('# ' + b)
+        failed += bool(bad)
+    print('# lines over 100 characters: %d of %d (%.2f%%)' % (long_lines, total, 100.0 * long_lines / max(total, 1)))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
