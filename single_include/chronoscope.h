@@ -837,7 +837,9 @@ CHRONO__EXTERN_C_END
    Interface for the modules above (private names, documented here):
    chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
    chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
-   references).
+   references); chrono__sketch_top(st), where a result's sketch and strip plot
+   end: q3 + 3 IQR, at most max (a far outlier lands in the last bin instead
+   of squashing the picture; engine.h, threads.h, processes.h, html.h).
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
@@ -6151,6 +6153,13 @@ CHRONO__PRIVATE double chrono__mad(double *sorted, size_t n, double median)
     return CHRONO__MAD_SCALE * chrono_stats_quantile(sorted, n, 0.5);
 }
 
+/* The top of a result's sketch: q3 + 3 IQR, at most max. */
+CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
+{
+    double fence = st->q3 + 3 * (st->q3 - st->q1);
+    return fence < st->max ? fence : st->max;
+}
+
 /* Every field that is defined is finite: nothing overflowed. */
 CHRONO__PRIVATE int chrono__stats_finite(const chrono_stats *s)
 {
@@ -7384,7 +7393,7 @@ CHRONO__PRIVATE void chrono__summarise_counters(const chrono_session *s, chrono_
 /* Statistics of the accepted samples into r. */
 CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
 {
-    double conf = s->cfg.confidence, iqr;
+    double conf = s->cfg.confidence;
     chrono_stats ghz;
     int rc;
     r->samples = n;
@@ -7402,11 +7411,8 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
         if (rc == 0) r->core_ghz = ghz.median;
     }
     if (rc < 0) return rc;
-    /* The sketch spans min .. q3 + 3 IQR: a far outlier lands in the last bin
-       instead of squashing the picture. */
-    iqr = r->ns.q3 - r->ns.q1;
-    r->hist_lo = r->ns.min;
-    r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
+    r->hist_lo = r->ns.min;   /* the sketch: min .. q3 + 3 IQR */
+    r->hist_hi = chrono__sketch_top(&r->ns);
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
     if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;   /* the probes' CPU time is not the body's */
     chrono__summarise_counters(s, col, n, r);
@@ -9233,7 +9239,7 @@ CHRONO__PRIVATE chrono__threads *chrono__threads_new(const chrono_session *s, ch
 CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chrono__threads *g, chrono_result *r)
 {
     size_t rows = g->recorded < g->cap ? g->recorded : g->cap, n = (size_t)g->n, i, j, k = 0, m = 0, whole = 0;
-    double *x, *slow, conf = s->cfg.confidence, iqr;
+    double *x, *slow, conf = s->cfg.confidence;
     chrono_stats st;
     int rc;
     for (i = 0; i < rows; i++) whole += !g->bad[i];
@@ -9260,9 +9266,8 @@ CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chron
         r->threads = g->n;
         r->thread_slowest_ns = st.median;
         r->threads_per_second = st.median > 0 ? (double)g->n * 1e9 / st.median : NAN;
-        iqr = r->ns.q3 - r->ns.q1;
         r->hist_lo = r->ns.min;
-        r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
+        r->hist_hi = chrono__sketch_top(&r->ns);
         chrono_stats_histogram(x, k, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
         if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;
         r->sample_ns = NULL;
@@ -11950,7 +11955,7 @@ CHRONO__PRIVATE int chrono__strip_range(const chrono_result *const *r, size_t nr
     *lo = INFINITY; *hi = -INFINITY;
     for (k = 0; k < nrows; k++) {
         const chrono_stats *st = &r[k]->ns;
-        double fence = st->q3 + 3 * (st->q3 - st->q1), top = fence < st->max ? fence : st->max;   /* not "far": <windows.h> defines it */
+        double top = chrono__sketch_top(st);
         if (r[k]->samples == 0 || !chrono__finite(st->min) || !chrono__finite(top)) continue;
         if (st->min < *lo) *lo = st->min;
         if (top > *hi) *hi = top;
@@ -15909,7 +15914,7 @@ CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result 
 {
     const double **xs = (const double **)CHRONO_MALLOC(k * (sizeof *xs + sizeof(size_t)));
     size_t *ns = (size_t *)(void *)(xs + k), i, total = 0, at = 0;
-    double *all, iqr;
+    double *all;
     int rc = 0;
     if (!xs) return CHRONO_ENOMEM;
     for (i = 0; rc == 0 && i < k; i++) {
@@ -15920,9 +15925,8 @@ CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result 
     if (rc == 0) rc = chrono_stats_pool(xs, ns, k, conf, &out->ns);
     if (rc < 0 || !(all = (double *)CHRONO_MALLOC(total * sizeof *all))) { CHRONO_FREE(xs); return rc; }   /* no plot */
     for (i = 0; i < k; i++) { memcpy(all + at, xs[i], ns[i] * sizeof *all); at += ns[i]; }
-    iqr = out->ns.q3 - out->ns.q1;   /* the sketch spans min .. q3 + 3 IQR, as one process's (bench.h) */
-    out->hist_lo = out->ns.min;
-    out->hist_hi = out->ns.q3 + 3 * iqr < out->ns.max ? out->ns.q3 + 3 * iqr : out->ns.max;
+    out->hist_lo = out->ns.min;   /* the sketch: min .. q3 + 3 IQR, as one process's */
+    out->hist_hi = chrono__sketch_top(&out->ns);
     chrono_stats_histogram(all, total, out->hist_lo, out->hist_hi, out->hist, CHRONO_HIST_BINS);
     chrono__keep_samples(s, all, total, &out->sample_ns, &out->nsample_ns);
     CHRONO_FREE(all);

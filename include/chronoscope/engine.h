@@ -720,7 +720,7 @@ CHRONO__PRIVATE void chrono__summarise_counters(const chrono_session *s, chrono_
 /* Statistics of the accepted samples into r. */
 CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
 {
-    double conf = s->cfg.confidence, iqr;
+    double conf = s->cfg.confidence;
     chrono_stats ghz;
     int rc;
     r->samples = n;
@@ -738,11 +738,8 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
         if (rc == 0) r->core_ghz = ghz.median;
     }
     if (rc < 0) return rc;
-    /* The sketch spans min .. q3 + 3 IQR: a far outlier lands in the last bin
-       instead of squashing the picture. */
-    iqr = r->ns.q3 - r->ns.q1;
-    r->hist_lo = r->ns.min;
-    r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
+    r->hist_lo = r->ns.min;   /* the sketch: min .. q3 + 3 IQR */
+    r->hist_hi = chrono__sketch_top(&r->ns);
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
     if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;   /* the probes' CPU time is not the body's */
     chrono__summarise_counters(s, col, n, r);

@@ -265,7 +265,7 @@ CHRONO__PRIVATE int chrono__strip_range(const chrono_result *const *r, size_t nr
     *lo = INFINITY; *hi = -INFINITY;
     for (k = 0; k < nrows; k++) {
         const chrono_stats *st = &r[k]->ns;
-        double fence = st->q3 + 3 * (st->q3 - st->q1), top = fence < st->max ? fence : st->max;   /* not "far": <windows.h> defines it */
+        double top = chrono__sketch_top(st);
         if (r[k]->samples == 0 || !chrono__finite(st->min) || !chrono__finite(top)) continue;
         if (st->min < *lo) *lo = st->min;
         if (top > *hi) *hi = top;

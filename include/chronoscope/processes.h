@@ -642,7 +642,7 @@ CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result 
 {
     const double **xs = (const double **)CHRONO_MALLOC(k * (sizeof *xs + sizeof(size_t)));
     size_t *ns = (size_t *)(void *)(xs + k), i, total = 0, at = 0;
-    double *all, iqr;
+    double *all;
     int rc = 0;
     if (!xs) return CHRONO_ENOMEM;
     for (i = 0; rc == 0 && i < k; i++) {
@@ -653,9 +653,8 @@ CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result 
     if (rc == 0) rc = chrono_stats_pool(xs, ns, k, conf, &out->ns);
     if (rc < 0 || !(all = (double *)CHRONO_MALLOC(total * sizeof *all))) { CHRONO_FREE(xs); return rc; }   /* no plot */
     for (i = 0; i < k; i++) { memcpy(all + at, xs[i], ns[i] * sizeof *all); at += ns[i]; }
-    iqr = out->ns.q3 - out->ns.q1;   /* the sketch spans min .. q3 + 3 IQR, as one process's (bench.h) */
-    out->hist_lo = out->ns.min;
-    out->hist_hi = out->ns.q3 + 3 * iqr < out->ns.max ? out->ns.q3 + 3 * iqr : out->ns.max;
+    out->hist_lo = out->ns.min;   /* the sketch: min .. q3 + 3 IQR, as one process's */
+    out->hist_hi = chrono__sketch_top(&out->ns);
     chrono_stats_histogram(all, total, out->hist_lo, out->hist_hi, out->hist, CHRONO_HIST_BINS);
     chrono__keep_samples(s, all, total, &out->sample_ns, &out->nsample_ns);
     CHRONO_FREE(all);

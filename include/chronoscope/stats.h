@@ -43,7 +43,9 @@
    Interface for the modules above (private names, documented here):
    chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
    chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
-   references).
+   references); chrono__sketch_top(st), where a result's sketch and strip plot
+   end: q3 + 3 IQR, at most max (a far outlier lands in the last bin instead
+   of squashing the picture; engine.h, threads.h, processes.h, html.h).
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
@@ -468,6 +470,13 @@ CHRONO__PRIVATE double chrono__mad(double *sorted, size_t n, double median)
     for (i = 0; i < n; i++) sorted[i] = fabs(sorted[i] - median);
     chrono_stats_sort(sorted, n);
     return CHRONO__MAD_SCALE * chrono_stats_quantile(sorted, n, 0.5);
+}
+
+/* The top of a result's sketch: q3 + 3 IQR, at most max. */
+CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
+{
+    double fence = st->q3 + 3 * (st->q3 - st->q1);
+    return fence < st->max ? fence : st->max;
 }
 
 /* Every field that is defined is finite: nothing overflowed. */

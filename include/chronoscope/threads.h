@@ -358,7 +358,7 @@ CHRONO__PRIVATE chrono__threads *chrono__threads_new(const chrono_session *s, ch
 CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chrono__threads *g, chrono_result *r)
 {
     size_t rows = g->recorded < g->cap ? g->recorded : g->cap, n = (size_t)g->n, i, j, k = 0, m = 0, whole = 0;
-    double *x, *slow, conf = s->cfg.confidence, iqr;
+    double *x, *slow, conf = s->cfg.confidence;
     chrono_stats st;
     int rc;
     for (i = 0; i < rows; i++) whole += !g->bad[i];
@@ -385,9 +385,8 @@ CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chron
         r->threads = g->n;
         r->thread_slowest_ns = st.median;
         r->threads_per_second = st.median > 0 ? (double)g->n * 1e9 / st.median : NAN;
-        iqr = r->ns.q3 - r->ns.q1;
         r->hist_lo = r->ns.min;
-        r->hist_hi = r->ns.q3 + 3 * iqr < r->ns.max ? r->ns.q3 + 3 * iqr : r->ns.max;
+        r->hist_hi = chrono__sketch_top(&r->ns);
         chrono_stats_histogram(x, k, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
         if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;
         r->sample_ns = NULL;
