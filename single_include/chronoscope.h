@@ -394,9 +394,18 @@ enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
    CONTENDED, SHARED_CORE, EMPTY_BODY, UNSTABLE, INTERRUPTED, SHORT_BODY, HOST_SLOWED,
    LOW_LEVEL (the statistics' ci_level below .confidence: 5 samples or fewer
    at 0.95), CYCLES_DISAGREE, OVERSUBSCRIBED (threads.h). */
+/* CHRONO_WARN_LAST, the list's last bit, counted from the list; each entry's
+   bit is its place in the list (a compile-time check), so the bits run from 1
+   to CHRONO_WARN_LAST without a gap. */
+#define CHRONO__WARNING_INDEX(name, bit, text) CHRONO__WARNING_AT_##name,
+enum { CHRONO__WARNINGS(CHRONO__WARNING_INDEX) CHRONO__NWARNINGS };
+#undef CHRONO__WARNING_INDEX
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
-enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = CHRONO_WARN_OVERSUBSCRIBED };
+enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = 1u << (CHRONO__NWARNINGS - 1) };
 #undef CHRONO__WARNING_ENUM
+#define CHRONO__WARNING_PLACE(name, bit, text) typedef char chrono__warning_place_##name[(bit) == CHRONO__WARNING_AT_##name ? 1 : -1];
+CHRONO__WARNINGS(CHRONO__WARNING_PLACE)
+#undef CHRONO__WARNING_PLACE
 
 CHRONO__EXTERN_C_BEGIN
 /* The text of an error code ("unknown chronoscope error" for any other int). */
