@@ -10,8 +10,9 @@
    /dev/null (--show-output keeps it), timed from fork to exit, with the
    child's user and system CPU time (wait4).  A non-zero exit stops the runs
    (exit 1, the command and its status named) unless --ignore-failure (-i).
-   Rounds: --runs=N, else at least 10 and on while --max-ms (default 2000)
-   allows, at most 1000.
+   Rounds: --runs=N, else at least 10 and on while the budget allows, at
+   most 1000: --max-ms, by default 3 s a command (hyperfine's time: two
+   commands 6 s; --quick 300 ms).
 
    Every command after the first is compared with the first (with a
    parameter scan and two or more commands: with the first command at the
@@ -49,6 +50,7 @@ typedef struct cmd_state {
     char value[CMD_MAX][24];
     chrono_command_series s[CMD_MAX];
     size_t n;
+    int budget_given;            /* --max-ms or --quick on the command line */
     chrono_table_builder tb[2];
 } cmd_state;
 
@@ -98,6 +100,7 @@ static int cmd_args(cmd_state *st, int argc, char **argv, char **av, int *ac)
             av[(*ac)++] = (char *)(a[1] == 'w' ? "--warmup" : a[1] == 'r' ? "--runs" : "--prepare");
             av[(*ac)++] = argv[++i];
         } else if (!rest && a[0] == '-' && a[1]) {
+            if (!strncmp(a, "--max-ms", 8) || !strcmp(a, "--quick")) st->budget_given = 1;
             av[(*ac)++] = argv[i];
             if (!strchr(a, '=') && cmd_takes_value(a) && i + 1 < argc) av[(*ac)++] = argv[++i];
         } else if (st->ntmpl == CMD_MAX) {
@@ -259,7 +262,7 @@ static int cmd_export_close(FILE *f, const char *path, const cmd_state *st)
 }
 
 /* The runs; 0, 1 (a command failed: named) or 2. */
-static int cmd_run(chrono_program *p, cmd_state *st, const chrono_command_config *cfg)
+static int cmd_run(cmd_state *st, const chrono_command_config *cfg)
 {
     size_t failed = 0;
     int rc = chrono_command_bench(st->s, st->n, cfg, &failed);
@@ -275,9 +278,16 @@ static int cmd_run(chrono_program *p, cmd_state *st, const chrono_command_config
                 s->n ? "" : " or before it");
         return 1;
     }
+    return 0;
+}
+
+/* The tables, then a line on how the rounds ran. */
+static void cmd_report(chrono_program *p, cmd_state *st, const chrono_command_config *cfg, double threshold)
+{
+    cmd_summary_table(p, st);
+    cmd_ab_table(p, st, threshold);
     chrono_program_note(p, "%zu commands, %zu rounds interleaved (A B, B A, ...)%s%s", st->n, st->s[0].n,
                         cfg->prepare ? "; before every run: " : "", cfg->prepare ? cfg->prepare : "");
-    return 0;
 }
 
 static void cmd_help(void)
@@ -287,8 +297,9 @@ static void cmd_help(void)
            "ratios with its interval, and chronoscope-ab's verdict (slower, faster, no clear difference,\n"
            "inconclusive; --threshold).  -P NAME MIN MAX (--parameter-scan): each command at NAME = MIN..MAX,\n"
            "{NAME} replaced; -w N, -r N, -p CMD, -i: --warmup, --runs, --prepare, --ignore-failure.\n"
-           "--max-ms is the rounds' budget (default 2000; at least 10 rounds).  Exit status: 0; 1 when a command\n"
-           "failed (non-zero exit, without -i); 2 on bad input.\n");
+           "--max-ms is the rounds' budget (default 3000 a command; at least 10 rounds).  Exit status: 0; 1 when\n"
+           "a command"
+           " failed (non-zero exit, without -i); 2 on bad input.\n");
 }
 
 int main(int argc, char **argv)
@@ -329,9 +340,10 @@ int main(int argc, char **argv)
     if (p.status != 2) {
         cfg.runs = runs; cfg.warmup = warmup; cfg.prepare = prepare; cfg.ignore_failure = ignore;
         cfg.flags = show ? CHRONO_COMMAND_SHOW_OUTPUT : 0;
-        cfg.max_ms = p.cfg.max_ms; cfg.clock = &p.session.clock; cfg.tmp = &cmd_tmp;
-        p.status = cmd_run(&p, &st, &cfg);
-        if (p.status == 0) { cmd_summary_table(&p, &st); cmd_ab_table(&p, &st, threshold_pct / 100); }
+        cfg.max_ms = st.budget_given ? p.cfg.max_ms : 3000.0 * (double)st.n;
+        cfg.clock = &p.session.clock; cfg.tmp = &cmd_tmp;
+        p.status = cmd_run(&st, &cfg);
+        if (p.status == 0) cmd_report(&p, &st, &cfg, threshold_pct / 100);
         if (ex && p.status == 0) p.status = cmd_export_close(ex, export_path, &st);
         else if (ex) fclose(ex);
     }
