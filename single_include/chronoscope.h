@@ -163,6 +163,7 @@
      CHRONO__IMPLEMENT                   set where the implementation is compiled
      CHRONO__EXTERN_C_BEGIN, CHRONO__EXTERN_C_END   C linkage under C++
      CHRONO__CALLER                      the calling file's build facts (optimised, NDEBUG, version)
+     CHRONO__XSTR(x)                     a macro's value as a string literal (cli.h's help)
      CHRONO__X86, CHRONO__ARM64, CHRONO__OS_LINUX, CHRONO__OS_POSIX, CHRONO__OS_WINDOWS   0/1 platform facts
      chrono__bprintf(buf, n, fmt, ...)   snprintf that says when it truncated
      chrono__num(buf, n, fmt, v)         one figure, '.' whatever the locale
@@ -332,6 +333,10 @@
 #define CHRONO__ERROR_ENUM(name, value, text) name = value,
 enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
 #undef CHRONO__ERROR_ENUM
+
+/* A macro's value as a string literal (CHRONO__XSTR(CHRONO_DEFAULT_SAMPLES): "101"). */
+#define CHRONO__STR(x) #x
+#define CHRONO__XSTR(x) CHRONO__STR(x)
 
 /* ---- warnings: one list, the bits, their texts and names ------------------ */
 /* X(name, bit, text). */
@@ -1235,6 +1240,14 @@ typedef struct chrono_user_figure {
     chrono_user_rate rate;
     double per_iter;           /* the count over the samples' iterations */
 } chrono_user_figure;
+
+/* The defaults of a run, and of --quick's (cli.h): named once, printed by --help. */
+#define CHRONO_DEFAULT_SAMPLES 101
+#define CHRONO_DEFAULT_WARMUP_MS 50
+#define CHRONO_DEFAULT_MAX_MS 2000
+#define CHRONO_QUICK_SAMPLES 11
+#define CHRONO_QUICK_WARMUP_MS 5
+#define CHRONO_QUICK_MAX_MS 300
 
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
@@ -8246,10 +8259,10 @@ CHRONO_API chrono_config chrono_config_default(void)
 {
     chrono_config c;
     memset(&c, 0, sizeof c);
-    c.samples = 101;
-    c.warmup_ms = 50;
+    c.samples = CHRONO_DEFAULT_SAMPLES;
+    c.warmup_ms = CHRONO_DEFAULT_WARMUP_MS;
     c.min_sample_us = 50;
-    c.max_ms = 2000;
+    c.max_ms = CHRONO_DEFAULT_MAX_MS;
     c.cpu = CHRONO_CPU_CURRENT;
     c.pin = CHRONO_PIN_AUTO;
     c.confidence = 0.95;
@@ -12638,11 +12651,14 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(OUT, "--out", "FILE", "write the report to FILE (default: standard output)", 1)                                 \
     X(CPU, "--cpu", "N", "pin the benchmark thread to CPU N", 1)                                                      \
     X(NOPIN, "--no-pin", NULL, "do not pin the thread", 0)                                                            \
-    X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default 101)", 1)                                \
-    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default 50)", 1)                      \
-    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default 2000)", 1)                         \
+    X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default " CHRONO__XSTR(CHRONO_DEFAULT_SAMPLES) ")", 1) \
+    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default "                            \
+      CHRONO__XSTR(CHRONO_DEFAULT_WARMUP_MS) ")", 1)                                                                   \
+    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default "                                 \
+      CHRONO__XSTR(CHRONO_DEFAULT_MAX_MS) ")", 1)                                                                      \
     X(FILTER, "--filter", "REGEX", CHRONO__CLI_FILTER_HELP, 1)                                                         \
-    X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0)   \
+    X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (" CHRONO__XSTR(CHRONO_QUICK_SAMPLES)           \
+      " samples, " CHRONO__XSTR(CHRONO_QUICK_WARMUP_MS) " ms warmup, " CHRONO__XSTR(CHRONO_QUICK_MAX_MS) " ms budget)", 0) \
     X(LIST, "--list", NULL, "list the benchmarks' names and exit", 0)                                                 \
     X(HELP, "--help", NULL, "show this help and exit", 0)                                                             \
     X(VERSION, "--version", NULL, "show the version and exit", 0)                                                     \
@@ -13205,9 +13221,9 @@ CHRONO_API void chrono_cli_close(chrono_cli *o)
 CHRONO__PRIVATE void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
 {
     if (!o->quick) return;
-    if (!(o->chrono__set & CHRONO__SET_SAMPLES)) cfg->samples = 11;
-    if (!(o->chrono__set & CHRONO__SET_WARMUP)) cfg->warmup_ms = 5;
-    if (!(o->chrono__set & CHRONO__SET_MAX)) cfg->max_ms = 300;
+    if (!(o->chrono__set & CHRONO__SET_SAMPLES)) cfg->samples = CHRONO_QUICK_SAMPLES;
+    if (!(o->chrono__set & CHRONO__SET_WARMUP)) cfg->warmup_ms = CHRONO_QUICK_WARMUP_MS;
+    if (!(o->chrono__set & CHRONO__SET_MAX)) cfg->max_ms = CHRONO_QUICK_MAX_MS;
     cfg->min_sample_us = 20;
 }
 

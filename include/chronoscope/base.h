@@ -39,6 +39,7 @@
      CHRONO__IMPLEMENT                   set where the implementation is compiled
      CHRONO__EXTERN_C_BEGIN, CHRONO__EXTERN_C_END   C linkage under C++
      CHRONO__CALLER                      the calling file's build facts (optimised, NDEBUG, version)
+     CHRONO__XSTR(x)                     a macro's value as a string literal (cli.h's help)
      CHRONO__X86, CHRONO__ARM64, CHRONO__OS_LINUX, CHRONO__OS_POSIX, CHRONO__OS_WINDOWS   0/1 platform facts
      chrono__bprintf(buf, n, fmt, ...)   snprintf that says when it truncated
      chrono__num(buf, n, fmt, v)         one figure, '.' whatever the locale
@@ -208,6 +209,10 @@
 #define CHRONO__ERROR_ENUM(name, value, text) name = value,
 enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
 #undef CHRONO__ERROR_ENUM
+
+/* A macro's value as a string literal (CHRONO__XSTR(CHRONO_DEFAULT_SAMPLES): "101"). */
+#define CHRONO__STR(x) #x
+#define CHRONO__XSTR(x) CHRONO__STR(x)
 
 /* ---- warnings: one list, the bits, their texts and names ------------------ */
 /* X(name, bit, text). */

@@ -259,10 +259,10 @@ CHRONO_API chrono_config chrono_config_default(void)
 {
     chrono_config c;
     memset(&c, 0, sizeof c);
-    c.samples = 101;
-    c.warmup_ms = 50;
+    c.samples = CHRONO_DEFAULT_SAMPLES;
+    c.warmup_ms = CHRONO_DEFAULT_WARMUP_MS;
     c.min_sample_us = 50;
-    c.max_ms = 2000;
+    c.max_ms = CHRONO_DEFAULT_MAX_MS;
     c.cpu = CHRONO_CPU_CURRENT;
     c.pin = CHRONO_PIN_AUTO;
     c.confidence = 0.95;

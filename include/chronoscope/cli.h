@@ -248,11 +248,14 @@ enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHR
     X(OUT, "--out", "FILE", "write the report to FILE (default: standard output)", 1)                                 \
     X(CPU, "--cpu", "N", "pin the benchmark thread to CPU N", 1)                                                      \
     X(NOPIN, "--no-pin", NULL, "do not pin the thread", 0)                                                            \
-    X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default 101)", 1)                                \
-    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default 50)", 1)                      \
-    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default 2000)", 1)                         \
+    X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default " CHRONO__XSTR(CHRONO_DEFAULT_SAMPLES) ")", 1) \
+    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default "                            \
+      CHRONO__XSTR(CHRONO_DEFAULT_WARMUP_MS) ")", 1)                                                                   \
+    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default "                                 \
+      CHRONO__XSTR(CHRONO_DEFAULT_MAX_MS) ")", 1)                                                                      \
     X(FILTER, "--filter", "REGEX", CHRONO__CLI_FILTER_HELP, 1)                                                         \
-    X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (11 samples, 5 ms warmup, 300 ms budget)", 0)   \
+    X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (" CHRONO__XSTR(CHRONO_QUICK_SAMPLES)           \
+      " samples, " CHRONO__XSTR(CHRONO_QUICK_WARMUP_MS) " ms warmup, " CHRONO__XSTR(CHRONO_QUICK_MAX_MS) " ms budget)", 0) \
     X(LIST, "--list", NULL, "list the benchmarks' names and exit", 0)                                                 \
     X(HELP, "--help", NULL, "show this help and exit", 0)                                                             \
     X(VERSION, "--version", NULL, "show the version and exit", 0)                                                     \
@@ -815,9 +818,9 @@ CHRONO_API void chrono_cli_close(chrono_cli *o)
 CHRONO__PRIVATE void chrono__cli_quick(chrono_config *cfg, const chrono_cli *o)
 {
     if (!o->quick) return;
-    if (!(o->chrono__set & CHRONO__SET_SAMPLES)) cfg->samples = 11;
-    if (!(o->chrono__set & CHRONO__SET_WARMUP)) cfg->warmup_ms = 5;
-    if (!(o->chrono__set & CHRONO__SET_MAX)) cfg->max_ms = 300;
+    if (!(o->chrono__set & CHRONO__SET_SAMPLES)) cfg->samples = CHRONO_QUICK_SAMPLES;
+    if (!(o->chrono__set & CHRONO__SET_WARMUP)) cfg->warmup_ms = CHRONO_QUICK_WARMUP_MS;
+    if (!(o->chrono__set & CHRONO__SET_MAX)) cfg->max_ms = CHRONO_QUICK_MAX_MS;
     cfg->min_sample_us = 20;
 }
 

@@ -108,6 +108,14 @@ typedef struct chrono_user_figure {
     double per_iter;           /* the count over the samples' iterations */
 } chrono_user_figure;
 
+/* The defaults of a run, and of --quick's (cli.h): named once, printed by --help. */
+#define CHRONO_DEFAULT_SAMPLES 101
+#define CHRONO_DEFAULT_WARMUP_MS 50
+#define CHRONO_DEFAULT_MAX_MS 2000
+#define CHRONO_QUICK_SAMPLES 11
+#define CHRONO_QUICK_WARMUP_MS 5
+#define CHRONO_QUICK_MAX_MS 300
+
 /* Zero (or a zero-initialised struct) means "default" for every field. */
 typedef struct chrono_config {
     int samples;               /* accepted samples per run; default 101 */
