@@ -1667,7 +1667,7 @@ CHRONO__EXTERN_C_END
        chrono_sweep(s, name, fn, ctx, params, n, out) fn at each param, fitted
        chrono_keep(x), chrono_clobber()     keep a value / memory alive (inline)
 
-   How a run measures (README.md, "How it measures", says the same for users):
+   How a run measures (docs/measuring.md says the same for users):
      1. size the batch: iterations per sample grow until one sample is at least
         1000x the clock's overhead and resolution and at least .min_sample_us;
      2. warm up for .warmup_ms, longer until two successive windows agree;
@@ -2017,7 +2017,7 @@ CHRONO__EXTERN_C_END
    once an iteration.  The block's fast path, chrono_loop_next, is inline:
    a compare, a decrement and a branch an iteration, what `for (i = 0; i <
    iters; i++)` costs the function form.  Measured side by side (tests/
-   bench_loop.c, the README's figures) the two forms agree within 2% on
+   bench_loop.c; docs/loop.md has the figures) the two forms agree within 2% on
    bodies of 5 ns to 5 ms.
 
    What it does not do: a comparison, a claim (check.h), a threaded run or a

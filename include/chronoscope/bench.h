@@ -26,7 +26,7 @@
        chrono_sweep(s, name, fn, ctx, params, n, out) fn at each param, fitted
        chrono_keep(x), chrono_clobber()     keep a value / memory alive (inline)
 
-   How a run measures (README.md, "How it measures", says the same for users):
+   How a run measures (docs/measuring.md says the same for users):
      1. size the batch: iterations per sample grow until one sample is at least
         1000x the clock's overhead and resolution and at least .min_sample_us;
      2. warm up for .warmup_ms, longer until two successive windows agree;

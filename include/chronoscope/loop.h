@@ -35,7 +35,7 @@
    once an iteration.  The block's fast path, chrono_loop_next, is inline:
    a compare, a decrement and a branch an iteration, what `for (i = 0; i <
    iters; i++)` costs the function form.  Measured side by side (tests/
-   bench_loop.c, the README's figures) the two forms agree within 2% on
+   bench_loop.c; docs/loop.md has the figures) the two forms agree within 2% on
    bodies of 5 ns to 5 ms.
 
    What it does not do: a comparison, a claim (check.h), a threaded run or a
