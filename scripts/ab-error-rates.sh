@@ -6,19 +6,21 @@
 #   same      the same module loaded twice (two copies of one file)
 #   moved     two builds of one source, one with an unrelated function added
 #   slow1/3/10  a planted 1%, 3%, 10% slowdown in five entries
+#   same-t1, slow1-t1   same and slow1 again with --threshold=1 (1% sensitivity)
 # Each pair runs RUNS times (default 10) with chronoscope-ab's defaults; the
 # script prints, per pair, how many entry-runs were called slower / faster /
-# inconclusive (planted entries and the others apart), each run's wall time and
+# inconclusive (planted entries and the others apart), the inconclusive share,
+# the gate's wall time (median and max, and the median a compared entry) and
 # the load average around the runs.  With Google Benchmark (libbenchmark and
 # its compare.py, python3 with numpy and scipy) the same pairs also run as two
 # separate processes with --benchmark_repetitions=9 and go through compare.py
 # (U test): called slower there = p < 0.05 and the median more than the same
 # threshold slower.  GB_RUNS (default 5) bounds those runs, GB_PAIRS (default
 # "same moved slow3") which pairs; GB_RUNS=0 skips them.  PAIRS picks the
-# chronoscope-ab pairs (default all five).  AB_FLAGS adds flags
+# chronoscope-ab pairs (default all seven).  AB_FLAGS adds flags
 # to every chronoscope-ab run.  Not a test: it takes the machine for minutes
-# (35-60 s a chronoscope-ab run, ~1 min a Google Benchmark pair, at load 13-25
-# on a 2-vCPU VM).
+# (10-25 s a chronoscope-ab run of 20 entries, ~1 min a Google Benchmark pair,
+# at load 5-15 on a 2-vCPU VM).
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 BUILD_DIR [RUNS]" >&2; exit 2; fi
 build=$(cd "$1" && pwd) || exit 2
@@ -33,23 +35,27 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/ab-rates.XXXXXX") || exit 2
 trap 'rm -rf "$out"' EXIT
 cp "$ex/ab_suite.so" "$out/base.so" && cp "$ex/ab_suite.so" "$out/same.so" || exit 2   # two files: two copies
 pair_head() {
-    case $1 in
+    case ${1%-t1} in
         same) echo "$out/same.so" ;;
         moved) echo "$ex/ab_suite_moved.so" ;;
-        *) echo "$ex/ab_suite_$1.so" ;;
+        *) echo "$ex/ab_suite_${1%-t1}.so" ;;
     esac
+}
+pair_flags() {   # a pair's own flags: NAME-t1 runs with --threshold=1
+    case $1 in *-t1) echo "--threshold=1" ;; esac
 }
 
 echo "# chronoscope-ab $("$tool" --version 2>/dev/null | sed 's/.*chronoscope //;s/)//'), $runs runs a pair, flags: ${AB_FLAGS:-(defaults)}"
 echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-for pair in ${PAIRS:-same moved slow1 slow3 slow10}; do
+for pair in ${PAIRS:-same moved slow1 slow3 slow10 same-t1 slow1-t1}; do
     head=$(pair_head $pair)
     r=1
     while [ "$r" -le "$runs" ]; do
         load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo nan)
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086
-        "$tool" "$out/base.so" "$head" ${AB_FLAGS:-} --format=json --out="$out/$pair-$r.json" >/dev/null 2>"$out/$pair-$r.err"
+        "$tool" "$out/base.so" "$head" $(pair_flags $pair) ${AB_FLAGS:-} --format=json --out="$out/$pair-$r.json" \
+            >"$out/$pair-$r.txt" 2>"$out/$pair-$r.err"
         rc=$?
         t1=$(date +%s.%N)
         echo "$pair $r $rc $t0 $t1 $load" >>"$out/runs.txt"

@@ -21,18 +21,21 @@ for line in open(os.path.join(out, "runs.txt")):
     loads.setdefault(pair, []).append(float(load))
     codes.setdefault(pair, []).append(int(rc))
 
-print("\nchronoscope-ab (interleaved in one process, pooled over its default processes):")
-print("%-7s %-9s %14s %8s %13s %7s   %s" % ("pair", "entries", "called slower", "faster", "inconclusive", "errors",
-                                           "wall s (median, max), load (min-max), exit codes"))
-for pair in ("same", "moved", "slow1", "slow3", "slow10"):
+print("\nchronoscope-ab (interleaved in one process, pooled over the processes of its adaptive looks):")
+print("%-8s %-9s %14s %8s %18s %7s   %s" % ("pair", "entries", "called slower", "faster", "inconclusive", "errors",
+                                            "wall s (median, max; median a compared entry), load (min-max), exit codes"))
+for pair in [p for p in ("same", "moved", "slow1", "slow3", "slow10", "same-t1", "slow1-t1") if p in times]:
     tally = {True: [0, 0, 0, 0], False: [0, 0, 0, 0]}   # slower, faster, inconclusive, rows
-    errors = 0
+    errors, per_entry = 0, []
     for r in range(1, runs + 1):
         try:
             doc = json.load(open(os.path.join(out, "%s-%d.json" % (pair, r))))
         except (OSError, ValueError):
             errors += 1
             continue
+        compared = [row for row in doc.get("ab", []) if not row["verdict"].startswith("only in")]
+        if compared and r <= len(times.get(pair, [])):
+            per_entry.append(times[pair][r - 1] / len(compared))
         for row in doc.get("ab", []):
             if row["verdict"].startswith("only in"):
                 continue
@@ -47,8 +50,9 @@ for pair in ("same", "moved", "slow1", "slow3", "slow10"):
         t = tally[key]
         if not t[3]:
             continue
-        print("%-7s %-9s %9d / %-3d %8d %13d %7d   %.1f, %.1f; %.2f-%.2f; %s" % (
-            pair, label, t[0], t[3], t[1], t[2], errors, statistics.median(wall), max(wall), min(load), max(load),
+        print("%-8s %-9s %9d / %-3d %8d %7d (%4.1f%%) %7d   %.1f, %.1f; %.2f; %.2f-%.2f; %s" % (
+            pair, label, t[0], t[3], t[1], t[2], 100.0 * t[2] / t[3], errors, statistics.median(wall), max(wall),
+            statistics.median(per_entry) if per_entry else float("nan"), min(load), max(load),
             ",".join(str(c) for c in codes.get(pair, []))))
 
 if have_gb:

@@ -16,10 +16,11 @@
      look 1   --processes processes (default 8) run every entry (31 samples,
               5 ms warm-up, 300 ms budget each unless the flags say other);
      look j   the entries still inconclusive run in as many processes again
-              (their count doubles: 16, 32, 64), each with twice the samples
-              and budget of the look before; an entry decided stops;
-     until    every entry is decided, 4 looks are spent, or the next look
-              would pass --budget-s (default a second an entry).
+              (their count doubles: 16, 32, 64), or in as many as the rest
+              of --budget-s has room for (4 at least; the default budget a
+              second an entry, 5 s at least); an entry decided stops;
+     until    every entry is decided, 4 looks are spent, or the budget has
+              no room for 4 more processes.
 
    At each look an entry's head/base is the median of its processes' ratios,
    its interval their order-statistic interval (sign test) at the level
@@ -62,6 +63,8 @@
                                   of 8 medians is a 99.2% interval, above each look's 98.75% (alpha split in 4) */
 #define AB_LOOKS 4             /* looks at most: 8, 16, 32, 64 processes (each later look doubles them) */
 #define AB_TRACK_MAX 64        /* processes one pair is pooled over at most */
+#define AB_MORE_MIN 4          /* a later look runs at least these many processes, or none */
+#define AB_START 2             /* a process's start (exec, load, calibrate) costs about 2 entries' time */
 #define AB_COLS 7
 
 typedef struct ab_side {
@@ -343,21 +346,13 @@ static void ab_look(ab_state *st, size_t i, int look, double confidence)
     t->decided = t->v.change != CHRONO_CHANGE_INCONCLUSIVE;
 }
 
-/* The argv of a round's children: the program's, --only=LIST, the pairs
-   still undecided (indices), and from look 2 on twice the samples and
-   budget of the look before (extra[2], 32 bytes each: each process's median
-   holds less noise; its median is the same); how many pairs are pending. */
-static size_t ab_round_args(const chrono_program *p, const ab_state *st, int look, int ac, char **av, char **out,
-                            char *only, size_t n, char (*extra)[32])
+/* The argv of a round's children: the program's, and --only=LIST, the
+   pairs still undecided (indices); how many those are. */
+static size_t ab_round_args(const ab_state *st, int ac, char **av, char **out, char *only, size_t n)
 {
     size_t i, pending = 0, len;
     int a;
     for (a = 0; a < ac; a++) out[a] = av[a];
-    if (look > 1) {
-        (void)snprintf(extra[0], 32, "--samples=%d", p->cfg.samples << (look - 1));
-        (void)snprintf(extra[1], 32, "--max-ms=%.0f", p->cfg.max_ms * (1 << (look - 1)));
-        out[ac++] = extra[0]; out[ac++] = extra[1];
-    }
     len = (size_t)snprintf(only, n, "--only=");
     for (i = 0; i < st->npairs; i++) {
         if (!st->track[i].selected || st->track[i].decided) continue;
@@ -377,21 +372,20 @@ static double ab_since(const chrono_program *p, uint64_t t0)
 
 /* One round: nproc children run the pairs still undecided; their
    comparisons gathered.  0, or a negative code (said on stderr). */
-static int ab_round(chrono_program *p, ab_state *st, int look, int ac, char **av, int nproc)
+static int ab_round(chrono_program *p, ab_state *st, int ac, char **av, int nproc)
 {
-    char only[16384], extra[2][32], **args = (char **)malloc(((size_t)ac + 4) * sizeof *args);
+    char only[16384], **args = (char **)malloc(((size_t)ac + 2) * sizeof *args);
     chrono_processes *ps = &st->sets[st->nsets];
     chrono_entry *sub = (chrono_entry *)malloc((st->npairs + 1) * sizeof *sub);
     size_t i, n = 0;
     double limit;
     int rc = CHRONO_ENOMEM;
     if (args && sub) {
-        (void)ab_round_args(p, st, look, ac, av, args, only, sizeof only, extra);
+        (void)ab_round_args(st, ac, av, args, only, sizeof only);
         for (i = 0; i < st->npairs; i++)
             if (st->track[i].selected && !st->track[i].decided) sub[n++] = st->pairs[i];
         limit = p->process_timeout_s > 0 ? p->process_timeout_s : chrono_processes_timeout(&p->cfg, sub, n);
-        rc = chrono_processes_run(ps, &p->session, ac + 1 + (look > 1 ? 2 : 0), args, 0, nproc, limit * (1 << (look - 1)),
-                                  p->cli.prog);
+        rc = chrono_processes_run(ps, &p->session, ac + 1, args, 0, nproc, limit, p->cli.prog);
         st->nsets++;
         if (rc == 0) ab_gather(st, ps);
         else fprintf(stderr, "%s: the processes could not run: %s\n", p->cli.prog, chrono_strerror(rc));
@@ -401,30 +395,34 @@ static int ab_round(chrono_program *p, ab_state *st, int look, int ac, char **av
 }
 
 /* The gate: look 1 at `first` processes, then as many again for the pairs
-   still undecided (their processes double), until each decides, AB_LOOKS
-   looks are spent, or the next round would pass the budget (seconds; a
-   round's cost estimated from the last, per pair and process). */
+   still undecided (their processes double), or as many as the budget
+   (seconds) has room for, a process's cost estimated from the last look's;
+   until each pair decides, AB_LOOKS looks are spent, or there is room for
+   fewer than AB_MORE_MIN processes. */
 static void ab_gate(chrono_program *p, ab_state *st, int ac, char **av, int first, double budget_s)
 {
     uint64_t t0 = chrono_clock_stop(&p->session.clock);
-    double per = 0, t_round;
-    size_t i, pending = 0;
+    double per_proc = 0, t_round;
+    size_t i, pending = 0, ran = 0;
     int look, nproc = first;
     for (i = 0; i < st->npairs; i++) pending += (size_t)st->track[i].selected;
-    for (look = 1; look <= AB_LOOKS && pending; look++) {
+    for (look = 1; look <= AB_LOOKS && pending && nproc > 0; look++) {
         t_round = ab_since(p, t0);
-        if (look > 1 && t_round + per * (double)(pending * (size_t)nproc) > budget_s) break;
-        if (ab_round(p, st, look, ac, av, nproc) < 0) break;
-        per = (ab_since(p, t0) - t_round) / (double)(pending * (size_t)nproc);
-        for (i = 0, pending = 0; i < st->npairs; i++) {
+        if (look > 1) {   /* a process costs about (AB_START + pending) entries' time: fit what the budget leaves */
+            double fit = (budget_s - t_round) / (per_proc * (double)(pending + AB_START) / (double)(ran + AB_START));
+            if (fit < nproc) nproc = (int)fit;
+            if (nproc < AB_MORE_MIN) break;
+        }
+        if (ab_round(p, st, ac, av, nproc) < 0) break;
+        per_proc = (ab_since(p, t0) - t_round) / nproc;
+        for (i = 0, ran = pending, pending = 0; i < st->npairs; i++) {
             if (!st->track[i].selected || st->track[i].decided) continue;
             ab_look(st, i, look, p->session.cfg.confidence);
             pending += (size_t)!st->track[i].decided;
         }
         st->looks = look;
         st->nprocs += nproc;
-        nproc = st->nprocs + nproc > AB_TRACK_MAX ? AB_TRACK_MAX - st->nprocs : st->nprocs;
-        if (nproc <= 0) break;
+        nproc = st->nprocs + st->nprocs > AB_TRACK_MAX ? AB_TRACK_MAX - st->nprocs : st->nprocs;   /* double */
     }
     st->seconds = ab_since(p, t0);
 }
@@ -450,7 +448,7 @@ static void ab_help(void)
     printf("\nchronoscope-ab BASE.so HEAD.so [flags]: two builds of a benchmark module (CHRONO_MODULE, program.h),\n"
            "the base first, loaded side by side; each entry found in both is compared interleaved (A = base,\n"
            "B = head) in fresh processes, in looks: every entry in --processes processes (default %d), then the\n"
-           "entries still inconclusive in as many again (doubling, up to %d looks or --budget-s).  Each look\n"
+           "entries still inconclusive in as many again (doubling, up to %d looks, within --budget-s).  Each look\n"
            "pools the processes' ratios (their median, its sign-test interval at the level alpha spending\n"
            "leaves the look) and applies the rule, on head/base and its interval:\n"
            "  slower        the interval lies entirely above 1 and head/base is above 1 + threshold/2\n"
@@ -526,7 +524,7 @@ static size_t ab_parent(chrono_program *p, ab_state *st, int ac, char **av, doub
         p->status = 2;
         return 0;
     }
-    if (budget_s <= 0) budget_s = (double)n;   /* a second an entry */
+    if (budget_s <= 0) budget_s = n > 5 ? (double)n : 5;   /* a second an entry, 5 s at least */
     ab_gate(p, st, ac, av, first, budget_s);
     ab_pool_report(p, st, tb);
     slower = ab_verdicts(p, st, st->threshold);
@@ -575,7 +573,7 @@ int main(int argc, char **argv)
         { "--threshold", CHRONO_CLI_DOUBLE, &threshold_pct, 0, 1000,
           "percent: slower needs the interval above 1 and head/base above 1 + half of it (default 2)" },
         { "--budget-s", CHRONO_CLI_DOUBLE, &budget_s, 0, 1e6,
-          "seconds the gate may spend on looks after the first (default: 1 a compared entry)" },
+          "seconds the gate may spend on looks after the first (default: 1 a compared entry, 5 at least)" },
         { "--only", CHRONO_CLI_STRING, &only, 0, 0, "the gate's own rounds: the pairs (by index, 0,3,...) a child runs" },
     };
     chrono_table_builder tb;
