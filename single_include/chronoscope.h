@@ -851,7 +851,8 @@ CHRONO__EXTERN_C_END
    Interface for the modules above (private names, documented here):
    chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
    chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
-   references); chrono__sketch_top(st), where a result's sketch and strip plot
+   references); chrono__stats_nan(st, n), every figure NAN (the statistics of
+   nothing yet); CHRONO__STATS_FIGURES(X), chrono_stats' figures, one list; chrono__sketch_top(st), where a result's sketch and strip plot
    end: q3 + 3 IQR, at most max (a far outlier lands in the last bin instead
    of squashing the picture; engine.h, threads.h, processes.h, html.h).
 
@@ -862,13 +863,24 @@ CHRONO__EXTERN_C_END
 #define CHRONOSCOPE_STATS_H
 
 
+/* chrono_stats' figures, one list: X(member, unit), unit 1 for a figure in
+   the data's unit (scaled with it: chrono_stats_scale), 0 for a pure number.
+   The struct, NAN-filling, scaling, the overflow check and the pooled
+   figures' gaps come from it; a figure is added here, computed in
+   chrono__stats_fill, and written by a report's field list.
+     min max mean stddev cv median mad   as in the table above
+     q1 q3                               quantiles 0.25 and 0.75, type 7
+     ci_low ci_high                      distribution-free CI of the median
+     ci_level                            coverage achieved (see above) */
+#define CHRONO__STATS_FIGURES(X) \
+    X(min, 1) X(max, 1) X(mean, 1) X(stddev, 1) X(cv, 0) X(median, 1) X(mad, 1) \
+    X(q1, 1) X(q3, 1) X(ci_low, 1) X(ci_high, 1) X(ci_level, 0)
+
 typedef struct chrono_stats {
     size_t n;
-    double min, max, mean, stddev, cv;
-    double median, mad;
-    double q1, q3;                          /* quantiles 0.25 and 0.75, type 7 */
-    double ci_low, ci_high;                 /* distribution-free CI of the median */
-    double ci_level;                        /* coverage achieved (see above) */
+#define CHRONO__STATS_MEMBER(member, unit) double member;
+    CHRONO__STATS_FIGURES(CHRONO__STATS_MEMBER)
+#undef CHRONO__STATS_MEMBER
     size_t outliers_low, outliers_high;     /* beyond the 1.5 IQR fences, severe included */
     size_t outliers_severe;                 /* beyond 3 IQR, either side */
 } chrono_stats;
@@ -1460,7 +1472,7 @@ typedef struct chrono_session {
    Functions:
        chrono_engine_open(e, s, sides, nsides, rows)   1 or 2 sides, their results started; 0 or error
        chrono_engine_size(e, from, ms_a, ms_b)  iterations per sample, each side's own (0 from:
-                                                their current counts); sides within 2x share the larger
+                                                their current counts); sides within 4x share the larger
        chrono_engine_warm(e, ms, rounds)        warm-up, the sides alternating; ms spent
        chrono_engine_run(e, target)             the one sampling loop; 0 or CHRONO_ENOMEM
        chrono_engine_row_quiet(e, i)            row i quiet by both probes on every side
@@ -1490,7 +1502,6 @@ typedef struct chrono_session {
      chrono__grow(&p, &cap, n, size)     grow an array to n elements (bench.h, check.h, processes.h)
      chrono__result_init(r, name, iters) a result named, figures NAN
      chrono__keep_result / chrono__keep_samples   a result, or a copy of samples, into the session
-     chrono__stats_nan(st, n)            every figure of a chrono_stats NAN
      chrono__attempts(s)                 the rows a run may take
      chrono__elapsed_ms(s, since), chrono__time_once(s, fn, ctx, iters), chrono__target_ticks(s)
                                          budgets, one timed call, the shortest sample
@@ -1849,7 +1860,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
 
 /* Interleaved A/B: rounds ordered ABBA, the ratio a/b of the per-iteration
    times and its interval from the median of the paired log-ratios.  Each side
-   is sized to the target sample length on its own (sides within 2x share the
+   is sized to the target sample length on its own (sides within 4x share the
    larger count), so a 13 ns body against a 54 us one gets samples of the
    same length on both sides.  A body whose work depends on the iteration
    index must keep its position in ctx: the sides' counts may differ. */
@@ -2431,73 +2442,75 @@ typedef struct chrono_report_writer {
                 in the session, .none 1 when it has no interval, .cyc 1 when
                 it has cycles, .base the baseline's median)
      json_when  JSON writes the member only when this holds
-     saved      CHRONO__SAVED(member): chrono_saved_find (below) reads it into chrono_saved
+     saved      CHRONO__SAVED(member): a member of chrono_saved (generated from
+                this column), which chrono_saved_find (below) reads;
+                CHRONO__UNSAVED: not read back
    Rejection causes come from CHRONO__REJECTIONS between the two halves
    (CHRONO__FIELDS(X, XR): XR(field, words, key) adapts its rows). */
 #define CHRONO__F_CSV 1
 #define CHRONO__F_JSON 2
 #define CHRONO__F_ALL 3
 #define CHRONO__FIELDS_RUN(X) \
-    X("name",                 str,   CHRONO__F_CSV, f->r->name, 1, 0) \
-    X("kind",                 str,   CHRONO__F_ALL, f->x->kind, 1, 0) \
-    X("group",                str,   CHRONO__F_ALL, f->x->group, f->x->group[0], 0) \
-    X("vs",                   str,   CHRONO__F_ALL, f->x->vs, f->x->vs[0], 0) \
-    X("ratio",                num,   CHRONO__F_ALL, f->x->ratio, f->x->vs[0], 0) \
-    X("ratio_ci_low",         num,   CHRONO__F_ALL, f->x->ratio_lo, f->x->vs[0], 0) \
-    X("ratio_ci_high",        num,   CHRONO__F_ALL, f->x->ratio_hi, f->x->vs[0], 0) \
+    X("name",                 str,   CHRONO__F_CSV, f->r->name, 1, CHRONO__UNSAVED) \
+    X("kind",                 str,   CHRONO__F_ALL, f->x->kind, 1, CHRONO__UNSAVED) \
+    X("group",                str,   CHRONO__F_ALL, f->x->group, f->x->group[0], CHRONO__UNSAVED) \
+    X("vs",                   str,   CHRONO__F_ALL, f->x->vs, f->x->vs[0], CHRONO__UNSAVED) \
+    X("ratio",                num,   CHRONO__F_ALL, f->x->ratio, f->x->vs[0], CHRONO__UNSAVED) \
+    X("ratio_ci_low",         num,   CHRONO__F_ALL, f->x->ratio_lo, f->x->vs[0], CHRONO__UNSAVED) \
+    X("ratio_ci_high",        num,   CHRONO__F_ALL, f->x->ratio_hi, f->x->vs[0], CHRONO__UNSAVED) \
     X("median_ns",            num,   CHRONO__F_ALL, f->r->ns.median, 1, CHRONO__SAVED(median_ns)) \
     X("ci_low_ns",            num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_low, 1, CHRONO__SAVED(ci_low_ns)) \
     X("ci_high_ns",           num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_high, 1, CHRONO__SAVED(ci_high_ns)) \
     X("ci_level",             num,   CHRONO__F_ALL, f->r->ns.ci_level, 1, CHRONO__SAVED(ci_level)) \
-    X("mean_ns",              num,   CHRONO__F_ALL, f->r->ns.mean, 1, 0) \
-    X("min_ns",               num,   CHRONO__F_ALL, f->r->ns.min, 1, 0) \
-    X("max_ns",               num,   CHRONO__F_ALL, f->r->ns.max, 1, 0) \
-    X("stddev_ns",            num,   CHRONO__F_ALL, f->r->ns.stddev, 1, 0) \
-    X("mad_ns",               num,   CHRONO__F_ALL, f->r->ns.mad, 1, 0) \
-    X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, 0) \
-    X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, 0) \
-    X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, 0) \
-    X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, 0) \
-    X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, 0) \
-    X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, 0) \
-    X("cycles_min",           num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.min : NAN, 1, 0) \
-    X("core_ghz",             num,   CHRONO__F_ALL, f->r->core_ghz, 1, 0) \
-    X("iterations_per_sample", count, CHRONO__F_ALL, f->r->iters_per_sample, 1, 0) \
+    X("mean_ns",              num,   CHRONO__F_ALL, f->r->ns.mean, 1, CHRONO__UNSAVED) \
+    X("min_ns",               num,   CHRONO__F_ALL, f->r->ns.min, 1, CHRONO__UNSAVED) \
+    X("max_ns",               num,   CHRONO__F_ALL, f->r->ns.max, 1, CHRONO__UNSAVED) \
+    X("stddev_ns",            num,   CHRONO__F_ALL, f->r->ns.stddev, 1, CHRONO__UNSAVED) \
+    X("mad_ns",               num,   CHRONO__F_ALL, f->r->ns.mad, 1, CHRONO__UNSAVED) \
+    X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, CHRONO__UNSAVED) \
+    X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, CHRONO__UNSAVED) \
+    X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, CHRONO__UNSAVED) \
+    X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_min",           num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.min : NAN, 1, CHRONO__UNSAVED) \
+    X("core_ghz",             num,   CHRONO__F_ALL, f->r->core_ghz, 1, CHRONO__UNSAVED) \
+    X("iterations_per_sample", count, CHRONO__F_ALL, f->r->iters_per_sample, 1, CHRONO__UNSAVED) \
     X("samples",              count, CHRONO__F_ALL, f->r->samples, 1, CHRONO__SAVED(samples)) \
-    X("samples_taken",        count, CHRONO__F_ALL, f->r->samples_taken, 1, 0) \
-    X("outliers",             count, CHRONO__F_JSON, f->r->ns.outliers_low + f->r->ns.outliers_high, 1, 0) \
-    X("outliers_low",         count, CHRONO__F_ALL, f->r->ns.outliers_low, 1, 0) \
-    X("outliers_high",        count, CHRONO__F_ALL, f->r->ns.outliers_high, 1, 0) \
-    X("outliers_severe",      count, CHRONO__F_ALL, f->r->ns.outliers_severe, 1, 0)
+    X("samples_taken",        count, CHRONO__F_ALL, f->r->samples_taken, 1, CHRONO__UNSAVED) \
+    X("outliers",             count, CHRONO__F_JSON, f->r->ns.outliers_low + f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
+    X("outliers_low",         count, CHRONO__F_ALL, f->r->ns.outliers_low, 1, CHRONO__UNSAVED) \
+    X("outliers_high",        count, CHRONO__F_ALL, f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
+    X("outliers_severe",      count, CHRONO__F_ALL, f->r->ns.outliers_severe, 1, CHRONO__UNSAVED)
 #define CHRONO__FIELDS_MORE(X) \
-    X("truncated",            flag,  CHRONO__F_ALL, f->r->truncated != 0, 1, 0) \
-    X("cpu",                  cpu,   CHRONO__F_ALL, f->r->cpu, 1, 0) \
-    X("wall_ms",              num,   CHRONO__F_ALL, f->r->wall_ms, 1, 0) \
-    X("warmup_ms",            num,   CHRONO__F_ALL, f->r->warmup_ms, 1, 0) \
-    X("warnings",             warnings, CHRONO__F_ALL, f->r->warnings, 1, 0) \
-    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, f->r->faults_minor_per_iter, 1, 0) \
-    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, f->r->faults_major_per_iter, 1, 0) \
-    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, f->r->max_rss_growth_bytes, 1, 0) \
-    X("allocs_per_iteration", num,   CHRONO__F_ALL, f->r->allocs_per_iter, 1, 0) \
-    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, f->r->alloc_bytes_per_iter, 1, 0) \
-    X("processes",            count, CHRONO__F_ALL, f->r->processes > 1 ? f->r->processes : 1, 1, 0) \
-    X("between_processes_min_ns", num, CHRONO__F_ALL, f->r->process_min_ns, f->r->processes > 1, 0) \
-    X("between_processes_max_ns", num, CHRONO__F_ALL, f->r->process_max_ns, f->r->processes > 1, 0) \
-    X("between_processes_spread", num, CHRONO__F_JSON, f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, f->r->processes > 1, 0) \
-    X("mean_every_sample_ns", num,   CHRONO__F_ALL, f->r->all_n ? f->r->all_ns_mean : NAN, 1, 0) \
-    X("bytes_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->bytes_per_iter), chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), 0) \
-    X("items_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->items_per_iter), chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), 0) \
-    X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], 0) \
-    X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, 0) \
-    X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, 0) \
-    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, 0) \
-    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, 0) \
+    X("truncated",            flag,  CHRONO__F_ALL, f->r->truncated != 0, 1, CHRONO__UNSAVED) \
+    X("cpu",                  cpu,   CHRONO__F_ALL, f->r->cpu, 1, CHRONO__UNSAVED) \
+    X("wall_ms",              num,   CHRONO__F_ALL, f->r->wall_ms, 1, CHRONO__UNSAVED) \
+    X("warmup_ms",            num,   CHRONO__F_ALL, f->r->warmup_ms, 1, CHRONO__UNSAVED) \
+    X("warnings",             warnings, CHRONO__F_ALL, f->r->warnings, 1, CHRONO__UNSAVED) \
+    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, f->r->faults_minor_per_iter, 1, CHRONO__UNSAVED) \
+    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, f->r->faults_major_per_iter, 1, CHRONO__UNSAVED) \
+    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, f->r->max_rss_growth_bytes, 1, CHRONO__UNSAVED) \
+    X("allocs_per_iteration", num,   CHRONO__F_ALL, f->r->allocs_per_iter, 1, CHRONO__UNSAVED) \
+    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, f->r->alloc_bytes_per_iter, 1, CHRONO__UNSAVED) \
+    X("processes",            count, CHRONO__F_ALL, f->r->processes > 1 ? f->r->processes : 1, 1, CHRONO__UNSAVED) \
+    X("between_processes_min_ns", num, CHRONO__F_ALL, f->r->process_min_ns, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("between_processes_max_ns", num, CHRONO__F_ALL, f->r->process_max_ns, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("between_processes_spread", num, CHRONO__F_JSON, f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("mean_every_sample_ns", num,   CHRONO__F_ALL, f->r->all_n ? f->r->all_ns_mean : NAN, 1, CHRONO__UNSAVED) \
+    X("bytes_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->bytes_per_iter), chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), CHRONO__UNSAVED) \
+    X("items_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->items_per_iter), chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), CHRONO__UNSAVED) \
+    X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], CHRONO__UNSAVED) \
+    X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, CHRONO__UNSAVED) \
+    X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, CHRONO__UNSAVED) \
+    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, CHRONO__UNSAVED) \
+    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, CHRONO__UNSAVED) \
     X("iterations_per_second_all_threads", num, CHRONO__F_ALL, f->r->threads > 0 ? f->r->threads_per_second : NAN, \
-      f->r->threads > 0, 0) \
-    X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, 0) \
-    X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
-    X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
-    X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
+      f->r->threads > 0, CHRONO__UNSAVED) \
+    X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, CHRONO__UNSAVED) \
+    X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, CHRONO__UNSAVED) \
+    X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, CHRONO__UNSAVED) \
+    X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), CHRONO__UNSAVED)
 /* Counters per iteration (medians), as Google Benchmark's: extra numeric
    members of a benchmark, only those counted; CSV leaves the others empty.
    The body's own counts (chrono_user_counter) likewise: in JSON a member
@@ -2507,7 +2520,7 @@ typedef struct chrono_report_writer {
    In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
-      (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, 0)
+      (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, CHRONO__UNSAVED)
 #define CHRONO__FIELDS_COUNTERS(X) \
     CHRONO__FIELD_COUNTER(X, INSTRUCTIONS, "instructions") CHRONO__FIELD_COUNTER(X, CYCLES, "cycles") \
     CHRONO__FIELD_COUNTER(X, BRANCHES, "branches") CHRONO__FIELD_COUNTER(X, BRANCH_MISSES, "branch-misses") \
@@ -2515,8 +2528,8 @@ typedef struct chrono_report_writer {
     CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
     CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
     CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
-    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0) \
-    X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, 0)
+    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), CHRONO__UNSAVED) \
+    X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, CHRONO__UNSAVED)
 #define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
@@ -2558,10 +2571,18 @@ CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_ta
 
 /* A saved result: one entry of a JSON report (CHRONO__FIELDS' members marked
    CHRONO__SAVED), read back by chrono_saved_find. */
-typedef struct chrono_saved {
-    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
-    double samples;
+#define CHRONO__SAVED(member) double member;
+#define CHRONO__UNSAVED
+#define CHRONO__SAVED_MEMBER(key, kind, where, value, when, saved) saved
+#define CHRONO__SAVED_NO_REJECTION(field, words, key)
+typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, samples: NAN when absent */
+    CHRONO__FIELDS(CHRONO__SAVED_MEMBER, CHRONO__SAVED_NO_REJECTION)
 } chrono_saved;
+#undef CHRONO__SAVED_MEMBER
+#undef CHRONO__SAVED_NO_REJECTION
+#undef CHRONO__SAVED
+#undef CHRONO__UNSAVED
+#define CHRONO__UNSAVED 0   /* elsewhere: a field that is not read back */
 
 /* The entry called `name` in the "benchmarks" array of a JSON report that
    chrono_report(..., CHRONO_FORMAT_JSON) wrote: 0, or CHRONO_EINVAL (NULL,
@@ -2931,7 +2952,7 @@ CHRONO__EXTERN_C_END
        would end past it (a check ends within 1.25x its budget, the one
        call that sizes a body longer than the budget excepted);
      - each side of a pair has its own iteration count, sized to the target
-       sample length (sides within 2x share the larger): a 13 ns body
+       sample length (sides within 4x share the larger): a 13 ns body
        against a 54 us one gets samples of one length on both sides;
      - at look k, each wrong verdict may have probability
            alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
@@ -6182,11 +6203,25 @@ CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
     return fence < st->max ? fence : st->max;
 }
 
-/* Every field that is defined is finite: nothing overflowed. */
+/* Nothing overflowed: no figure is infinite, and the mean and median are
+   numbers (a NaN figure is one that is undefined: the stddev of one sample). */
 CHRONO__PRIVATE int chrono__stats_finite(const chrono_stats *s)
 {
-    return isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) &&
-           isfinite(s->q1) && isfinite(s->q3) && isfinite(s->mad);
+    int ok = isfinite(s->mean) && isfinite(s->median);
+#define CHRONO__STATS_NOT_INF(member, unit) ok = ok && !isinf(s->member);
+    CHRONO__STATS_FIGURES(CHRONO__STATS_NOT_INF)
+#undef CHRONO__STATS_NOT_INF
+    return ok;
+}
+
+/* Every figure NAN, n as given, no outliers: the statistics of nothing yet. */
+CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
+{
+    st->n = n;
+#define CHRONO__STATS_SET_NAN(member, unit) st->member = NAN;
+    CHRONO__STATS_FIGURES(CHRONO__STATS_SET_NAN)
+#undef CHRONO__STATS_SET_NAN
+    st->outliers_low = st->outliers_high = st->outliers_severe = 0;
 }
 
 /* Fills *s from x, using work (n doubles). */
@@ -6329,13 +6364,14 @@ CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k
 CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k, double confidence,
                                            chrono_stats *out)
 {
-    double *med, *lo, *hi, nan = NAN;
+    double *med, *lo, *hi;
     size_t g;
     if (!st || !out || k == 0) return CHRONO_EINVAL;
     if (k == 1) { *out = *st[0]; return 0; }   /* one group: its own figures */
     if (k > (size_t)-1 / 4 / sizeof(double)) return CHRONO_ERANGE;
     if (!(med = chrono__alloc_doubles(4 * k))) return CHRONO_ENOMEM;
     lo = med + k; hi = lo + k;
+    chrono__stats_nan(out, 0);   /* what needs the samples stays NAN */
     out->min = st[0]->min; out->max = st[0]->max;
     for (g = 0; g < k; g++) {
         med[g] = st[g]->median; lo[g] = st[g]->ci_low; hi[g] = st[g]->ci_high;
@@ -6343,9 +6379,6 @@ CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t
         if (st[g]->max > out->max) out->max = st[g]->max;
     }
     (void)chrono_stats_pool_moments(st, k, out);
-    out->mad = out->q1 = out->q3 = nan;
-    out->outliers_low = out->outliers_high = out->outliers_severe = 0;
-    out->median = out->ci_low = out->ci_high = out->ci_level = nan;
     if (chrono_stats_pool_median(med, lo, hi, k, confidence, hi + k, out) == 0) {
         if (out->ci_low < out->min) out->ci_low = out->min;
         if (out->ci_high > out->max) out->ci_high = out->max;
@@ -6358,8 +6391,9 @@ CHRONO_API void chrono_stats_scale(const chrono_stats *src, double f, chrono_sta
 {
     if (!src || !dst) return;
     *dst = *src;
-    dst->min *= f; dst->max *= f; dst->mean *= f; dst->stddev *= f; dst->median *= f; dst->mad *= f;
-    dst->q1 *= f; dst->q3 *= f; dst->ci_low *= f; dst->ci_high *= f;
+#define CHRONO__STATS_SCALE(member, unit) if (unit) dst->member *= f;
+    CHRONO__STATS_FIGURES(CHRONO__STATS_SCALE)
+#undef CHRONO__STATS_SCALE
 }
 
 /* ---- paired ratios ---------------------------------------------------------- */
@@ -7382,15 +7416,6 @@ CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t
     return soft;
 }
 
-CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
-{
-    double nan = NAN;
-    st->n = n;
-    st->min = st->max = st->mean = st->stddev = st->cv = st->median = st->mad = nan;
-    st->q1 = st->q3 = st->ci_low = st->ci_high = st->ci_level = nan;
-    st->outliers_low = st->outliers_high = st->outliers_severe = 0;
-}
-
 /* The counters' statistics per iteration, for those the run asked for that
    counted every kept sample; IPC; the PMU's cycles against the reference
    chains' estimate (more than 1% apart: CHRONO_WARN_CYCLES_DISAGREE). */
@@ -7925,7 +7950,7 @@ CHRONO__PRIVATE void chrono__engine_iters(chrono_engine *e, uint64_t iters)
    the same inputs for bodies that index by iteration; beyond it each side
    keeps its own, so that a 13 ns body against a 54 us one does not make
    the slow side's samples 4000x too long. */
-#define CHRONO__SHARED_ITERS_SPAN 2.0
+#define CHRONO__SHARED_ITERS_SPAN 4.0
 
 /* Whether side k was sized to one call of 4x the target or more: sizing
    again would only run the long body once more. */
@@ -13608,7 +13633,7 @@ CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_chec
 /* The engine on one side or two: each side's batch sized; then, when the
    budget holds the fewest samples that can decide (chrono__looks_fit),
    warmed up (alternating) and sized again.  As in chrono_compare, each side
-   has its own iteration count (sides within 2x share the larger), so a
+   has its own iteration count (sides within 4x share the larger), so a
    lopsided pair's samples are of one length on both sides.  0, 1 (the
    budget cannot hold them: e INCONCLUSIVE with the reason) or the error. */
 CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
@@ -15977,7 +16002,9 @@ CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k
     rc = chrono_stats_pool_summaries(st, k, conf, &c);
     if (rc == 0) {
         if (chrono__all_finite(ratio, k)) f = chrono_stats_median(ratio, k);   /* cycles per ns: GHz */
-        c.mad = out->ns.mad * f; c.q1 = out->ns.q1 * f; c.q3 = out->ns.q3 * f;
+#define CHRONO__STATS_FROM_NS(member, unit) if (unit && c.member != c.member) c.member = out->ns.member * f;
+        CHRONO__STATS_FIGURES(CHRONO__STATS_FROM_NS)   /* what the summaries cannot pool: ns's, in cycles */
+#undef CHRONO__STATS_FROM_NS
         c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
         c.outliers_severe = out->ns.outliers_severe;
         out->cycles = c;

@@ -209,7 +209,7 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
 
 /* Interleaved A/B: rounds ordered ABBA, the ratio a/b of the per-iteration
    times and its interval from the median of the paired log-ratios.  Each side
-   is sized to the target sample length on its own (sides within 2x share the
+   is sized to the target sample length on its own (sides within 4x share the
    larger count), so a 13 ns body against a 54 us one gets samples of the
    same length on both sides.  A body whose work depends on the iteration
    index must keep its position in ctx: the sides' counts may differ. */

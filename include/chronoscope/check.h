@@ -58,7 +58,7 @@
        would end past it (a check ends within 1.25x its budget, the one
        call that sizes a body longer than the budget excepted);
      - each side of a pair has its own iteration count, sized to the target
-       sample length (sides within 2x share the larger): a 13 ns body
+       sample length (sides within 4x share the larger): a 13 ns body
        against a 54 us one gets samples of one length on both sides;
      - at look k, each wrong verdict may have probability
            alpha_k = alpha * 6 / (pi^2 k^2)            (alpha default 0.01)
@@ -486,7 +486,7 @@ CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_chec
 /* The engine on one side or two: each side's batch sized; then, when the
    budget holds the fewest samples that can decide (chrono__looks_fit),
    warmed up (alternating) and sized again.  As in chrono_compare, each side
-   has its own iteration count (sides within 2x share the larger), so a
+   has its own iteration count (sides within 4x share the larger), so a
    lopsided pair's samples are of one length on both sides.  0, 1 (the
    budget cannot hold them: e INCONCLUSIVE with the reason) or the error. */
 CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,

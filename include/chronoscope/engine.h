@@ -33,7 +33,7 @@
    Functions:
        chrono_engine_open(e, s, sides, nsides, rows)   1 or 2 sides, their results started; 0 or error
        chrono_engine_size(e, from, ms_a, ms_b)  iterations per sample, each side's own (0 from:
-                                                their current counts); sides within 2x share the larger
+                                                their current counts); sides within 4x share the larger
        chrono_engine_warm(e, ms, rounds)        warm-up, the sides alternating; ms spent
        chrono_engine_run(e, target)             the one sampling loop; 0 or CHRONO_ENOMEM
        chrono_engine_row_quiet(e, i)            row i quiet by both probes on every side
@@ -63,7 +63,6 @@
      chrono__grow(&p, &cap, n, size)     grow an array to n elements (bench.h, check.h, processes.h)
      chrono__result_init(r, name, iters) a result named, figures NAN
      chrono__keep_result / chrono__keep_samples   a result, or a copy of samples, into the session
-     chrono__stats_nan(st, n)            every figure of a chrono_stats NAN
      chrono__attempts(s)                 the rows a run may take
      chrono__elapsed_ms(s, since), chrono__time_once(s, fn, ctx, iters), chrono__target_ticks(s)
                                          budgets, one timed call, the shortest sample
@@ -687,15 +686,6 @@ CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t
     return soft;
 }
 
-CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
-{
-    double nan = NAN;
-    st->n = n;
-    st->min = st->max = st->mean = st->stddev = st->cv = st->median = st->mad = nan;
-    st->q1 = st->q3 = st->ci_low = st->ci_high = st->ci_level = nan;
-    st->outliers_low = st->outliers_high = st->outliers_severe = 0;
-}
-
 /* The counters' statistics per iteration, for those the run asked for that
    counted every kept sample; IPC; the PMU's cycles against the reference
    chains' estimate (more than 1% apart: CHRONO_WARN_CYCLES_DISAGREE). */
@@ -1230,7 +1220,7 @@ CHRONO__PRIVATE void chrono__engine_iters(chrono_engine *e, uint64_t iters)
    the same inputs for bodies that index by iteration; beyond it each side
    keeps its own, so that a 13 ns body against a 54 us one does not make
    the slow side's samples 4000x too long. */
-#define CHRONO__SHARED_ITERS_SPAN 2.0
+#define CHRONO__SHARED_ITERS_SPAN 4.0
 
 /* Whether side k was sized to one call of 4x the target or more: sizing
    again would only run the long body once more. */

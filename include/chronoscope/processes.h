@@ -680,7 +680,9 @@ CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k
     rc = chrono_stats_pool_summaries(st, k, conf, &c);
     if (rc == 0) {
         if (chrono__all_finite(ratio, k)) f = chrono_stats_median(ratio, k);   /* cycles per ns: GHz */
-        c.mad = out->ns.mad * f; c.q1 = out->ns.q1 * f; c.q3 = out->ns.q3 * f;
+#define CHRONO__STATS_FROM_NS(member, unit) if (unit && c.member != c.member) c.member = out->ns.member * f;
+        CHRONO__STATS_FIGURES(CHRONO__STATS_FROM_NS)   /* what the summaries cannot pool: ns's, in cycles */
+#undef CHRONO__STATS_FROM_NS
         c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
         c.outliers_severe = out->ns.outliers_severe;
         out->cycles = c;

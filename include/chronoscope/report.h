@@ -167,73 +167,75 @@ typedef struct chrono_report_writer {
                 in the session, .none 1 when it has no interval, .cyc 1 when
                 it has cycles, .base the baseline's median)
      json_when  JSON writes the member only when this holds
-     saved      CHRONO__SAVED(member): chrono_saved_find (below) reads it into chrono_saved
+     saved      CHRONO__SAVED(member): a member of chrono_saved (generated from
+                this column), which chrono_saved_find (below) reads;
+                CHRONO__UNSAVED: not read back
    Rejection causes come from CHRONO__REJECTIONS between the two halves
    (CHRONO__FIELDS(X, XR): XR(field, words, key) adapts its rows). */
 #define CHRONO__F_CSV 1
 #define CHRONO__F_JSON 2
 #define CHRONO__F_ALL 3
 #define CHRONO__FIELDS_RUN(X) \
-    X("name",                 str,   CHRONO__F_CSV, f->r->name, 1, 0) \
-    X("kind",                 str,   CHRONO__F_ALL, f->x->kind, 1, 0) \
-    X("group",                str,   CHRONO__F_ALL, f->x->group, f->x->group[0], 0) \
-    X("vs",                   str,   CHRONO__F_ALL, f->x->vs, f->x->vs[0], 0) \
-    X("ratio",                num,   CHRONO__F_ALL, f->x->ratio, f->x->vs[0], 0) \
-    X("ratio_ci_low",         num,   CHRONO__F_ALL, f->x->ratio_lo, f->x->vs[0], 0) \
-    X("ratio_ci_high",        num,   CHRONO__F_ALL, f->x->ratio_hi, f->x->vs[0], 0) \
+    X("name",                 str,   CHRONO__F_CSV, f->r->name, 1, CHRONO__UNSAVED) \
+    X("kind",                 str,   CHRONO__F_ALL, f->x->kind, 1, CHRONO__UNSAVED) \
+    X("group",                str,   CHRONO__F_ALL, f->x->group, f->x->group[0], CHRONO__UNSAVED) \
+    X("vs",                   str,   CHRONO__F_ALL, f->x->vs, f->x->vs[0], CHRONO__UNSAVED) \
+    X("ratio",                num,   CHRONO__F_ALL, f->x->ratio, f->x->vs[0], CHRONO__UNSAVED) \
+    X("ratio_ci_low",         num,   CHRONO__F_ALL, f->x->ratio_lo, f->x->vs[0], CHRONO__UNSAVED) \
+    X("ratio_ci_high",        num,   CHRONO__F_ALL, f->x->ratio_hi, f->x->vs[0], CHRONO__UNSAVED) \
     X("median_ns",            num,   CHRONO__F_ALL, f->r->ns.median, 1, CHRONO__SAVED(median_ns)) \
     X("ci_low_ns",            num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_low, 1, CHRONO__SAVED(ci_low_ns)) \
     X("ci_high_ns",           num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_high, 1, CHRONO__SAVED(ci_high_ns)) \
     X("ci_level",             num,   CHRONO__F_ALL, f->r->ns.ci_level, 1, CHRONO__SAVED(ci_level)) \
-    X("mean_ns",              num,   CHRONO__F_ALL, f->r->ns.mean, 1, 0) \
-    X("min_ns",               num,   CHRONO__F_ALL, f->r->ns.min, 1, 0) \
-    X("max_ns",               num,   CHRONO__F_ALL, f->r->ns.max, 1, 0) \
-    X("stddev_ns",            num,   CHRONO__F_ALL, f->r->ns.stddev, 1, 0) \
-    X("mad_ns",               num,   CHRONO__F_ALL, f->r->ns.mad, 1, 0) \
-    X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, 0) \
-    X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, 0) \
-    X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, 0) \
-    X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, 0) \
-    X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, 0) \
-    X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, 0) \
-    X("cycles_min",           num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.min : NAN, 1, 0) \
-    X("core_ghz",             num,   CHRONO__F_ALL, f->r->core_ghz, 1, 0) \
-    X("iterations_per_sample", count, CHRONO__F_ALL, f->r->iters_per_sample, 1, 0) \
+    X("mean_ns",              num,   CHRONO__F_ALL, f->r->ns.mean, 1, CHRONO__UNSAVED) \
+    X("min_ns",               num,   CHRONO__F_ALL, f->r->ns.min, 1, CHRONO__UNSAVED) \
+    X("max_ns",               num,   CHRONO__F_ALL, f->r->ns.max, 1, CHRONO__UNSAVED) \
+    X("stddev_ns",            num,   CHRONO__F_ALL, f->r->ns.stddev, 1, CHRONO__UNSAVED) \
+    X("mad_ns",               num,   CHRONO__F_ALL, f->r->ns.mad, 1, CHRONO__UNSAVED) \
+    X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, CHRONO__UNSAVED) \
+    X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, CHRONO__UNSAVED) \
+    X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, CHRONO__UNSAVED) \
+    X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_min",           num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.min : NAN, 1, CHRONO__UNSAVED) \
+    X("core_ghz",             num,   CHRONO__F_ALL, f->r->core_ghz, 1, CHRONO__UNSAVED) \
+    X("iterations_per_sample", count, CHRONO__F_ALL, f->r->iters_per_sample, 1, CHRONO__UNSAVED) \
     X("samples",              count, CHRONO__F_ALL, f->r->samples, 1, CHRONO__SAVED(samples)) \
-    X("samples_taken",        count, CHRONO__F_ALL, f->r->samples_taken, 1, 0) \
-    X("outliers",             count, CHRONO__F_JSON, f->r->ns.outliers_low + f->r->ns.outliers_high, 1, 0) \
-    X("outliers_low",         count, CHRONO__F_ALL, f->r->ns.outliers_low, 1, 0) \
-    X("outliers_high",        count, CHRONO__F_ALL, f->r->ns.outliers_high, 1, 0) \
-    X("outliers_severe",      count, CHRONO__F_ALL, f->r->ns.outliers_severe, 1, 0)
+    X("samples_taken",        count, CHRONO__F_ALL, f->r->samples_taken, 1, CHRONO__UNSAVED) \
+    X("outliers",             count, CHRONO__F_JSON, f->r->ns.outliers_low + f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
+    X("outliers_low",         count, CHRONO__F_ALL, f->r->ns.outliers_low, 1, CHRONO__UNSAVED) \
+    X("outliers_high",        count, CHRONO__F_ALL, f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
+    X("outliers_severe",      count, CHRONO__F_ALL, f->r->ns.outliers_severe, 1, CHRONO__UNSAVED)
 #define CHRONO__FIELDS_MORE(X) \
-    X("truncated",            flag,  CHRONO__F_ALL, f->r->truncated != 0, 1, 0) \
-    X("cpu",                  cpu,   CHRONO__F_ALL, f->r->cpu, 1, 0) \
-    X("wall_ms",              num,   CHRONO__F_ALL, f->r->wall_ms, 1, 0) \
-    X("warmup_ms",            num,   CHRONO__F_ALL, f->r->warmup_ms, 1, 0) \
-    X("warnings",             warnings, CHRONO__F_ALL, f->r->warnings, 1, 0) \
-    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, f->r->faults_minor_per_iter, 1, 0) \
-    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, f->r->faults_major_per_iter, 1, 0) \
-    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, f->r->max_rss_growth_bytes, 1, 0) \
-    X("allocs_per_iteration", num,   CHRONO__F_ALL, f->r->allocs_per_iter, 1, 0) \
-    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, f->r->alloc_bytes_per_iter, 1, 0) \
-    X("processes",            count, CHRONO__F_ALL, f->r->processes > 1 ? f->r->processes : 1, 1, 0) \
-    X("between_processes_min_ns", num, CHRONO__F_ALL, f->r->process_min_ns, f->r->processes > 1, 0) \
-    X("between_processes_max_ns", num, CHRONO__F_ALL, f->r->process_max_ns, f->r->processes > 1, 0) \
-    X("between_processes_spread", num, CHRONO__F_JSON, f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, f->r->processes > 1, 0) \
-    X("mean_every_sample_ns", num,   CHRONO__F_ALL, f->r->all_n ? f->r->all_ns_mean : NAN, 1, 0) \
-    X("bytes_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->bytes_per_iter), chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), 0) \
-    X("items_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->items_per_iter), chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), 0) \
-    X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], 0) \
-    X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, 0) \
-    X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, 0) \
-    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, 0) \
-    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, 0) \
+    X("truncated",            flag,  CHRONO__F_ALL, f->r->truncated != 0, 1, CHRONO__UNSAVED) \
+    X("cpu",                  cpu,   CHRONO__F_ALL, f->r->cpu, 1, CHRONO__UNSAVED) \
+    X("wall_ms",              num,   CHRONO__F_ALL, f->r->wall_ms, 1, CHRONO__UNSAVED) \
+    X("warmup_ms",            num,   CHRONO__F_ALL, f->r->warmup_ms, 1, CHRONO__UNSAVED) \
+    X("warnings",             warnings, CHRONO__F_ALL, f->r->warnings, 1, CHRONO__UNSAVED) \
+    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, f->r->faults_minor_per_iter, 1, CHRONO__UNSAVED) \
+    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, f->r->faults_major_per_iter, 1, CHRONO__UNSAVED) \
+    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, f->r->max_rss_growth_bytes, 1, CHRONO__UNSAVED) \
+    X("allocs_per_iteration", num,   CHRONO__F_ALL, f->r->allocs_per_iter, 1, CHRONO__UNSAVED) \
+    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, f->r->alloc_bytes_per_iter, 1, CHRONO__UNSAVED) \
+    X("processes",            count, CHRONO__F_ALL, f->r->processes > 1 ? f->r->processes : 1, 1, CHRONO__UNSAVED) \
+    X("between_processes_min_ns", num, CHRONO__F_ALL, f->r->process_min_ns, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("between_processes_max_ns", num, CHRONO__F_ALL, f->r->process_max_ns, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("between_processes_spread", num, CHRONO__F_JSON, f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("mean_every_sample_ns", num,   CHRONO__F_ALL, f->r->all_n ? f->r->all_ns_mean : NAN, 1, CHRONO__UNSAVED) \
+    X("bytes_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->bytes_per_iter), chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), CHRONO__UNSAVED) \
+    X("items_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->items_per_iter), chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), CHRONO__UNSAVED) \
+    X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], CHRONO__UNSAVED) \
+    X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, CHRONO__UNSAVED) \
+    X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, CHRONO__UNSAVED) \
+    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, CHRONO__UNSAVED) \
+    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, CHRONO__UNSAVED) \
     X("iterations_per_second_all_threads", num, CHRONO__F_ALL, f->r->threads > 0 ? f->r->threads_per_second : NAN, \
-      f->r->threads > 0, 0) \
-    X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, 0) \
-    X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, 0) \
-    X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, 0) \
-    X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), 0)
+      f->r->threads > 0, CHRONO__UNSAVED) \
+    X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, CHRONO__UNSAVED) \
+    X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, CHRONO__UNSAVED) \
+    X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, CHRONO__UNSAVED) \
+    X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), CHRONO__UNSAVED)
 /* Counters per iteration (medians), as Google Benchmark's: extra numeric
    members of a benchmark, only those counted; CSV leaves the others empty.
    The body's own counts (chrono_user_counter) likewise: in JSON a member
@@ -243,7 +245,7 @@ typedef struct chrono_report_writer {
    In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
-      (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, 0)
+      (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, CHRONO__UNSAVED)
 #define CHRONO__FIELDS_COUNTERS(X) \
     CHRONO__FIELD_COUNTER(X, INSTRUCTIONS, "instructions") CHRONO__FIELD_COUNTER(X, CYCLES, "cycles") \
     CHRONO__FIELD_COUNTER(X, BRANCHES, "branches") CHRONO__FIELD_COUNTER(X, BRANCH_MISSES, "branch-misses") \
@@ -251,8 +253,8 @@ typedef struct chrono_report_writer {
     CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
     CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
     CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
-    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), 0) \
-    X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, 0)
+    X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), CHRONO__UNSAVED) \
+    X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, CHRONO__UNSAVED)
 #define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
@@ -294,10 +296,18 @@ CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_ta
 
 /* A saved result: one entry of a JSON report (CHRONO__FIELDS' members marked
    CHRONO__SAVED), read back by chrono_saved_find. */
-typedef struct chrono_saved {
-    double median_ns, ci_low_ns, ci_high_ns, ci_level;   /* NAN when absent */
-    double samples;
+#define CHRONO__SAVED(member) double member;
+#define CHRONO__UNSAVED
+#define CHRONO__SAVED_MEMBER(key, kind, where, value, when, saved) saved
+#define CHRONO__SAVED_NO_REJECTION(field, words, key)
+typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, samples: NAN when absent */
+    CHRONO__FIELDS(CHRONO__SAVED_MEMBER, CHRONO__SAVED_NO_REJECTION)
 } chrono_saved;
+#undef CHRONO__SAVED_MEMBER
+#undef CHRONO__SAVED_NO_REJECTION
+#undef CHRONO__SAVED
+#undef CHRONO__UNSAVED
+#define CHRONO__UNSAVED 0   /* elsewhere: a field that is not read back */
 
 /* The entry called `name` in the "benchmarks" array of a JSON report that
    chrono_report(..., CHRONO_FORMAT_JSON) wrote: 0, or CHRONO_EINVAL (NULL,

@@ -43,7 +43,8 @@
    Interface for the modules above (private names, documented here):
    chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
    chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
-   references); chrono__sketch_top(st), where a result's sketch and strip plot
+   references); chrono__stats_nan(st, n), every figure NAN (the statistics of
+   nothing yet); CHRONO__STATS_FIGURES(X), chrono_stats' figures, one list; chrono__sketch_top(st), where a result's sketch and strip plot
    end: q3 + 3 IQR, at most max (a far outlier lands in the last bin instead
    of squashing the picture; engine.h, threads.h, processes.h, html.h).
 
@@ -55,13 +56,24 @@
 
 #include "base.h"
 
+/* chrono_stats' figures, one list: X(member, unit), unit 1 for a figure in
+   the data's unit (scaled with it: chrono_stats_scale), 0 for a pure number.
+   The struct, NAN-filling, scaling, the overflow check and the pooled
+   figures' gaps come from it; a figure is added here, computed in
+   chrono__stats_fill, and written by a report's field list.
+     min max mean stddev cv median mad   as in the table above
+     q1 q3                               quantiles 0.25 and 0.75, type 7
+     ci_low ci_high                      distribution-free CI of the median
+     ci_level                            coverage achieved (see above) */
+#define CHRONO__STATS_FIGURES(X) \
+    X(min, 1) X(max, 1) X(mean, 1) X(stddev, 1) X(cv, 0) X(median, 1) X(mad, 1) \
+    X(q1, 1) X(q3, 1) X(ci_low, 1) X(ci_high, 1) X(ci_level, 0)
+
 typedef struct chrono_stats {
     size_t n;
-    double min, max, mean, stddev, cv;
-    double median, mad;
-    double q1, q3;                          /* quantiles 0.25 and 0.75, type 7 */
-    double ci_low, ci_high;                 /* distribution-free CI of the median */
-    double ci_level;                        /* coverage achieved (see above) */
+#define CHRONO__STATS_MEMBER(member, unit) double member;
+    CHRONO__STATS_FIGURES(CHRONO__STATS_MEMBER)
+#undef CHRONO__STATS_MEMBER
     size_t outliers_low, outliers_high;     /* beyond the 1.5 IQR fences, severe included */
     size_t outliers_severe;                 /* beyond 3 IQR, either side */
 } chrono_stats;
@@ -479,11 +491,25 @@ CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
     return fence < st->max ? fence : st->max;
 }
 
-/* Every field that is defined is finite: nothing overflowed. */
+/* Nothing overflowed: no figure is infinite, and the mean and median are
+   numbers (a NaN figure is one that is undefined: the stddev of one sample). */
 CHRONO__PRIVATE int chrono__stats_finite(const chrono_stats *s)
 {
-    return isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) &&
-           isfinite(s->q1) && isfinite(s->q3) && isfinite(s->mad);
+    int ok = isfinite(s->mean) && isfinite(s->median);
+#define CHRONO__STATS_NOT_INF(member, unit) ok = ok && !isinf(s->member);
+    CHRONO__STATS_FIGURES(CHRONO__STATS_NOT_INF)
+#undef CHRONO__STATS_NOT_INF
+    return ok;
+}
+
+/* Every figure NAN, n as given, no outliers: the statistics of nothing yet. */
+CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
+{
+    st->n = n;
+#define CHRONO__STATS_SET_NAN(member, unit) st->member = NAN;
+    CHRONO__STATS_FIGURES(CHRONO__STATS_SET_NAN)
+#undef CHRONO__STATS_SET_NAN
+    st->outliers_low = st->outliers_high = st->outliers_severe = 0;
 }
 
 /* Fills *s from x, using work (n doubles). */
@@ -626,13 +652,14 @@ CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k
 CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k, double confidence,
                                            chrono_stats *out)
 {
-    double *med, *lo, *hi, nan = NAN;
+    double *med, *lo, *hi;
     size_t g;
     if (!st || !out || k == 0) return CHRONO_EINVAL;
     if (k == 1) { *out = *st[0]; return 0; }   /* one group: its own figures */
     if (k > (size_t)-1 / 4 / sizeof(double)) return CHRONO_ERANGE;
     if (!(med = chrono__alloc_doubles(4 * k))) return CHRONO_ENOMEM;
     lo = med + k; hi = lo + k;
+    chrono__stats_nan(out, 0);   /* what needs the samples stays NAN */
     out->min = st[0]->min; out->max = st[0]->max;
     for (g = 0; g < k; g++) {
         med[g] = st[g]->median; lo[g] = st[g]->ci_low; hi[g] = st[g]->ci_high;
@@ -640,9 +667,6 @@ CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t
         if (st[g]->max > out->max) out->max = st[g]->max;
     }
     (void)chrono_stats_pool_moments(st, k, out);
-    out->mad = out->q1 = out->q3 = nan;
-    out->outliers_low = out->outliers_high = out->outliers_severe = 0;
-    out->median = out->ci_low = out->ci_high = out->ci_level = nan;
     if (chrono_stats_pool_median(med, lo, hi, k, confidence, hi + k, out) == 0) {
         if (out->ci_low < out->min) out->ci_low = out->min;
         if (out->ci_high > out->max) out->ci_high = out->max;
@@ -655,8 +679,9 @@ CHRONO_API void chrono_stats_scale(const chrono_stats *src, double f, chrono_sta
 {
     if (!src || !dst) return;
     *dst = *src;
-    dst->min *= f; dst->max *= f; dst->mean *= f; dst->stddev *= f; dst->median *= f; dst->mad *= f;
-    dst->q1 *= f; dst->q3 *= f; dst->ci_low *= f; dst->ci_high *= f;
+#define CHRONO__STATS_SCALE(member, unit) if (unit) dst->member *= f;
+    CHRONO__STATS_FIGURES(CHRONO__STATS_SCALE)
+#undef CHRONO__STATS_SCALE
 }
 
 /* ---- paired ratios ---------------------------------------------------------- */
