@@ -869,12 +869,12 @@ CHRONO__EXTERN_C_END
    figures' gaps come from it; a figure is added here, computed in
    chrono__stats_fill, and written by a report's field list.
      min max mean stddev cv median mad   as in the table above
-     q1 q3                               quantiles 0.25 and 0.75, type 7
+     q1 q3 p99                           quantiles 0.25, 0.75 and 0.99, type 7
      ci_low ci_high                      distribution-free CI of the median
      ci_level                            coverage achieved (see above) */
 #define CHRONO__STATS_FIGURES(X) \
     X(min, 1) X(max, 1) X(mean, 1) X(stddev, 1) X(cv, 0) X(median, 1) X(mad, 1) \
-    X(q1, 1) X(q3, 1) X(ci_low, 1) X(ci_high, 1) X(ci_level, 0)
+    X(q1, 1) X(q3, 1) X(p99, 1) X(ci_low, 1) X(ci_high, 1) X(ci_level, 0)
 
 typedef struct chrono_stats {
     size_t n;
@@ -2470,6 +2470,7 @@ typedef struct chrono_report_writer {
     X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, CHRONO__UNSAVED) \
     X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, CHRONO__UNSAVED) \
     X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, CHRONO__UNSAVED) \
+    X("p99_ns",               num,   CHRONO__F_ALL, f->r->ns.p99, 1, CHRONO__SAVED(p99_ns)) \
     X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, CHRONO__UNSAVED) \
     X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, CHRONO__UNSAVED) \
     X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, CHRONO__UNSAVED) \
@@ -2575,7 +2576,7 @@ CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_ta
 #define CHRONO__UNSAVED
 #define CHRONO__SAVED_MEMBER(key, kind, where, value, when, saved) saved
 #define CHRONO__SAVED_NO_REJECTION(field, words, key)
-typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, samples: NAN when absent */
+typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, p99_ns, samples: NAN when absent */
     CHRONO__FIELDS(CHRONO__SAVED_MEMBER, CHRONO__SAVED_NO_REJECTION)
 } chrono_saved;
 #undef CHRONO__SAVED_MEMBER
@@ -6244,6 +6245,7 @@ CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confide
     s->median = chrono_stats_quantile(work, n, 0.5);
     s->q1 = chrono_stats_quantile(work, n, 0.25);
     s->q3 = chrono_stats_quantile(work, n, 0.75);
+    s->p99 = chrono_stats_quantile(work, n, 0.99);
     chrono_stats_median_ci(n, confidence, &lo, &hi, &s->ci_level);
     s->ci_low = work[lo];
     s->ci_high = work[hi];

@@ -47,6 +47,7 @@ FIELDS = [
     (keys("cv"), keys("cv"), lambda m, g, n: (2 * m / 300) / (1.01 * m)),
     (keys("q1_ns"), keys("q1_ns"), lambda m, g, n: m - m / 300),
     (keys("q3_ns"), keys("q3_ns"), lambda m, g, n: m + m / 300),
+    (keys("p99_ns"), keys("p99_ns"), lambda m, g, n: m + 30 * m / 300),
     (keys("mean_every_sample_ns"), keys("mean_every_sample_ns"), lambda m, g, n: 1.02 * m),
     (keys("cycles_per_iteration", "cycles_median"), keys("cycles_per_iteration", "cycles_median"),
      lambda m, g, n: m * g if g else None),

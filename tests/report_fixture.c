@@ -44,6 +44,7 @@ static void fixture_stats(chrono_stats *st, size_t n, double median, double spre
     st->mad = spread;
     st->q1 = median - spread;
     st->q3 = median + spread;
+    st->p99 = median + 30 * spread;
     st->ci_low = median - spread * 0.5;
     st->ci_high = median + spread * 0.5;
     st->ci_level = 0.95;
@@ -56,7 +57,7 @@ static void fixture_nan_stats(chrono_stats *st)
 {
     memset(st, 0, sizeof *st);
     st->min = st->max = st->mean = st->stddev = st->cv = st->median = st->mad = NAN;
-    st->q1 = st->q3 = st->ci_low = st->ci_high = st->ci_level = NAN;
+    st->q1 = st->q3 = st->p99 = st->ci_low = st->ci_high = st->ci_level = NAN;
 }
 
 static void fixture_result(chrono_result *r, const char *name, double median_ns, double ghz)

@@ -470,10 +470,10 @@ static void test_saved_find(void)
         " \"benchmarks\": [\n"
         "  {\"name\": \"other\", \"median_ns\": 1},\n"
         "  {\"name\": \"we\\u0069rd \\\"one\\\"\", \"nested\": {\"median_ns\": 7}, \"median_ns\": 12.5,"
-        "   \"ci_low_ns\": 12.0, \"ci_high_ns\": 13e0, \"ci_level\": 0.95, \"samples\": 101}\n"
+        "   \"ci_low_ns\": 12.0, \"ci_high_ns\": 13e0, \"ci_level\": 0.95, \"p99_ns\": 19.5, \"samples\": 101}\n"
         " ], \"comparisons\": []}";
     tap_ok(chrono_saved_find(json, "we" "ird \"one\"", &sv) == 0 && sv.median_ns == 12.5 && sv.ci_low_ns == 12.0 &&
-           sv.ci_high_ns == 13.0 && sv.ci_level == (double)0.95 && sv.samples == 101,
+           sv.ci_high_ns == 13.0 && sv.ci_level == (double)0.95 && sv.p99_ns == 19.5 && sv.samples == 101,
            "saved: the entry found by its (escaped) name, its figures read, nested keys ignored");
     tap_ok(chrono_saved_find(json, "missing", &sv) == CHRONO_EINVAL, "saved: a missing name is CHRONO_EINVAL");
     tap_ok(chrono_saved_find("{\"benchmarks\": [{\"name\": \"x\", \"median_ns\": 1", "y", &sv) == CHRONO_EINVAL &&

@@ -240,7 +240,7 @@ static void test_compute_hand(void)
 {
     /* {5, 1, 4, 2, 3}: sorted 1..5, mean 3, squared deviations 4+1+0+1+4 = 10,
        stddev sqrt(10/4) = 1.5811388300841898, cv = stddev/3.  q1: h = 4 * .25 = 1
-       -> 2, q3 -> 4, median 3.  |x - 3| = 0,1,1,2,2 -> median 1 -> mad 1.4826.
+       -> 2, q3 -> 4, median 3, p99: h = 3.96 -> 4 + 0.96 = 4.96.  |x - 3| = 0,1,1,2,2 -> median 1 -> mad 1.4826.
        Fences 2 - 3 = -1 and 4 + 3 = 7: no outliers.  90%: [min, max] covers
        1 - 2/32 = .9375 >= .9, ranks (1, 3) only 1 - 2 * 6/32 = .625. */
     static const double x[] = { 5, 1, 4, 2, 3 };
@@ -248,7 +248,7 @@ static void test_compute_hand(void)
     int rc = chrono_stats_compute(x, 5, 0.9, NULL, &s);
     tap_ok(rc == 0 && s.n == 5 && s.min == 1 && s.max == 5 && s.mean == 3 &&
            same("stddev", s.stddev, 1.5811388300841898, REL) && same("cv", s.cv, 1.5811388300841898 / 3, REL) &&
-           s.median == 3 && s.q1 == 2 && s.q3 == 4 && same("mad", s.mad, 1.4826, 0) &&
+           s.median == 3 && s.q1 == 2 && s.q3 == 4 && same("p99", s.p99, 4.96, REL) && same("mad", s.mad, 1.4826, 0) &&
            s.ci_low == 1 && s.ci_high == 5 && s.ci_level == 0.9375 &&
            s.outliers_low == 0 && s.outliers_high == 0 && s.outliers_severe == 0,
            "compute: {5,1,4,2,3} by hand");

@@ -195,6 +195,7 @@ typedef struct chrono_report_writer {
     X("cv",                   num,   CHRONO__F_ALL, f->r->ns.cv, 1, CHRONO__UNSAVED) \
     X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, CHRONO__UNSAVED) \
     X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, CHRONO__UNSAVED) \
+    X("p99_ns",               num,   CHRONO__F_ALL, f->r->ns.p99, 1, CHRONO__SAVED(p99_ns)) \
     X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, CHRONO__UNSAVED) \
     X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, CHRONO__UNSAVED) \
     X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, CHRONO__UNSAVED) \
@@ -300,7 +301,7 @@ CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_ta
 #define CHRONO__UNSAVED
 #define CHRONO__SAVED_MEMBER(key, kind, where, value, when, saved) saved
 #define CHRONO__SAVED_NO_REJECTION(field, words, key)
-typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, samples: NAN when absent */
+typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, p99_ns, samples: NAN when absent */
     CHRONO__FIELDS(CHRONO__SAVED_MEMBER, CHRONO__SAVED_NO_REJECTION)
 } chrono_saved;
 #undef CHRONO__SAVED_MEMBER

@@ -62,12 +62,12 @@
    figures' gaps come from it; a figure is added here, computed in
    chrono__stats_fill, and written by a report's field list.
      min max mean stddev cv median mad   as in the table above
-     q1 q3                               quantiles 0.25 and 0.75, type 7
+     q1 q3 p99                           quantiles 0.25, 0.75 and 0.99, type 7
      ci_low ci_high                      distribution-free CI of the median
      ci_level                            coverage achieved (see above) */
 #define CHRONO__STATS_FIGURES(X) \
     X(min, 1) X(max, 1) X(mean, 1) X(stddev, 1) X(cv, 0) X(median, 1) X(mad, 1) \
-    X(q1, 1) X(q3, 1) X(ci_low, 1) X(ci_high, 1) X(ci_level, 0)
+    X(q1, 1) X(q3, 1) X(p99, 1) X(ci_low, 1) X(ci_high, 1) X(ci_level, 0)
 
 typedef struct chrono_stats {
     size_t n;
@@ -532,6 +532,7 @@ CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confide
     s->median = chrono_stats_quantile(work, n, 0.5);
     s->q1 = chrono_stats_quantile(work, n, 0.25);
     s->q3 = chrono_stats_quantile(work, n, 0.75);
+    s->p99 = chrono_stats_quantile(work, n, 0.99);
     chrono_stats_median_ci(n, confidence, &lo, &hi, &s->ci_level);
     s->ci_low = work[lo];
     s->ci_high = work[hi];
