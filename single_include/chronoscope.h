@@ -94,7 +94,7 @@
      chronoscope/threads.h multithreaded runs: one body in N pinned threads, started together
      chronoscope/loop.h    a block timed where it stands: for (CHRONO_LOOP(s, name, out)) { ... }
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
-     chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports
+     chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports; the saved-run reader
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
