@@ -1055,7 +1055,11 @@ CHRONO__EXTERN_C_END
    Cost: a read is one system call (1.2 us on a PTI guest); the counts a read
    itself adds (its task-clock, the instructions of its user-space part) are
    measured at open as the median of back-to-back read pairs (.read_cost) and
-   subtracted by chrono_counters_delta, as the clock's overhead is. */
+   subtracted by chrono_counters_delta, as the clock's overhead is.
+
+   Interface for the modules above (private names, documented here):
+     CHRONO__COUNTERS(X), CHRONO__COUNTERS_P(X, P)   the counters, one list (report.h's field
+                                                      list, each counter a field, from it) */
 #ifndef CHRONOSCOPE_COUNTERS_H
 #define CHRONOSCOPE_COUNTERS_H
 
@@ -1063,18 +1067,21 @@ CHRONO__EXTERN_C_END
 /* One list: id, name (perf's), short label (report columns), perf type
    (0 hardware, 1 software), perf config, counted by the kernel (1: a
    software event the kernel raises in its own context, see
-   chrono__counter_attr). */
-#define CHRONO__COUNTERS(X) \
-    X(INSTRUCTIONS,     "instructions",     "instr",     0, 1, 0) \
-    X(CYCLES,           "cycles",           "cycles",    0, 0, 0) \
-    X(BRANCHES,         "branches",         "branches",  0, 4, 0) \
-    X(BRANCH_MISSES,    "branch-misses",    "br-miss",   0, 5, 0) \
-    X(CACHE_REFERENCES, "cache-references", "cache-ref", 0, 2, 0) \
-    X(CACHE_MISSES,     "cache-misses",     "cache-miss", 0, 3, 0) \
-    X(TASK_CLOCK,       "task-clock",       "task-ns",   1, 1, 0) \
-    X(CONTEXT_SWITCHES, "context-switches", "ctx-sw",    1, 3, 1) \
-    X(CPU_MIGRATIONS,   "cpu-migrations",   "migr",      1, 4, 1) \
-    X(PAGE_FAULTS,      "page-faults",      "faults",    1, 2, 1)
+   chrono__counter_attr).  CHRONO__COUNTERS_P(X, P) hands each row a value P
+   of its caller's first (report.h's field list passes its own X through). */
+#define CHRONO__COUNTERS_P(X, P) \
+    X(P, INSTRUCTIONS,     "instructions",     "instr",     0, 1, 0) \
+    X(P, CYCLES,           "cycles",           "cycles",    0, 0, 0) \
+    X(P, BRANCHES,         "branches",         "branches",  0, 4, 0) \
+    X(P, BRANCH_MISSES,    "branch-misses",    "br-miss",   0, 5, 0) \
+    X(P, CACHE_REFERENCES, "cache-references", "cache-ref", 0, 2, 0) \
+    X(P, CACHE_MISSES,     "cache-misses",     "cache-miss", 0, 3, 0) \
+    X(P, TASK_CLOCK,       "task-clock",       "task-ns",   1, 1, 0) \
+    X(P, CONTEXT_SWITCHES, "context-switches", "ctx-sw",    1, 3, 1) \
+    X(P, CPU_MIGRATIONS,   "cpu-migrations",   "migr",      1, 4, 1) \
+    X(P, PAGE_FAULTS,      "page-faults",      "faults",    1, 2, 1)
+#define CHRONO__COUNTER_ROW_OF(X, id, name, label, type, config, kernel) X(id, name, label, type, config, kernel)
+#define CHRONO__COUNTERS(X) CHRONO__COUNTERS_P(CHRONO__COUNTER_ROW_OF, X)
 
 #define CHRONO__COUNTER_ENUM(id, name, label, type, config, kernel) CHRONO_COUNTER_##id,
 typedef enum chrono_counter { CHRONO__COUNTERS(CHRONO__COUNTER_ENUM) CHRONO_COUNTER_COUNT } chrono_counter;
@@ -2518,17 +2525,13 @@ typedef struct chrono_report_writer {
    each, named as the program named it ("hits": 3, per iteration or per
    second as it asked, as Google Benchmark's state.counters); in CSV one
    column, "user_counters", "hits=3;bytes/s=1.5e+09".
-   In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
+   One field a counter, generated from CHRONO__COUNTERS (counters.h), in its order. */
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
       (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, CHRONO__UNSAVED)
+#define CHRONO__FIELD_COUNTER_OF(X, ID, key, label, type, config, kernel) CHRONO__FIELD_COUNTER(X, ID, key)
 #define CHRONO__FIELDS_COUNTERS(X) \
-    CHRONO__FIELD_COUNTER(X, INSTRUCTIONS, "instructions") CHRONO__FIELD_COUNTER(X, CYCLES, "cycles") \
-    CHRONO__FIELD_COUNTER(X, BRANCHES, "branches") CHRONO__FIELD_COUNTER(X, BRANCH_MISSES, "branch-misses") \
-    CHRONO__FIELD_COUNTER(X, CACHE_REFERENCES, "cache-references") \
-    CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
-    CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
-    CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
+    CHRONO__COUNTERS_P(CHRONO__FIELD_COUNTER_OF, X) \
     X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), CHRONO__UNSAVED) \
     X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, CHRONO__UNSAVED)
 #define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)

@@ -49,7 +49,11 @@
    Cost: a read is one system call (1.2 us on a PTI guest); the counts a read
    itself adds (its task-clock, the instructions of its user-space part) are
    measured at open as the median of back-to-back read pairs (.read_cost) and
-   subtracted by chrono_counters_delta, as the clock's overhead is. */
+   subtracted by chrono_counters_delta, as the clock's overhead is.
+
+   Interface for the modules above (private names, documented here):
+     CHRONO__COUNTERS(X), CHRONO__COUNTERS_P(X, P)   the counters, one list (report.h's field
+                                                      list, each counter a field, from it) */
 #ifndef CHRONOSCOPE_COUNTERS_H
 #define CHRONOSCOPE_COUNTERS_H
 
@@ -59,18 +63,21 @@
 /* One list: id, name (perf's), short label (report columns), perf type
    (0 hardware, 1 software), perf config, counted by the kernel (1: a
    software event the kernel raises in its own context, see
-   chrono__counter_attr). */
-#define CHRONO__COUNTERS(X) \
-    X(INSTRUCTIONS,     "instructions",     "instr",     0, 1, 0) \
-    X(CYCLES,           "cycles",           "cycles",    0, 0, 0) \
-    X(BRANCHES,         "branches",         "branches",  0, 4, 0) \
-    X(BRANCH_MISSES,    "branch-misses",    "br-miss",   0, 5, 0) \
-    X(CACHE_REFERENCES, "cache-references", "cache-ref", 0, 2, 0) \
-    X(CACHE_MISSES,     "cache-misses",     "cache-miss", 0, 3, 0) \
-    X(TASK_CLOCK,       "task-clock",       "task-ns",   1, 1, 0) \
-    X(CONTEXT_SWITCHES, "context-switches", "ctx-sw",    1, 3, 1) \
-    X(CPU_MIGRATIONS,   "cpu-migrations",   "migr",      1, 4, 1) \
-    X(PAGE_FAULTS,      "page-faults",      "faults",    1, 2, 1)
+   chrono__counter_attr).  CHRONO__COUNTERS_P(X, P) hands each row a value P
+   of its caller's first (report.h's field list passes its own X through). */
+#define CHRONO__COUNTERS_P(X, P) \
+    X(P, INSTRUCTIONS,     "instructions",     "instr",     0, 1, 0) \
+    X(P, CYCLES,           "cycles",           "cycles",    0, 0, 0) \
+    X(P, BRANCHES,         "branches",         "branches",  0, 4, 0) \
+    X(P, BRANCH_MISSES,    "branch-misses",    "br-miss",   0, 5, 0) \
+    X(P, CACHE_REFERENCES, "cache-references", "cache-ref", 0, 2, 0) \
+    X(P, CACHE_MISSES,     "cache-misses",     "cache-miss", 0, 3, 0) \
+    X(P, TASK_CLOCK,       "task-clock",       "task-ns",   1, 1, 0) \
+    X(P, CONTEXT_SWITCHES, "context-switches", "ctx-sw",    1, 3, 1) \
+    X(P, CPU_MIGRATIONS,   "cpu-migrations",   "migr",      1, 4, 1) \
+    X(P, PAGE_FAULTS,      "page-faults",      "faults",    1, 2, 1)
+#define CHRONO__COUNTER_ROW_OF(X, id, name, label, type, config, kernel) X(id, name, label, type, config, kernel)
+#define CHRONO__COUNTERS(X) CHRONO__COUNTERS_P(CHRONO__COUNTER_ROW_OF, X)
 
 #define CHRONO__COUNTER_ENUM(id, name, label, type, config, kernel) CHRONO_COUNTER_##id,
 typedef enum chrono_counter { CHRONO__COUNTERS(CHRONO__COUNTER_ENUM) CHRONO_COUNTER_COUNT } chrono_counter;

@@ -243,17 +243,13 @@ typedef struct chrono_report_writer {
    each, named as the program named it ("hits": 3, per iteration or per
    second as it asked, as Google Benchmark's state.counters); in CSV one
    column, "user_counters", "hits=3;bytes/s=1.5e+09".
-   In the order of CHRONO__COUNTERS (counters.h; test_report checks it). */
+   One field a counter, generated from CHRONO__COUNTERS (counters.h), in its order. */
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
       (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, CHRONO__UNSAVED)
+#define CHRONO__FIELD_COUNTER_OF(X, ID, key, label, type, config, kernel) CHRONO__FIELD_COUNTER(X, ID, key)
 #define CHRONO__FIELDS_COUNTERS(X) \
-    CHRONO__FIELD_COUNTER(X, INSTRUCTIONS, "instructions") CHRONO__FIELD_COUNTER(X, CYCLES, "cycles") \
-    CHRONO__FIELD_COUNTER(X, BRANCHES, "branches") CHRONO__FIELD_COUNTER(X, BRANCH_MISSES, "branch-misses") \
-    CHRONO__FIELD_COUNTER(X, CACHE_REFERENCES, "cache-references") \
-    CHRONO__FIELD_COUNTER(X, CACHE_MISSES, "cache-misses") CHRONO__FIELD_COUNTER(X, TASK_CLOCK, "task-clock") \
-    CHRONO__FIELD_COUNTER(X, CONTEXT_SWITCHES, "context-switches") \
-    CHRONO__FIELD_COUNTER(X, CPU_MIGRATIONS, "cpu-migrations") CHRONO__FIELD_COUNTER(X, PAGE_FAULTS, "page-faults") \
+    CHRONO__COUNTERS_P(CHRONO__FIELD_COUNTER_OF, X) \
     X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), CHRONO__UNSAVED) \
     X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, CHRONO__UNSAVED)
 #define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
