@@ -2170,7 +2170,8 @@ CHRONO__INLINE int chrono_loop_next(chrono_loop *l)
    chrono__plain (a figure, "-" for NaN), chrono__num_exact (the shortest
    exact %g), chrono__json_str / chrono__jnum_value (JSON values),
    chrono__table_ok (a table's shape), chrono__table_body (a table inside a
-   report: JSON as a member at an indent).
+   report: JSON as a member at an indent), CHRONO__FORMATS / CHRONO__NFORMATS /
+   chrono__format_defs (the formats' one list: names and extensions).
 
    Every function returning int returns 0, CHRONO_EINVAL (NULL, a malformed
    table, an unknown format), CHRONO_ENOMEM (the builder) or CHRONO_EIO (the
@@ -2180,14 +2181,22 @@ CHRONO__INLINE int chrono_loop_next(chrono_loop *l)
 
 
 /* ---- types ---------------------------------------------------------------- */
-typedef enum chrono_format {
-    CHRONO_FORMAT_TEXT = 0,
-    CHRONO_FORMAT_MARKDOWN,
-    CHRONO_FORMAT_CSV,
-    CHRONO_FORMAT_JSON,
-    CHRONO_FORMAT_HTML,      /* html.h writes it */
-    CHRONO_FORMAT_BMF        /* Bencher's metric format (report.h; no tables) */
-} chrono_format;
+/* The formats, one list: X(ID, name, another name, file extension, another
+   extension) ("" for none).  HTML is html.h's; BMF, Bencher's metric format,
+   report.h's (no tables, no extension of its own).  The enum, the names
+   (chrono_format_name, chrono_format_parse) and --out's extensions (cli.h)
+   come from it. */
+#define CHRONO__FORMATS(X) \
+    X(TEXT,     "text", "",         ".txt",  ".text") \
+    X(MARKDOWN, "md",   "markdown", ".md",   ".markdown") \
+    X(CSV,      "csv",  "",         ".csv",  "") \
+    X(JSON,     "json", "",         ".json", "") \
+    X(HTML,     "html", "",         ".html", ".htm") \
+    X(BMF,      "bmf",  "",         "",      "")
+
+#define CHRONO__FORMAT_ENUM(id, name, alias, ext, ext2) CHRONO_FORMAT_##id,
+typedef enum chrono_format { CHRONO__FORMATS(CHRONO__FORMAT_ENUM) CHRONO__NFORMATS } chrono_format;
+#undef CHRONO__FORMAT_ENUM
 
 /* A table of the program's own (an experiment's then-vs-now rows, say): cells
    are text, row by row.  Filled by chrono_table_builder, or by hand. */
@@ -2216,7 +2225,8 @@ typedef struct chrono_table_builder {
 CHRONO__EXTERN_C_BEGIN
 CHRONO_API const char *chrono_format_name(chrono_format fmt);
 
-/* "text", "md" (or "markdown"), "csv", "json", "html", "bmf" into *fmt; CHRONO_EINVAL otherwise. */
+/* A format's name or other name (CHRONO__FORMATS: "text", "md" or "markdown", "csv",
+   "json", "html", "bmf") into *fmt; CHRONO_EINVAL otherwise. */
 CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt);
 
 /* s escaped by fmt's rule (the top comment); CSV with its quotes where
@@ -9540,30 +9550,27 @@ CHRONO__EXTERN_C_BEGIN
 CHRONO__PRIVATE int chrono__io(FILE *out) { return ferror(out) ? CHRONO_EIO : 0; }
 
 /* ---- formats by name ----------------------------------------------------------- */
+/* The formats' names and extensions, in the enum's order (CHRONO__FORMATS). */
+#define CHRONO__FORMAT_ROW(id, name, alias, ext, ext2) { name, alias, ext, ext2 },
+CHRONO__PRIVATE const struct chrono__format_def { const char *name, *alias, *ext, *ext2; }
+    chrono__format_defs[CHRONO__NFORMATS] = { CHRONO__FORMATS(CHRONO__FORMAT_ROW) };
+#undef CHRONO__FORMAT_ROW
+
 CHRONO_API const char *chrono_format_name(chrono_format fmt)
 {
-    switch (fmt) {
-    case CHRONO_FORMAT_TEXT:     return "text";
-    case CHRONO_FORMAT_MARKDOWN: return "md";
-    case CHRONO_FORMAT_CSV:      return "csv";
-    case CHRONO_FORMAT_JSON:     return "json";
-    case CHRONO_FORMAT_HTML:     return "html";
-    case CHRONO_FORMAT_BMF:      return "bmf";
-    default:                     return "unknown";
-    }
+    return (unsigned)fmt < CHRONO__NFORMATS ? chrono__format_defs[fmt].name : "unknown";
 }
 
 CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
 {
+    int i;
     if (!name || !fmt) return CHRONO_EINVAL;
-    if (!strcmp(name, "text")) *fmt = CHRONO_FORMAT_TEXT;
-    else if (!strcmp(name, "md") || !strcmp(name, "markdown")) *fmt = CHRONO_FORMAT_MARKDOWN;
-    else if (!strcmp(name, "csv")) *fmt = CHRONO_FORMAT_CSV;
-    else if (!strcmp(name, "json")) *fmt = CHRONO_FORMAT_JSON;
-    else if (!strcmp(name, "html")) *fmt = CHRONO_FORMAT_HTML;
-    else if (!strcmp(name, "bmf")) *fmt = CHRONO_FORMAT_BMF;
-    else return CHRONO_EINVAL;
-    return 0;
+    for (i = 0; i < CHRONO__NFORMATS; i++)
+        if (!strcmp(name, chrono__format_defs[i].name) || (*chrono__format_defs[i].alias && !strcmp(name, chrono__format_defs[i].alias))) {
+            *fmt = (chrono_format)i;
+            return 0;
+        }
+    return CHRONO_EINVAL;
 }
 
 /* ---- UTF-8 ------------------------------------------------------------------------ */
@@ -13048,13 +13055,8 @@ CHRONO__PRIVATE int chrono__cli_same(const char *a, const char *b)
    is the extension ("" for none); 0, or -1 when it names no format. */
 CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *fmt, const char **ext)
 {
-    static const struct { const char *ext; chrono_format fmt; } known[] = {
-        { ".txt", CHRONO_FORMAT_TEXT }, { ".text", CHRONO_FORMAT_TEXT }, { ".md", CHRONO_FORMAT_MARKDOWN },
-        { ".markdown", CHRONO_FORMAT_MARKDOWN }, { ".csv", CHRONO_FORMAT_CSV }, { ".json", CHRONO_FORMAT_JSON },
-        { ".html", CHRONO_FORMAT_HTML }, { ".htm", CHRONO_FORMAT_HTML }
-    };
     const char *base, *dot, *p;
-    size_t i;
+    int i;
     *fmt = o->format;
     *ext = "";
     if (!o->out_path || (o->chrono__given & (1u << CHRONO__F_FORMAT))) return 0;
@@ -13063,8 +13065,12 @@ CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *
     dot = strrchr(base, '.');
     if (!dot || dot == base) return 0;   /* "report", ".hidden": no extension */
     *ext = dot;
-    for (i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (chrono__cli_same(dot, known[i].ext)) { *fmt = known[i].fmt; return 0; }
+    for (i = 0; i < CHRONO__NFORMATS; i++)   /* the formats' extensions (table.h's list) */
+        if ((*chrono__format_defs[i].ext && chrono__cli_same(dot, chrono__format_defs[i].ext)) ||
+            (*chrono__format_defs[i].ext2 && chrono__cli_same(dot, chrono__format_defs[i].ext2))) {
+            *fmt = (chrono_format)i;
+            return 0;
+        }
     return -1;
 }
 

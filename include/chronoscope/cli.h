@@ -615,13 +615,8 @@ CHRONO__PRIVATE int chrono__cli_same(const char *a, const char *b)
    is the extension ("" for none); 0, or -1 when it names no format. */
 CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *fmt, const char **ext)
 {
-    static const struct { const char *ext; chrono_format fmt; } known[] = {
-        { ".txt", CHRONO_FORMAT_TEXT }, { ".text", CHRONO_FORMAT_TEXT }, { ".md", CHRONO_FORMAT_MARKDOWN },
-        { ".markdown", CHRONO_FORMAT_MARKDOWN }, { ".csv", CHRONO_FORMAT_CSV }, { ".json", CHRONO_FORMAT_JSON },
-        { ".html", CHRONO_FORMAT_HTML }, { ".htm", CHRONO_FORMAT_HTML }
-    };
     const char *base, *dot, *p;
-    size_t i;
+    int i;
     *fmt = o->format;
     *ext = "";
     if (!o->out_path || (o->chrono__given & (1u << CHRONO__F_FORMAT))) return 0;
@@ -630,8 +625,12 @@ CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *
     dot = strrchr(base, '.');
     if (!dot || dot == base) return 0;   /* "report", ".hidden": no extension */
     *ext = dot;
-    for (i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (chrono__cli_same(dot, known[i].ext)) { *fmt = known[i].fmt; return 0; }
+    for (i = 0; i < CHRONO__NFORMATS; i++)   /* the formats' extensions (table.h's list) */
+        if ((*chrono__format_defs[i].ext && chrono__cli_same(dot, chrono__format_defs[i].ext)) ||
+            (*chrono__format_defs[i].ext2 && chrono__cli_same(dot, chrono__format_defs[i].ext2))) {
+            *fmt = (chrono_format)i;
+            return 0;
+        }
     return -1;
 }
 

@@ -78,7 +78,8 @@
    chrono__plain (a figure, "-" for NaN), chrono__num_exact (the shortest
    exact %g), chrono__json_str / chrono__jnum_value (JSON values),
    chrono__table_ok (a table's shape), chrono__table_body (a table inside a
-   report: JSON as a member at an indent).
+   report: JSON as a member at an indent), CHRONO__FORMATS / CHRONO__NFORMATS /
+   chrono__format_defs (the formats' one list: names and extensions).
 
    Every function returning int returns 0, CHRONO_EINVAL (NULL, a malformed
    table, an unknown format), CHRONO_ENOMEM (the builder) or CHRONO_EIO (the
@@ -89,14 +90,22 @@
 #include "base.h"
 
 /* ---- types ---------------------------------------------------------------- */
-typedef enum chrono_format {
-    CHRONO_FORMAT_TEXT = 0,
-    CHRONO_FORMAT_MARKDOWN,
-    CHRONO_FORMAT_CSV,
-    CHRONO_FORMAT_JSON,
-    CHRONO_FORMAT_HTML,      /* html.h writes it */
-    CHRONO_FORMAT_BMF        /* Bencher's metric format (report.h; no tables) */
-} chrono_format;
+/* The formats, one list: X(ID, name, another name, file extension, another
+   extension) ("" for none).  HTML is html.h's; BMF, Bencher's metric format,
+   report.h's (no tables, no extension of its own).  The enum, the names
+   (chrono_format_name, chrono_format_parse) and --out's extensions (cli.h)
+   come from it. */
+#define CHRONO__FORMATS(X) \
+    X(TEXT,     "text", "",         ".txt",  ".text") \
+    X(MARKDOWN, "md",   "markdown", ".md",   ".markdown") \
+    X(CSV,      "csv",  "",         ".csv",  "") \
+    X(JSON,     "json", "",         ".json", "") \
+    X(HTML,     "html", "",         ".html", ".htm") \
+    X(BMF,      "bmf",  "",         "",      "")
+
+#define CHRONO__FORMAT_ENUM(id, name, alias, ext, ext2) CHRONO_FORMAT_##id,
+typedef enum chrono_format { CHRONO__FORMATS(CHRONO__FORMAT_ENUM) CHRONO__NFORMATS } chrono_format;
+#undef CHRONO__FORMAT_ENUM
 
 /* A table of the program's own (an experiment's then-vs-now rows, say): cells
    are text, row by row.  Filled by chrono_table_builder, or by hand. */
@@ -125,7 +134,8 @@ typedef struct chrono_table_builder {
 CHRONO__EXTERN_C_BEGIN
 CHRONO_API const char *chrono_format_name(chrono_format fmt);
 
-/* "text", "md" (or "markdown"), "csv", "json", "html", "bmf" into *fmt; CHRONO_EINVAL otherwise. */
+/* A format's name or other name (CHRONO__FORMATS: "text", "md" or "markdown", "csv",
+   "json", "html", "bmf") into *fmt; CHRONO_EINVAL otherwise. */
 CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt);
 
 /* s escaped by fmt's rule (the top comment); CSV with its quotes where
@@ -201,30 +211,27 @@ CHRONO__EXTERN_C_BEGIN
 CHRONO__PRIVATE int chrono__io(FILE *out) { return ferror(out) ? CHRONO_EIO : 0; }
 
 /* ---- formats by name ----------------------------------------------------------- */
+/* The formats' names and extensions, in the enum's order (CHRONO__FORMATS). */
+#define CHRONO__FORMAT_ROW(id, name, alias, ext, ext2) { name, alias, ext, ext2 },
+CHRONO__PRIVATE const struct chrono__format_def { const char *name, *alias, *ext, *ext2; }
+    chrono__format_defs[CHRONO__NFORMATS] = { CHRONO__FORMATS(CHRONO__FORMAT_ROW) };
+#undef CHRONO__FORMAT_ROW
+
 CHRONO_API const char *chrono_format_name(chrono_format fmt)
 {
-    switch (fmt) {
-    case CHRONO_FORMAT_TEXT:     return "text";
-    case CHRONO_FORMAT_MARKDOWN: return "md";
-    case CHRONO_FORMAT_CSV:      return "csv";
-    case CHRONO_FORMAT_JSON:     return "json";
-    case CHRONO_FORMAT_HTML:     return "html";
-    case CHRONO_FORMAT_BMF:      return "bmf";
-    default:                     return "unknown";
-    }
+    return (unsigned)fmt < CHRONO__NFORMATS ? chrono__format_defs[fmt].name : "unknown";
 }
 
 CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
 {
+    int i;
     if (!name || !fmt) return CHRONO_EINVAL;
-    if (!strcmp(name, "text")) *fmt = CHRONO_FORMAT_TEXT;
-    else if (!strcmp(name, "md") || !strcmp(name, "markdown")) *fmt = CHRONO_FORMAT_MARKDOWN;
-    else if (!strcmp(name, "csv")) *fmt = CHRONO_FORMAT_CSV;
-    else if (!strcmp(name, "json")) *fmt = CHRONO_FORMAT_JSON;
-    else if (!strcmp(name, "html")) *fmt = CHRONO_FORMAT_HTML;
-    else if (!strcmp(name, "bmf")) *fmt = CHRONO_FORMAT_BMF;
-    else return CHRONO_EINVAL;
-    return 0;
+    for (i = 0; i < CHRONO__NFORMATS; i++)
+        if (!strcmp(name, chrono__format_defs[i].name) || (*chrono__format_defs[i].alias && !strcmp(name, chrono__format_defs[i].alias))) {
+            *fmt = (chrono_format)i;
+            return 0;
+        }
+    return CHRONO_EINVAL;
 }
 
 /* ---- UTF-8 ------------------------------------------------------------------------ */
