@@ -84,6 +84,7 @@
      chronoscope/threads.h multithreaded runs: one body in N pinned threads, started together
      chronoscope/loop.h    a block timed where it stands: for (CHRONO_LOOP(s, name, out)) { ... }
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
+     chronoscope/tmp.h     temp files removed on exit, on error and on a signal (a child stopped first)
      chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports; the saved-run reader
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
@@ -98,11 +99,11 @@
      chronoscope/module.h  benchmark modules (CHRONO_MODULE) for chronoscope-ab
    Each module includes only modules above it in this list (a DAG, lowest
    first), directly these:
-     clock, cpu, stats, table: base          counters: base, stats
+     clock, cpu, stats, table, tmp: base     counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
      bench: engine       threads, loop: bench     report: types, table
      html: report        cli: html           check: engine, bench, cli
-     baseline: check     entry: threads      experiment: bench, report
+     baseline: check     entry: threads      experiment: bench, report, tmp
      command: experiment                     processes: bench, cli, entry
      program: entry, processes, baseline     registry, module: program
 
@@ -122,6 +123,7 @@
 #include "chronoscope/threads.h"
 #include "chronoscope/loop.h"
 #include "chronoscope/table.h"
+#include "chronoscope/tmp.h"
 #include "chronoscope/report.h"
 #include "chronoscope/html.h"
 #include "chronoscope/cli.h"
