@@ -2452,6 +2452,8 @@ CHRONO__EXTERN_C_END
    Interface for the modules above (private names, documented here):
      CHRONO__FIELDS(X)                   every field of a result, one list (check.h's saved reader)
      CHRONO__ISATTY(f)                   whether a stream is a terminal (program.h, processes.h)
+     chrono__read_file(path)             a whole file, NUL-terminated, to CHRONO_FREE (a saved run:
+                                         check.h's saved claims, baseline.h's --compare)
      html.h draws the text table's rows and words in its own markup:
      chrono__row, CHRONO__COLS, CHRONO__CELL   a table row: CHRONO__COLS cells of CHRONO__CELL bytes
      chrono__row_title / chrono__row_fill / chrono__row_label   its header, a result's cells, its name
@@ -11913,6 +11915,32 @@ CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_save
     return CHRONO_EINVAL;
 }
 
+/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
+CHRONO__PRIVATE char *chrono__read_file(const char *path)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) return NULL;
+    for (;;) {
+        size_t got;
+        if (len + 4097 > cap) {
+            char *nb;
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
+            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
+            buf = nb; cap = ncap;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
+    else buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_REPORT_IMPL */
 
@@ -14009,32 +14037,6 @@ CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *nam
 }
 
 /* ---- against a saved result (read by chrono_saved_find, report.h) ------------------------ */
-/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
-CHRONO__PRIVATE char *chrono__read_file(const char *path)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) return NULL;
-    for (;;) {
-        size_t got;
-        if (len + 4097 > cap) {
-            char *nb;
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
-            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
-            buf = nb; cap = ncap;
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
-    else buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e, const char *name,
                                               chrono_fn fn, void *ctx, const char *json_path, double max_slowdown)
 {
@@ -14394,6 +14396,19 @@ CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
     return 0;
 }
 
+/* A check's claims are its verdicts: a named baseline of a program's run
+   (--save, --compare, --fail-above: program.h) is refused, exit 2; a saved
+   run is a claim of its own (CHRONO_CHECK_SAVED).  0 or CHRONO_EINVAL. */
+CHRONO__PRIVATE int chrono__check_refuse_baselines(chrono_cli *cli)
+{
+    static const char *const flags[] = { "--save", "--compare", "--fail-above" };
+    size_t i;
+    for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (chrono_cli_refuse(cli, flags[i], "a check's claims are its verdicts: CHRONO_CHECK_SAVED compares with a saved run") < 0)
+            return CHRONO_EINVAL;
+    return 0;
+}
+
 /* ---- the check main ----------------------------------------------------------------------------- */
 /* Flags: the common ones (cli.h) but --processes (refused: exit 2, and not
    in --help), where --quick also shortens the budget to 150 ms, plus
@@ -14431,7 +14446,8 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     }
     /* a check decides as it samples, in this process: pooling fresh processes
        (program.h's --processes) is not what its verdicts are made of */
-    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
+    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0 ||
+        chrono__check_refuse_baselines(&cli) < 0)
         return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
     if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
         for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
@@ -14592,22 +14608,6 @@ CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, c
     return 0;
 }
 
-/* The whole file as a string (CHRONO_MALLOC'd), or NULL. */
-CHRONO__PRIVATE char *chrono__baseline_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    long size;
-    char *text = NULL;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = (char *)CHRONO_MALLOC((size_t)size + 1)) != NULL) {
-        if (fread(text, 1, (size_t)size, f) != (size_t)size) { CHRONO_FREE(text); text = NULL; }
-        else text[size] = '\0';
-    }
-    fclose(f);
-    return text;
-}
-
 /* One entry's verdict: now/saved as head/base (A = saved, B = now). */
 CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
                                           double confidence, chrono_baseline_row *row)
@@ -14642,7 +14642,7 @@ CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name
         (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : "");
         return rc;
     }
-    if (!(text = chrono__baseline_text(path))) {
+    if (!(text = chrono__read_file(path))) {
         (void)chrono__bprintf(why, n, "baseline '%s': %s", path, strerror(errno ? errno : EIO));
         return CHRONO_EIO;
     }

@@ -567,6 +567,20 @@ static void test_rows(void)
            "CHRONO_CHECK_SCALING: sweep, context, params, their count and the class in their fields");
 }
 
+/* A check program refuses a program's named-baseline flags (exit 2, the
+   flag named on stderr) and a malformed CHRONO_CHECK_STRICT, before any
+   session opens: nothing is timed. */
+static void test_refused_flags(void)
+{
+    static const char *const flags[] = { "--save=base", "--compare=base", "--fail-above=5" };
+    size_t i;
+    for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        char *argv[3];
+        argv[0] = (char *)"test_check"; argv[1] = (char *)flags[i]; argv[2] = NULL;
+        tap_ok(chrono_check_main(2, argv, NULL, 0) == 2, "check main: %s refused, exit 2", flags[i]);
+    }
+}
+
 static void test_bad_input(void)
 {
     sim c = { 0 };
@@ -672,6 +686,7 @@ int main(void)
     test_saved_check();
     test_rows();
     test_bad_input();
+    test_refused_flags();
     test_real();
     return tap_done();
 }

@@ -238,22 +238,6 @@ CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, c
     return 0;
 }
 
-/* The whole file as a string (CHRONO_MALLOC'd), or NULL. */
-CHRONO__PRIVATE char *chrono__baseline_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    long size;
-    char *text = NULL;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = (char *)CHRONO_MALLOC((size_t)size + 1)) != NULL) {
-        if (fread(text, 1, (size_t)size, f) != (size_t)size) { CHRONO_FREE(text); text = NULL; }
-        else text[size] = '\0';
-    }
-    fclose(f);
-    return text;
-}
-
 /* One entry's verdict: now/saved as head/base (A = saved, B = now). */
 CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
                                           double confidence, chrono_baseline_row *row)
@@ -288,7 +272,7 @@ CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name
         (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : "");
         return rc;
     }
-    if (!(text = chrono__baseline_text(path))) {
+    if (!(text = chrono__read_file(path))) {
         (void)chrono__bprintf(why, n, "baseline '%s': %s", path, strerror(errno ? errno : EIO));
         return CHRONO_EIO;
     }

@@ -758,32 +758,6 @@ CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *nam
 }
 
 /* ---- against a saved result (read by chrono_saved_find, report.h) ------------------------ */
-/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
-CHRONO__PRIVATE char *chrono__read_file(const char *path)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) return NULL;
-    for (;;) {
-        size_t got;
-        if (len + 4097 > cap) {
-            char *nb;
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
-            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
-            buf = nb; cap = ncap;
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
-    else buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e, const char *name,
                                               chrono_fn fn, void *ctx, const char *json_path, double max_slowdown)
 {
@@ -1143,6 +1117,19 @@ CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
     return 0;
 }
 
+/* A check's claims are its verdicts: a named baseline of a program's run
+   (--save, --compare, --fail-above: program.h) is refused, exit 2; a saved
+   run is a claim of its own (CHRONO_CHECK_SAVED).  0 or CHRONO_EINVAL. */
+CHRONO__PRIVATE int chrono__check_refuse_baselines(chrono_cli *cli)
+{
+    static const char *const flags[] = { "--save", "--compare", "--fail-above" };
+    size_t i;
+    for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (chrono_cli_refuse(cli, flags[i], "a check's claims are its verdicts: CHRONO_CHECK_SAVED compares with a saved run") < 0)
+            return CHRONO_EINVAL;
+    return 0;
+}
+
 /* ---- the check main ----------------------------------------------------------------------------- */
 /* Flags: the common ones (cli.h) but --processes (refused: exit 2, and not
    in --help), where --quick also shortens the budget to 150 ms, plus
@@ -1180,7 +1167,8 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     }
     /* a check decides as it samples, in this process: pooling fresh processes
        (program.h's --processes) is not what its verdicts are made of */
-    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0)
+    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0 ||
+        chrono__check_refuse_baselines(&cli) < 0)
         return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
     if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
         for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);

@@ -100,6 +100,8 @@
    Interface for the modules above (private names, documented here):
      CHRONO__FIELDS(X)                   every field of a result, one list (check.h's saved reader)
      CHRONO__ISATTY(f)                   whether a stream is a terminal (program.h, processes.h)
+     chrono__read_file(path)             a whole file, NUL-terminated, to CHRONO_FREE (a saved run:
+                                         check.h's saved claims, baseline.h's --compare)
      html.h draws the text table's rows and words in its own markup:
      chrono__row, CHRONO__COLS, CHRONO__CELL   a table row: CHRONO__COLS cells of CHRONO__CELL bytes
      chrono__row_title / chrono__row_fill / chrono__row_label   its header, a result's cells, its name
@@ -2010,6 +2012,32 @@ CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_save
         if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
     }
     return CHRONO_EINVAL;
+}
+
+/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
+CHRONO__PRIVATE char *chrono__read_file(const char *path)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) return NULL;
+    for (;;) {
+        size_t got;
+        if (len + 4097 > cap) {
+            char *nb;
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
+            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
+            buf = nb; cap = ncap;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
+    else buf[len] = '\0';
+    fclose(f);
+    return buf;
 }
 
 CHRONO__EXTERN_C_END
