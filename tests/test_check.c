@@ -304,6 +304,13 @@ static void test_lopsided(void)
            "chrono_compare (%s): ratio %.1f over %lu pairs, %llu against %llu iterations, %.0f ms", chrono_strerror(rc), cmp.ratio,
            (unsigned long)cmp.rounds, (unsigned long long)cmp.a.iters_per_sample,
            (unsigned long long)cmp.b.iters_per_sample, cmp.a.wall_ms);
+    slow.cost = 450000;   /* 450 us a call: 9x the target; the short side's samples made as long */
+    rc = chrono_compare(&s, "long", sim_body, &slow, "short", sim_body, &fast, &cmp);
+    la = (double)cmp.a.iters_per_sample * 450000.0;
+    lb = (double)cmp.b.iters_per_sample * 10.0;
+    tap_ok(rc == 0 && fabs(cmp.ratio / 45000.0 - 1) < 1e-9 && la / lb > 0.95 && la / lb < 1.05,
+           "one length: a 450 us call against 10 ns, samples of %.0f and %.0f ticks (%llu against %llu iterations)",
+           la, lb, (unsigned long long)cmp.a.iters_per_sample, (unsigned long long)cmp.b.iters_per_sample);
     chrono_checker_close(&ck);
     chrono_session_close(&s);
 }
