@@ -1,6 +1,6 @@
 /* tests/baseline_prog.c — a program table for --save / --compare's tests:
    "body" runs CHRONO_TEST_WORK (default 10) chains of 100 dependent adds an
-   iteration (12: 20% more work), "fixed" always 10.  Every common flag is
+   iteration (30: 3x the work), "fixed" always 10.  Every common flag is
    chrono_main's. */
 #include <chronoscope.h>
 
