@@ -9512,6 +9512,7 @@ CHRONO_API int chrono_loop_begin(chrono_loop *l, chrono_session *s, const char *
     l->chrono__s = s;
     l->chrono__name = name;
     l->chrono__out = out;
+    if (out) chrono__result_init(out, name ? name : "", 0);   /* defined whatever follows (ENOTSUP too) */
 #if CHRONO__LOOP_SWITCH
     return 0;
 #else
