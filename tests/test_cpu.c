@@ -16,7 +16,7 @@ typedef DWORD_PTR t_mask;
 typedef cpu_set_t t_mask;
 #endif
 
-#define NTESTS 55
+#define NTESTS 56
 
 static int t_n, t_failed;
 
@@ -656,6 +656,15 @@ static void test_emulator_env(void)
        "environment: under qemu-user the hypervisor is not qemu's TCG");
 }
 
+/* A CPU list's count, against lists of known size (the topology test above
+   reads sysfs through the same function, so only this can catch it wrong). */
+static void test_cpulist_count(void)
+{
+    ok(chrono__cpulist_count("0-3,8,10-11") == 7 && chrono__cpulist_count("5") == 1 &&
+       chrono__cpulist_count("0-1") == 2 && chrono__cpulist_count("x") == -1 &&
+       chrono__cpulist_count("3-1") == -1, "CPU lists counted: 0-3,8,10-11 is 7, 5 is 1, 0-1 is 2, x and 3-1 refused");
+}
+
 int main(void)
 {
     printf("1..%d\n", NTESTS);
@@ -665,6 +674,7 @@ int main(void)
     test_env_text();
     test_emulator_facts();
     test_emulator_env();
+    test_cpulist_count();
     if (t_n != NTESTS) {
         printf("# planned %d tests, ran %d\n", NTESTS, t_n);
         return 1;
