@@ -6236,11 +6236,13 @@ CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
     return fence < st->max ? fence : st->max;
 }
 
-/* Nothing overflowed: no figure is infinite, and the mean and median are
-   numbers (a NaN figure is one that is undefined: the stddev of one sample). */
+/* Nothing overflowed: no figure is infinite, and those every sample defines
+   are numbers (a spread that overflows can come out NaN, as under x87: the
+   stddev of more than one sample, the quartiles, the MAD). */
 CHRONO__PRIVATE int chrono__stats_finite(const chrono_stats *s)
 {
-    int ok = isfinite(s->mean) && isfinite(s->median);
+    int ok = isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) && isfinite(s->q1) &&
+             isfinite(s->q3) && isfinite(s->mad);
 #define CHRONO__STATS_NOT_INF(member, unit) ok = ok && !isinf(s->member);
     CHRONO__STATS_FIGURES(CHRONO__STATS_NOT_INF)
 #undef CHRONO__STATS_NOT_INF
