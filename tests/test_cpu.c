@@ -660,9 +660,13 @@ static void test_emulator_env(void)
    reads sysfs through the same function, so only this can catch it wrong). */
 static void test_cpulist_count(void)
 {
+#if defined(T_LINUX)
     ok(chrono__cpulist_count("0-3,8,10-11") == 7 && chrono__cpulist_count("5") == 1 &&
        chrono__cpulist_count("0-1") == 2 && chrono__cpulist_count("x") == -1 &&
        chrono__cpulist_count("3-1") == -1, "CPU lists counted: 0-3,8,10-11 is 7, 5 is 1, 0-1 is 2, x and 3-1 refused");
+#else
+    skip("CPU lists counted", "Linux's sysfs lists only");
+#endif
 }
 
 int main(void)
