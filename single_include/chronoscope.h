@@ -14421,13 +14421,31 @@ CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck)
     return 0;
 }
 
-/* A check's claims are its verdicts: a named baseline of a program's run
-   (--save, --compare, --fail-above: program.h) is refused, exit 2; a saved
-   run is a claim of its own (CHRONO_CHECK_SAVED).  0 or CHRONO_EINVAL. */
-CHRONO__PRIVATE int chrono__check_refuse_baselines(chrono_cli *cli)
+/* CHRONO_CHECK_STRICT in the environment: unset, empty or 0 leaves *strict
+   as it is, 1 sets it; anything else is named on stderr, -1 (exit 2). */
+CHRONO__PRIVATE int chrono__check_strict_env(const char *prog, int *strict)
+{
+    const char *v = getenv("CHRONO_CHECK_STRICT");
+    if (!v || !*v || !strcmp(v, "0")) return 0;
+    if (strcmp(v, "1") != 0) {
+        fprintf(stderr, "%s: CHRONO_CHECK_STRICT='%s': expected 1 or 0\n", prog, v);
+        return -1;
+    }
+    *strict = 1;
+    return 0;
+}
+
+/* Flags a check refuses (exit 2): --processes (a check decides as it
+   samples, in this one process: pooling fresh processes is not what its
+   verdicts are made of), and a program's named baselines (--save,
+   --compare, --fail-above: a saved run is a claim of its own,
+   CHRONO_CHECK_SAVED).  0 or CHRONO_EINVAL. */
+CHRONO__PRIVATE int chrono__check_refuse_flags(chrono_cli *cli)
 {
     static const char *const flags[] = { "--save", "--compare", "--fail-above" };
     size_t i;
+    if (chrono_cli_refuse(cli, "--processes", "a check decides its verdicts within this one process") < 0)
+        return CHRONO_EINVAL;
     for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (chrono_cli_refuse(cli, flags[i], "a check's claims are its verdicts: CHRONO_CHECK_SAVED compares with a saved run") < 0)
             return CHRONO_EINVAL;
@@ -14447,7 +14465,6 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     chrono_expect_config ecfg = chrono_expect_config_default();
     double budget = 0, alpha = 0;
     int strict = 0;
-    const char *strict_env = getenv("CHRONO_CHECK_STRICT");
     chrono_cli_flag extra[3];
     chrono_cli cli;
     chrono_session s;
@@ -14461,19 +14478,8 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     extra[2].name = "--strict"; extra[2].kind = CHRONO_CLI_BOOL; extra[2].value = &strict; extra[2].min = extra[2].max = 0;
     extra[2].help = "an inconclusive claim fails (exit 1); also CHRONO_CHECK_STRICT=1 in the environment";
     if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 3) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
-    if (strict_env && *strict_env && strcmp(strict_env, "0") != 0) {
-        if (strcmp(strict_env, "1") != 0) {
-            fprintf(stderr, "%s: CHRONO_CHECK_STRICT='%s': expected 1 or 0\n", argc > 0 ? argv[0] : "check", strict_env);
-            chrono_cli_close(&cli);
-            return 2;
-        }
-        strict = 1;
-    }
-    /* a check decides as it samples, in this process: pooling fresh processes
-       (program.h's --processes) is not what its verdicts are made of */
-    if (chrono_cli_refuse(&cli, "--processes", "a check decides its verdicts within this one process") < 0 ||
-        chrono__check_refuse_baselines(&cli) < 0)
-        return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    if (chrono__check_strict_env(argc > 0 ? argv[0] : "check", &strict) < 0) { chrono_cli_close(&cli); return 2; }
+    if (chrono__check_refuse_flags(&cli) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
     if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
         for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
         chrono_cli_close(&cli);
