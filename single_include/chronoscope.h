@@ -7255,7 +7255,7 @@ CHRONO__PRIVATE int chrono__switch_brief(const chrono_session *s, double c0, uin
 CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, int long_sample,
                                     chrono__sample *out)
 {
-    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1, w0 = chrono__now(s);
+    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1, w0 = long_sample ? chrono__now(s) : 0;   /* read only where used */
     chrono_counter_read k0, k1;
     int counted = (s->cfg.counters & s->counters.open) != 0;
     long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
