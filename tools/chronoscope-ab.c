@@ -11,7 +11,17 @@
    sides of a pair alike moves neither their ratio nor its median), in fresh
    processes: code placement differs between processes as between builds, so
    the processes are the units, each one's median ratio a draw from the
-   placements.  The gate decides adaptively, in looks:
+   placements.  Within a process too: the parent copies each module file
+   --copies - 1 times (default 4 in all) into a temporary directory
+   ($TMPDIR, else /tmp; removed on the way out, on error and on SIGINT,
+   SIGTERM, SIGABRT), each process loads every copy (another path: other
+   addresses, other pages for its code and data), and each side of a pair
+   turns among them sample by sample (base copy c against head copy c), so
+   that a process's ratio is a median over 4 placements, not one.  Measured
+   on examples/ab_suite.c (docs/ab.md): the spread of the processes' ratios
+   for qsort/4096 fell from 4.8% to 0.8% (interquartile), qsort/256 from
+   1.5% to 0.7%, bsearch/4096 from 2.7% to 1.9%.  The gate decides
+   adaptively, in looks:
 
      look 1   --processes processes (default 8) run every entry (31 samples,
               5 ms warm-up, 300 ms budget each unless the flags say other);
@@ -51,6 +61,9 @@
    --format=bmf writes Bencher's metric format.  A thin client: processes.h
    runs the processes and pools the report's figures, stats.h the intervals,
    module.h the rule. */
+#if !defined(_POSIX_C_SOURCE)
+#  define _POSIX_C_SOURCE 200809L   /* mkdtemp under -std=c99 */
+#endif
 #include <chronoscope.h>
 
 #include <dlfcn.h>
@@ -66,6 +79,8 @@
 #define AB_MORE_MIN 4          /* a later look runs at least these many processes, or none */
 #define AB_START 2             /* a process's start (exec, load, calibrate) costs about 2 entries' time */
 #define AB_COLS 7
+#define AB_COPIES 4            /* default --copies: each module loaded this many times a process */
+#define AB_COPIES_MAX 8        /* chrono_tmp holds the directory and 2 x 7 copies */
 
 typedef struct ab_side {
     const char *role;        /* "base" or "head" */
@@ -82,6 +97,14 @@ typedef struct ab_unit {
     void *ctx;
     const chrono_entry *entry;
 } ab_unit;
+
+/* One side of a pair in a process: the entry in each placement copy of its
+   module, called in turn (a call is a sample, or a calibration's try). */
+typedef struct ab_rot {
+    chrono_fn fn[AB_COPIES_MAX];
+    void *ctx[AB_COPIES_MAX];
+    unsigned n, next;
+} ab_rot;
 
 /* One pair over the rounds: the comparison each process handed back, and the
    verdict once made (or the last look's). */
@@ -109,7 +132,15 @@ typedef struct ab_state {
     double threshold;        /* a fraction */
     int looks, nprocs;       /* the gate's looks and processes */
     double seconds;          /* its time */
+    int copies;              /* --copies: each module loaded this many times a process (1: once) */
+    const char *copy_dir;    /* where the parent put the copies (children: --copy-dir) */
+    ab_side copy[2][AB_COPIES_MAX];   /* [side][1..copies-1]: the copies loaded ([0]: side[]) */
+    ab_rot (*rot)[2];        /* [npairs][side] */
 } ab_state;
+
+/* The placement copies, removed on the way out, on error and on a signal. */
+static chrono_tmp ab_tmp;
+static void ab_on_signal(int sig) { chrono_tmp_signal(&ab_tmp, sig); }
 
 static const char *const ab_cols[AB_COLS] = { "entry", "head/base", "ci_low", "ci_high", "cycles head/base", "verdict",
                                               "why" };
@@ -206,6 +237,109 @@ static int ab_pair(ab_state *st)
     return 0;
 }
 
+/* ---- placement copies: each module loaded again from other paths lands at other addresses ---- */
+
+/* from -> to, byte for byte; 0 or -1. */
+static int ab_copy_file(const char *from, const char *to)
+{
+    static char buf[1 << 16];
+    size_t n;
+    int bad = 0;
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    if (!out) {
+        if (in) fclose(in);
+        return -1;
+    }
+    while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, out) != n;
+    bad |= ferror(in);
+    fclose(in);
+    bad |= fclose(out) != 0;
+    return bad ? -1 : 0;
+}
+
+/* The parent's copies: DIR/base-C.so and DIR/head-C.so, C = 1 .. copies - 1,
+   in a new directory under $TMPDIR (or /tmp), each path tracked (ab_tmp)
+   before it is made, so that every way out removes it.  0, or 2 (said on stderr). */
+static int ab_make_copies(const char *prog, ab_state *st)
+{
+    static char dir[CHRONO_TMP_PATH];
+    const char *top = getenv("TMPDIR"), *path;
+    char name[32];
+    int c, k;
+    if (st->copies < 2) return 0;
+    (void)chrono_tmp_catch(ab_on_signal);
+    (void)snprintf(dir, sizeof dir - 16, "%s/chronoscope-ab.XXXXXX", top && *top ? top : "/tmp");
+    if (!mkdtemp(dir) || !chrono_tmp_track(&ab_tmp, dir, "")) {   /* "DIR/": a directory */
+        fprintf(stderr, "%s: no directory for the placement copies ('%s'): %s (--copies=1 goes without)\n", prog,
+                dir, strerror(errno));
+        return 2;
+    }
+    for (c = 1; c < st->copies; c++)
+        for (k = 0; k < 2; k++) {
+            (void)snprintf(name, sizeof name, "%s-%d.so", st->side[k].role, c);
+            if (!(path = chrono_tmp_track(&ab_tmp, dir, name)) || ab_copy_file(st->side[k].path, path) < 0) {
+                fprintf(stderr, "%s: cannot copy %s module '%s' to '%s/%s': %s\n", prog, st->side[k].role,
+                        st->side[k].path, dir, name, strerror(errno));
+                return 2;
+            }
+        }
+    st->copy_dir = dir;
+    return 0;
+}
+
+/* A pair's side: the next copy's entry. */
+static void ab_rot_call(void *ctx, uint64_t iters)
+{
+    ab_rot *r = (ab_rot *)ctx;
+    unsigned i = r->next;
+    r->next = i + 1 < r->n ? i + 1 : 0;
+    r->fn[i](r->ctx[i], iters);
+}
+
+/* In a process that runs the pairs: load the copies from copy_dir and make
+   each pair's sides turn among them (base copy c against head copy c, sample
+   by sample), so that one process averages over st->copies placements.
+   0, or 2 (a copy that does not load, or lacks an entry: said on stderr). */
+static int ab_rotate(const char *prog, ab_state *st)
+{
+    static char paths[2][AB_COPIES_MAX][CHRONO_TMP_PATH];
+    ab_unit *u = NULL;
+    size_t i, n;
+    int c, k, rc = 0;
+    if (st->copies < 2 || !st->copy_dir) return 0;
+    st->rot = (ab_rot (*)[2])calloc(st->npairs + 1, sizeof *st->rot);
+    if (!st->rot) return 2;
+    for (i = 0; i < st->npairs; i++)
+        for (k = 0; k < 2; k++) {
+            ab_rot *r = &st->rot[i][k];
+            r->fn[0] = k ? st->pairs[i].fn_b : st->pairs[i].fn;
+            r->ctx[0] = k ? st->pairs[i].ctx_b : st->pairs[i].ctx;
+            r->n = 1;
+        }
+    for (c = 1; c < st->copies && !rc; c++)
+        for (k = 0; k < 2 && !rc; k++) {
+            ab_side *s = &st->copy[k][c];
+            s->role = st->side[k].role;
+            (void)snprintf(paths[k][c], CHRONO_TMP_PATH, "%s/%s-%d.so", st->copy_dir, s->role, c);
+            s->path = paths[k][c];
+            if ((rc = ab_load(prog, s)) != 0) break;
+            if (!(u = (ab_unit *)realloc(u, (2 * s->n + 1) * sizeof *u))) { rc = 2; break; }
+            n = ab_units(s, u);
+            for (i = 0; i < st->npairs && !rc; i++) {
+                const ab_unit *x = ab_find(u, n, st->names[i][k] + 5);
+                ab_rot *r = &st->rot[i][k];
+                if (!x) { fprintf(stderr, "%s: copy '%s' lacks %s\n", prog, s->path, st->names[i][k]); rc = 2; break; }
+                r->fn[r->n] = x->fn; r->ctx[r->n] = x->ctx; r->n++;
+            }
+        }
+    free(u);
+    for (i = 0; i < st->npairs && !rc; i++) {
+        st->pairs[i].fn = ab_rot_call; st->pairs[i].ctx = &st->rot[i][0];
+        st->pairs[i].fn_b = ab_rot_call; st->pairs[i].ctx_b = &st->rot[i][1];
+    }
+    return rc;
+}
+
 /* One row of the "ab" table. */
 static void ab_row(ab_state *st, const char *name, const chrono_change_verdict *v, const char *verdict, const char *why)
 {
@@ -259,6 +393,31 @@ static void ab_placement(const ab_track *t, double threshold, char *why, size_t 
     }
     if (t->k >= 2 && top_low > bottom_high && hi - lo > threshold)
         (void)snprintf(why + len, n - len, "; placement-sensitive: processes %.2f-%.2f", lo, hi);
+}
+
+/* The placement copies: the parent makes them (not a child: it has
+   --copy-dir), and whichever process runs the pairs (a child, or the parent
+   at --processes=1) loads them and rotates.  0, or 2 (said on stderr). */
+static int ab_placements(chrono_program *p, ab_state *st)
+{
+    int runs = chrono_program_child(p) || p->cli.processes == 1, rc = 0;
+    size_t i;
+    if (!chrono_program_child(p) && !st->copy_dir) rc = ab_make_copies(p->cli.prog, st);
+    if (!rc && runs) rc = ab_rotate(p->cli.prog, st);
+    if (rc || !runs || !st->rot || chrono_program_child(p)) return rc;
+    for (i = 0; i < 2; i++) {   /* where the copies landed: their table functions' addresses */
+        char at[AB_COPIES_MAX * 24];
+        size_t len = 0;
+        int c;
+        for (c = 0; c < st->copies; c++) {
+            const chrono_module *m = (const chrono_module *)dlsym(c ? st->copy[i][c].handle : st->side[i].handle,
+                                                                  CHRONO_MODULE_SYMBOL);
+            len += (size_t)snprintf(at + len, sizeof at - len, "%s%p", c ? " " : "", m ? (const void *)m : NULL);
+        }
+        chrono_program_note(p, "placement: %s module loaded %d times, its descriptor at %s", st->side[i].role,
+                            st->copies, at);
+    }
+    return 0;
 }
 
 /* The verdicts: the "ab" table and a summary line; how many entries are slower. */
@@ -361,6 +520,12 @@ static size_t ab_round_args(const ab_state *st, int ac, char **av, char **out, c
     }
     out[ac] = only;
     out[ac + 1] = NULL;
+    if (st->copy_dir) {   /* the children load the parent's placement copies */
+        static char dir[CHRONO_TMP_PATH + 16];
+        (void)snprintf(dir, sizeof dir, "--copy-dir=%s", st->copy_dir);
+        out[ac + 1] = dir;
+        out[ac + 2] = NULL;
+    }
     return pending;
 }
 
@@ -374,7 +539,7 @@ static double ab_since(const chrono_program *p, uint64_t t0)
    comparisons gathered.  0, or a negative code (said on stderr). */
 static int ab_round(chrono_program *p, ab_state *st, int ac, char **av, int nproc)
 {
-    char only[16384], **args = (char **)malloc(((size_t)ac + 2) * sizeof *args);
+    char only[16384], **args = (char **)malloc(((size_t)ac + 3) * sizeof *args);
     chrono_processes *ps = &st->sets[st->nsets];
     chrono_entry *sub = (chrono_entry *)malloc((st->npairs + 1) * sizeof *sub);
     size_t i, n = 0;
@@ -385,7 +550,7 @@ static int ab_round(chrono_program *p, ab_state *st, int ac, char **av, int npro
         for (i = 0; i < st->npairs; i++)
             if (st->track[i].selected && !st->track[i].decided) sub[n++] = st->pairs[i];
         limit = p->process_timeout_s > 0 ? p->process_timeout_s : chrono_processes_timeout(&p->cfg, sub, n);
-        rc = chrono_processes_run(ps, &p->session, ac + 1, args, 0, nproc, limit, p->cli.prog);
+        rc = chrono_processes_run(ps, &p->session, ac + (st->copy_dir ? 2 : 1), args, 0, nproc, limit, p->cli.prog);
         st->nsets++;
         if (rc == 0) ab_gather(st, ps);
         else fprintf(stderr, "%s: the processes could not run: %s\n", p->cli.prog, chrono_strerror(rc));
@@ -455,9 +620,11 @@ static void ab_help(void)
            "  faster        the interval lies entirely below 1 and head/base is below 1 - threshold/2\n"
            "  no clear difference  the interval lies within 1 +- threshold\n"
            "  inconclusive  otherwise (no interval at the level, or one holding 1 and reaching beyond 1 +- threshold)\n"
+           "Each process loads each module --copies times (default %d), from copies in a temporary directory\n"
+           "($TMPDIR or /tmp, removed after the run), and a pair's sides turn among them sample by sample.\n"
            "Exit status: 1 when an entry is slower (or failed), 0 otherwise, 2 on bad input (a missing file,\n"
            "a file that is not a module, a module of another header version, no entry in common).\n",
-           AB_PROCESSES, AB_LOOKS);
+           AB_PROCESSES, AB_LOOKS, AB_COPIES);
 }
 
 static void ab_free(ab_state *st)
@@ -467,7 +634,7 @@ static void ab_free(ab_state *st)
     for (k = 0; k < 2; k++) free(st->units[k]);
     for (k = 0; st->track && k < st->npairs; k++) free((void *)st->track[k].got);
     for (r = 0; st->sets && r < st->nsets; r++) chrono_processes_free(&st->sets[r]);
-    free(st->pairs); free(st->names); free(st->cells); free(st->rows); free(st->track); free(st->sets);
+    free(st->pairs); free(st->names); free(st->cells); free(st->rows); free(st->track); free(st->sets); free(st->rot);
 }
 
 /* A child of the gate's rounds: only the pairs of --only=LIST (indices), in place. */
@@ -529,8 +696,9 @@ static size_t ab_parent(chrono_program *p, ab_state *st, int ac, char **av, doub
     ab_pool_report(p, st, tb);
     slower = ab_verdicts(p, st, st->threshold);
     chrono_program_note(p, "gate: %d look%s, %d processes (%d at the first, doubled at each look for the entries "
-                        "still undecided), %.1f s for %zu entries (--budget-s=%g)", st->looks, st->looks == 1 ? "" : "s",
-                        st->nprocs, first, st->seconds, n, budget_s);
+                        "still undecided; each with %d placement%s of each module, --copies), %.1f s for %zu entries "
+                        "(--budget-s=%g)", st->looks, st->looks == 1 ? "" : "s", st->nprocs, first, st->copies,
+                        st->copies == 1 ? "" : "s", st->seconds, n, budget_s);
     p->cli.filter = NULL;   /* applied here, pair by pair: the end's check of --filter is for chrono_program_run */
     return slower;
 }
@@ -565,8 +733,9 @@ static size_t ab_run(chrono_program *p, ab_state *st, int ac, char **av, double 
 
 int main(int argc, char **argv)
 {
-    static const char *base = NULL, *head = NULL, *only = NULL;
+    static const char *base = NULL, *head = NULL, *only = NULL, *copy_dir = NULL;
     double threshold_pct = 2.0, budget_s = 0;
+    int copies = AB_COPIES;
     const chrono_cli_flag flags[] = {
         { "--base", CHRONO_CLI_STRING, &base, 0, 0, "the base build's module (or the first argument)" },
         { "--head", CHRONO_CLI_STRING, &head, 0, 0, "the head build's module (or the second argument)" },
@@ -574,7 +743,10 @@ int main(int argc, char **argv)
           "percent: slower needs the interval above 1 and head/base above 1 + half of it (default 2)" },
         { "--budget-s", CHRONO_CLI_DOUBLE, &budget_s, 0, 1e6,
           "seconds the gate may spend on looks after the first (default: 1 a compared entry, 5 at least)" },
+        { "--copies", CHRONO_CLI_INT, &copies, 1, AB_COPIES_MAX,
+          "each module loaded this many times a process, from copies at other paths (default 4; 1: once)" },
         { "--only", CHRONO_CLI_STRING, &only, 0, 0, "the gate's own rounds: the pairs (by index, 0,3,...) a child runs" },
+        { "--copy-dir", CHRONO_CLI_STRING, &copy_dir, 0, 0, "the gate's own rounds: where the placement copies are" },
     };
     chrono_table_builder tb;
     char **av = (char **)malloc(((size_t)argc + 6) * sizeof *av);
@@ -593,6 +765,8 @@ int main(int argc, char **argv)
         return status;
     }
     st.threshold = threshold_pct / 100;
+    st.copies = copies;
+    st.copy_dir = copy_dir;
     st.side[0].role = "base"; st.side[0].path = base;
     st.side[1].role = "head"; st.side[1].path = head;
     if (!base || !head) {
@@ -608,12 +782,14 @@ int main(int argc, char **argv)
                 base, st.side[0].n, head, st.side[1].n);
         p.status = 2;
     }
+    if (p.status != 2 && !p.cli.list) p.status = ab_placements(&p, &st) ? 2 : p.status;
     if (p.status != 2 && only && ab_only(&st, only) < 0) {
         fprintf(stderr, "%s: --only=%s: not a list of pair indices below %zu\n", p.cli.prog, only, st.npairs);
         p.status = 2;
     }
     if (p.status != 2) slower = ab_run(&p, &st, ac, av, budget_s, &tb);
     status = chrono_program_end(&p);
+    chrono_tmp_remove(&ab_tmp);   /* the placement copies (also on a signal: ab_on_signal) */
     chrono_table_free(&tb);
     if (status == 0 && slower) status = 1;
     ab_free(&st);
