@@ -17,8 +17,12 @@
 # (U test): called slower there = p < 0.05 and the median more than the same
 # threshold slower.  GB_RUNS (default 5) bounds those runs, GB_PAIRS (default
 # "same moved slow3") which pairs; GB_RUNS=0 skips them.  PAIRS picks the
-# chronoscope-ab pairs (default all seven).  AB_FLAGS adds flags
-# to every chronoscope-ab run.  Not a test: it takes the machine for minutes
+# chronoscope-ab pairs (default all seven; none: no pair).  AB_FLAGS adds flags
+# to every chronoscope-ab run.  SPREAD_RUNS=N (default 0: none) also runs the
+# same module twice N times in single processes (--processes=1) with
+# --copies=1 and --copies=4 in turn, and prints for each entry the spread of
+# those processes' ratios (interquartile, and the median of their own 95%
+# intervals' widths): what loading each module 4 times a process buys.  Not a test: it takes the machine for minutes
 # (10-25 s a chronoscope-ab run of 20 entries, ~1 min a Google Benchmark pair,
 # at load 5-15 on a 2-vCPU VM).
 set -u
@@ -48,6 +52,7 @@ pair_flags() {   # a pair's own flags: NAME-t1 runs with --threshold=1
 echo "# chronoscope-ab $("$tool" --version 2>/dev/null | sed 's/.*chronoscope //;s/)//'), $runs runs a pair, flags: ${AB_FLAGS:-(defaults)}"
 echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 for pair in ${PAIRS:-same moved slow1 slow3 slow10 same-t1 slow1-t1}; do
+    [ "$pair" = none ] && continue   # PAIRS=none: the spread alone (SPREAD_RUNS)
     head=$(pair_head $pair)
     r=1
     while [ "$r" -le "$runs" ]; do
@@ -63,6 +68,17 @@ for pair in ${PAIRS:-same moved slow1 slow3 slow10 same-t1 slow1-t1}; do
     done
     echo "# $pair done, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >&2
 done
+
+# Single processes, one placement against four (SPREAD_RUNS)
+r=1
+while [ "$r" -le "${SPREAD_RUNS:-0}" ]; do
+    for k in 1 4; do
+        "$tool" "$out/base.so" "$out/same.so" --processes=1 --copies=$k ${AB_FLAGS:-} --format=json \
+            --out="$out/spread-c$k-$r.json" >/dev/null 2>&1
+    done
+    r=$((r + 1))
+done
+[ "${SPREAD_RUNS:-0}" -gt 0 ] && echo "# spread done, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >&2
 
 # Google Benchmark: the same pairs, each side its own process, compare.py's U test.
 gb_runs=${GB_RUNS:-5}

@@ -26,7 +26,7 @@ print("%-8s %-9s %14s %8s %18s %7s   %s" % ("pair", "entries", "called slower", 
                                             "wall s (median, max; median a compared entry), load (min-max), exit codes"))
 for pair in [p for p in ("same", "moved", "slow1", "slow3", "slow10", "same-t1", "slow1-t1") if p in times]:
     tally = {True: [0, 0, 0, 0], False: [0, 0, 0, 0]}   # slower, faster, inconclusive, rows
-    errors, per_entry = 0, []
+    errors, per_entry, undecided = 0, [], {}
     for r in range(1, runs + 1):
         try:
             doc = json.load(open(os.path.join(out, "%s-%d.json" % (pair, r))))
@@ -44,6 +44,8 @@ for pair in [p for p in ("same", "moved", "slow1", "slow3", "slow10", "same-t1",
             t[1] += row["verdict"] == "faster"
             t[2] += row["verdict"] == "inconclusive"
             t[3] += 1
+            if row["verdict"] in ("inconclusive", "slower", "faster") and not (pair.startswith("slow") and planted(row["entry"])):
+                undecided.setdefault(row["entry"], []).append(row["verdict"][0])
     wall = times.get(pair, [float("nan")])
     load = loads.get(pair, [float("nan")])
     for key, label in ((True, "planted"), (False, "others" if pair.startswith("slow") else "all")):
@@ -54,6 +56,37 @@ for pair in [p for p in ("same", "moved", "slow1", "slow3", "slow10", "same-t1",
             pair, label, t[0], t[3], t[1], t[2], 100.0 * t[2] / t[3], errors, statistics.median(wall), max(wall),
             statistics.median(per_entry) if per_entry else float("nan"), min(load), max(load),
             ",".join(str(c) for c in codes.get(pair, []))))
+    if undecided:   # which entries (not planted) were not "no clear difference": i inconclusive, s slower, f faster
+        print("%-8s   not 'no clear difference': %s" % (pair, ", ".join(
+            "%s %s" % (e, "".join(sorted(v))) for e, v in sorted(undecided.items(), key=lambda kv: -len(kv[1])))))
+
+spread = {k: {} for k in (1, 4)}   # SPREAD_RUNS: per entry, the single processes' ratios and interval widths
+for k in spread:
+    for f in glob.glob(os.path.join(out, "spread-c%d-*.json" % k)):
+        try:
+            rows = json.load(open(f)).get("ab", [])
+        except (OSError, ValueError):
+            continue
+        for row in rows:
+            if row.get("head/base") and row.get("ci_low") and row.get("ci_high"):
+                spread[k].setdefault(row["entry"], []).append((row["head/base"], row["ci_high"] - row["ci_low"]))
+
+
+def iqr_pct(v):
+    q = statistics.quantiles(v, n=4)
+    return 100 * (q[2] - q[0])
+
+
+if spread[1] and spread[4]:
+    print("\nthe same module twice in single processes (--processes=1): the spread of their head/base")
+    print("%-20s %4s   %-30s %-30s" % ("entry", "runs", "--copies=1: IQR %, CI width %", "--copies=4: IQR %, CI width %"))
+    for e in sorted(spread[1]):
+        cells = []
+        for k in (1, 4):
+            v = spread[k].get(e, [])
+            cells.append("%6.2f %6.2f" % (iqr_pct([x[0] for x in v]), 100 * statistics.median(x[1] for x in v))
+                         if len(v) >= 4 else "n/a")
+        print("%-20s %4d   %-30s %-30s" % (e, len(spread[1][e]), cells[0], cells[1]))
 
 if have_gb:
     print("\nGoogle Benchmark 1.x, compare.py (two separate processes, --benchmark_repetitions=9, U test):")

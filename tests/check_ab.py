@@ -178,6 +178,10 @@ with tempfile.TemporaryDirectory() as d:
     ok(rc in (0, 1) and len(addrs) == 2 and all(len(set(a)) == 4 for a in addrs.values()) and
        not set(addrs["base"]) & set(addrs["head"]),
        "--copies=4 (the default): each module loaded 4 times, at 4 different addresses (%r)" % (addrs,))
+    turns = dict(re.findall(r"placement: (base|head)'s turns a copy, add: ([0-9 ]+)", out + err))
+    turns = {k: [int(x) for x in v.split()] for k, v in turns.items()}
+    ok(len(turns) == 2 and all(len(t) == 4 and min(t) > 0 and max(t) - min(t) <= 1 for t in turns.values()),
+       "each side of a pair turns among its 4 copies, call by call (turns a copy: %r)" % (turns,))
     ok(not left(d), "--processes=1: the placement copies removed after the run (%r)" % (left(d),))
     rc, out, err = run(base, head, "--quick", "--processes=1", "--copies=1", "--threshold=10", "--filter=add", env=env)
     ok(rc in (0, 1) and "placement:" not in out + err and not left(d), "--copies=1: no copies, no note (got %d)" % rc)
@@ -204,6 +208,9 @@ with tempfile.TemporaryDirectory() as d:
     ok(len(seen) == 7 and p.returncode == -signal.SIGINT and not left(d),
        "Ctrl-C during the gate: it dies of SIGINT (got %s) with its 6 copies seen before and none left after (%r)"
        % (p.returncode, left(d)))
+rc, out, err = run(base, head, "--processes=1", "--copy-dir=/no-such-dir-for-chronoscope-ab")
+ok(rc == 2 and "/no-such-dir-for-chronoscope-ab/base-1.so" in err,
+   "a process whose copies are missing: exit 2 naming the copy (got %d: %r)" % (rc, err.strip()))
 rc, out, err = run(base, head, "--processes=1", env=dict(os.environ, TMPDIR="/no-such-dir-for-chronoscope-ab"))
 ok(rc == 2 and "/no-such-dir-for-chronoscope-ab" in err and "--copies=1" in err,
    "no directory for the copies: exit 2 naming it (got %d: %r)" % (rc, err.strip()))

@@ -103,6 +103,7 @@ typedef struct ab_unit {
 typedef struct ab_rot {
     chrono_fn fn[AB_COPIES_MAX];
     void *ctx[AB_COPIES_MAX];
+    unsigned long calls[AB_COPIES_MAX];   /* each copy's turns (said at --processes=1) */
     unsigned n, next;
 } ab_rot;
 
@@ -293,6 +294,7 @@ static void ab_rot_call(void *ctx, uint64_t iters)
     ab_rot *r = (ab_rot *)ctx;
     unsigned i = r->next;
     r->next = i + 1 < r->n ? i + 1 : 0;
+    r->calls[i]++;
     r->fn[i](r->ctx[i], iters);
 }
 
@@ -722,12 +724,29 @@ static int ab_argv(int argc, char **argv, char **av)
     return ac;
 }
 
+/* At --processes=1: how many turns each copy had, each side of the first pair that ran. */
+static void ab_turns(const chrono_program *p, const ab_state *st)
+{
+    size_t i = 0;
+    int k;
+    unsigned c;
+    while (i < st->npairs && !st->rot[i][0].calls[0]) i++;
+    for (k = 0; k < 2 && i < st->npairs; k++) {
+        char line[AB_COPIES_MAX * 24];
+        size_t len = 0;
+        for (c = 0; c < st->rot[i][k].n; c++)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%lu", c ? " " : "", st->rot[i][k].calls[c]);
+        chrono_program_note(p, "placement: %s's turns a copy, %s: %s", st->side[k].role, st->names[i][k] + 5, line);
+    }
+}
+
 /* A child of a round, --list, or --processes=1 (once, here): the program's
    own run; else the gate.  How many entries are slower. */
 static size_t ab_run(chrono_program *p, ab_state *st, int ac, char **av, double budget_s, chrono_table_builder *tb)
 {
     if (!chrono_program_child(p) && !p->cli.list && p->cli.processes != 1) return ab_parent(p, st, ac, av, budget_s, tb);
     (void)chrono_program_run(p, st->pairs, st->npairs);
+    if (st->rot && !chrono_program_child(p)) ab_turns(p, st);
     return !chrono_program_child(p) && !p->cli.list && p->status != 2 ? ab_verdicts(p, st, st->threshold) : 0;
 }
 
