@@ -3343,13 +3343,16 @@ typedef struct chrono_change_verdict {
 
 #define CHRONO_BASELINE_DIR ".chronoscope"
 #define CHRONO_BASELINE_PATH_MAX 512
+#define CHRONO_BASELINE_CALIBRATION "chrono:calibration"   /* its runs' names: this, then " 1" " 2" " 3" */
+#define CHRONO_BASELINE_CALIBRATIONS 3
 
 /* One entry of a run against its baseline. */
 typedef struct chrono_baseline_row {
     char name[CHRONO_NAME_MAX];
     int found;                   /* 1: in the baseline (v holds the verdict); 0: not in it */
     double now_ns, saved_ns;     /* the medians, ns per iteration */
-    chrono_change_verdict v;     /* head/base = now/saved */
+    double drift, drift_lo, drift_hi;   /* the calibration body's now/saved (NAN: none), and its range */
+    chrono_change_verdict v;     /* head/base = now/saved/drift */
 } chrono_baseline_row;
 
 CHRONO__EXTERN_C_BEGIN
@@ -3371,10 +3374,11 @@ CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold
 /* "faster", "slower", "no clear difference", "inconclusive". */
 CHRONO_API const char *chrono_change_name(chrono_change change);
 CHRONO_API int chrono_baseline_path(char *buf, size_t n, const char *name);
-CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, char *why, size_t n);
+/* The session's JSON report and the calibration runs, under NAME. */
+CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *why, size_t n);
 /* Rows for the session's results in order, at most cap; *nrows how many.
-   fail_above: percent, 0..1000. */
-CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name, double fail_above,
+   fail_above: percent, 0..1000.  The calibration runs again first. */
+CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
                                        chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n);
 CHRONO__EXTERN_C_END
 
@@ -3607,6 +3611,8 @@ CHRONO__EXTERN_C_END
 
 /* ---- types ----------------------------------------------------------------- */
 #define CHRONO_COMMAND_SHOW_OUTPUT 1   /* the command's stdout and stderr are the caller's */
+#define CHRONO_COMMAND_LOOKS_MAX 10    /* chrono_command_config.looks at most */
+#define CHRONO__COMMAND_WALSH_MAX 2000 /* rounds: beyond, the median of the ratios and its sign-test interval */
 
 typedef struct chrono_command_time {
     double wall_ns;              /* fork to exit, on the caller's clock */
@@ -3614,6 +3620,7 @@ typedef struct chrono_command_time {
     int exit_code;               /* 0..255; 128 + N killed by signal N; 127 could not be started */
 } chrono_command_time;
 
+struct chrono_command_series;   /* the runs of one command, below */
 typedef struct chrono_command_config {
     int runs;                    /* rounds; 0: .min_runs, then on until .max_ms */
     int min_runs;                /* 0: 10 */
@@ -3625,6 +3632,14 @@ typedef struct chrono_command_config {
     int flags;                   /* CHRONO_COMMAND_SHOW_OUTPUT */
     const chrono_clock *clock;   /* NULL: one opened (CHRONO_CLOCK_AUTO) */
     chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it); NULL */
+    double confidence;           /* the comparisons' level over all looks together; 0: 0.95 */
+    int looks;                   /* without .runs: looks at the rounds, the budget doubled before each next
+                                    one while .decided says undecided; 0: 3 (up to 4 x .max_ms), 1: one */
+    /* Called at the end of look `look` of `looks` (.runs 0): 1 when every comparison is decided at
+       `level` (chrono_command_look_level), 0 to go on; its answer at the last look is not needed.
+       NULL: one look. */
+    int (*decided)(const struct chrono_command_series *s, size_t n, int look, int looks, double level, void *ctx);
+    void *ctx;
 } chrono_command_config;
 
 typedef struct chrono_command_series {
@@ -3648,6 +3663,11 @@ CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int 
                                   chrono_command_time *out);
 CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
                                     size_t *failed);
+/* The two-sided level of look `look` of `looks` when the looks together hold
+   `confidence`: alpha = 1 - confidence, half of it spent at the last look
+   (the most rounds), the other half shared by the looks before (3 looks:
+   alpha/4, alpha/4, alpha/2; one look: alpha).  NAN out of range. */
+CHRONO_API double chrono_command_look_level(double confidence, int look, int looks);
 CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double confidence,
                                         chrono_command_summary *out);
 /* out->ratio = A/B (wall) with .ci_low .ci_high .ci_level .rounds; .a / .b
@@ -14608,11 +14628,43 @@ CHRONO_API int chrono_baseline_path(char *buf, size_t n, const char *name)
     return w >= 0 && (size_t)w < n ? 0 : CHRONO_ERANGE;
 }
 
-CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, char *why, size_t n)
+/* The calibration body: chains of dependent adds, the same work in every run
+   of every build (not the program's code: what it measures is the machine). */
+CHRONO__PRIVATE void chrono__baseline_cal_body(void *ctx, uint64_t iters)
+{
+    uint64_t i;
+    (void)ctx;
+#if CHRONO__HAS_REF_CHAIN
+    for (i = 0; i < iters; i++) chrono__ref_chain(1024);
+#else
+    for (i = 0; i < iters; i++) {
+        volatile uint64_t x = 0;
+        int k;
+        for (k = 0; k < 256; k++) x = x + 1;
+    }
+#endif
+}
+
+/* The calibration runs, appended to the session's results: the caller puts
+   s->nresults and s->warnings back.  0 or an error. */
+CHRONO__PRIVATE int chrono__baseline_calibrate(chrono_session *s)
+{
+    char name[64];
+    int k, rc;
+    for (k = 1; k <= CHRONO_BASELINE_CALIBRATIONS; k++) {
+        (void)chrono__bprintf(name, sizeof name, "%s %d", CHRONO_BASELINE_CALIBRATION, k);
+        if ((rc = chrono_run(s, name, chrono__baseline_cal_body, NULL, NULL)) < 0) return rc;
+    }
+    return 0;
+}
+
+CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *why, size_t n)
 {
     char path[CHRONO_BASELINE_PATH_MAX], tmp[CHRONO_BASELINE_PATH_MAX + 8];
     FILE *f;
     int rc = chrono_baseline_path(path, sizeof path, name), werr;
+    size_t nres;
+    unsigned warn;
     char spare[8];
     if (!why || !n) { why = spare; n = sizeof spare; }
     why[0] = '\0';
@@ -14629,7 +14681,12 @@ CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, c
         (void)chrono__bprintf(why, n, "cannot write the baseline '%s': %s", tmp, strerror(errno));
         return CHRONO_EIO;
     }
-    rc = chrono_report(s, f, CHRONO_FORMAT_JSON);
+    nres = s->nresults;
+    warn = s->warnings;
+    rc = chrono__baseline_calibrate(s);
+    if (rc == 0) rc = chrono_report(s, f, CHRONO_FORMAT_JSON);
+    s->nresults = nres;
+    s->warnings = warn;
     werr = ferror(f);
     if (fclose(f) != 0 || werr || rc < 0 || rename(tmp, path) != 0) {
         (void)chrono__bprintf(why, n, "cannot write the baseline '%s': %s", path, strerror(errno));
@@ -14639,32 +14696,107 @@ CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, c
     return 0;
 }
 
-/* One entry's verdict: now/saved as head/base (A = saved, B = now). */
+/* A median's interval ends, the median itself where an end is unknown. */
+CHRONO__PRIVATE void chrono__baseline_ends(double med, double lo, double hi, double *l, double *h)
+{
+    *l = chrono__finite(lo) ? lo : med;
+    *h = chrono__finite(hi) ? hi : med;
+}
+
+/* The machine's drift between the baseline and now: the calibration's
+   now/saved, from the runs just taken (s->results[from..]) and the
+   baseline's, d[0] the median of each side's three medians over each other,
+   [d[1], d[2]] the range the six intervals allow (lowest now over highest
+   saved, highest now over lowest saved).  0, or 1 when either side lacks
+   them (a baseline saved before calibrations were). */
+CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from, const char *text, double d[3])
+{
+    double now[CHRONO_BASELINE_CALIBRATIONS], sav[CHRONO_BASELINE_CALIBRATIONS];
+    double nlo = INFINITY, nhi = 0, slo = INFINITY, shi = 0, l, h;
+    char name[64];
+    int k;
+    if (s->nresults < from + CHRONO_BASELINE_CALIBRATIONS) return 1;
+    for (k = 0; k < CHRONO_BASELINE_CALIBRATIONS; k++) {
+        const chrono_result *r = &s->results[from + (size_t)k];
+        chrono_saved sv;
+        (void)chrono__bprintf(name, sizeof name, "%s %d", CHRONO_BASELINE_CALIBRATION, k + 1);
+        if (chrono_saved_find(text, name, &sv) < 0 || !(sv.median_ns > 0) || !(r->ns.median > 0)) return 1;
+        now[k] = r->ns.median;
+        sav[k] = sv.median_ns;
+        chrono__baseline_ends(now[k], r->ns.ci_low, r->ns.ci_high, &l, &h);
+        if (l < nlo) nlo = l;
+        if (h > nhi) nhi = h;
+        chrono__baseline_ends(sav[k], sv.ci_low_ns, sv.ci_high_ns, &l, &h);
+        if (l < slo) slo = l;
+        if (h > shi) shi = h;
+    }
+    d[0] = chrono_stats_median(now, CHRONO_BASELINE_CALIBRATIONS) / chrono_stats_median(sav, CHRONO_BASELINE_CALIBRATIONS);
+    d[1] = nlo / shi;
+    d[2] = nhi / slo;
+    return 0;
+}
+
+/* One entry's verdict: now/saved/drift as head/base (A = saved x drift, B =
+   now), the interval the entry's two and the drift's range allow; the drift
+   in why.  d NULL: no drift figure (not taken out, why says so). */
 CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
-                                          double confidence, chrono_baseline_row *row)
+                                          double confidence, const double *d, chrono_baseline_row *row)
 {
     chrono_comparison c;
-    double slo = chrono__finite(sv->ci_low_ns) ? sv->ci_low_ns : sv->median_ns;
-    double shi = chrono__finite(sv->ci_high_ns) ? sv->ci_high_ns : sv->median_ns;
+    double slo, shi, nlo, nhi, dm = d ? d[0] : 1, dl = d ? d[1] : 1, dh = d ? d[2] : 1;
     double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level : r->ns.ci_level;
+    size_t len;
+    chrono__baseline_ends(sv->median_ns, sv->ci_low_ns, sv->ci_high_ns, &slo, &shi);
+    chrono__baseline_ends(r->ns.median, r->ns.ci_low, r->ns.ci_high, &nlo, &nhi);
     memset(&c, 0, sizeof c);
-    c.ratio = r->ns.median > 0 ? sv->median_ns / r->ns.median : NAN;
-    c.ci_low = r->ns.ci_high > 0 ? slo / r->ns.ci_high : NAN;
-    c.ci_high = r->ns.ci_low > 0 ? shi / r->ns.ci_low : NAN;
+    c.ratio = r->ns.median > 0 ? sv->median_ns * dm / r->ns.median : NAN;
+    c.ci_low = nhi > 0 ? slo * dl / nhi : NAN;
+    c.ci_high = nlo > 0 ? shi * dh / nlo : NAN;
     c.ci_level = level;
     c.cycles_ratio = NAN;
     row->found = 1;
     row->saved_ns = sv->median_ns;
+    row->drift = d ? dm : NAN;
+    row->drift_lo = d ? dl : NAN;
+    row->drift_hi = d ? dh : NAN;
     (void)chrono_change_decide(&c, threshold, confidence, &row->v);
+    len = strlen(row->v.why);
+    if (d)
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; drift %.3f [%.3f, %.3f] taken out", dm, dl, dh);
+    else
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; no calibration in the baseline: drift in");
 }
 
-CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name, double fail_above,
+/* Each of the session's first nres results against the baseline's text. */
+CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nres, const char *text, double pct,
+                                             const double *d, chrono_baseline_row *rows, size_t cap, size_t *nrows)
+{
+    size_t i, found = 0;
+    for (i = 0; i < nres && *nrows < cap; i++) {
+        chrono_baseline_row *row = &rows[(*nrows)++];
+        chrono_saved sv;
+        memset(row, 0, sizeof *row);
+        chrono__str_copy(row->name, sizeof row->name, s->results[i].name);
+        row->now_ns = s->results[i].ns.median;
+        row->saved_ns = row->drift = row->drift_lo = row->drift_hi = NAN;
+        row->v.change = CHRONO_CHANGE_INCONCLUSIVE;
+        if (chrono_saved_find(text, s->results[i].name, &sv) == 0 && chrono__finite(sv.median_ns)) {
+            chrono__baseline_row(&s->results[i], &sv, pct / 100, s->cfg.confidence, d, row);
+            found++;
+        }
+    }
+    return found;
+}
+
+CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
                                        chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n)
 {
     char path[CHRONO_BASELINE_PATH_MAX], spare[8];
     char *text;
-    size_t i, found = 0;
-    int rc;
+    double d[3];
+    size_t found, nres;
+    unsigned warn;
+    int rc, nodrift;
     if (!why || !n) { why = spare; n = sizeof spare; }
     why[0] = '\0';
     if (!s || !rows || !nrows || !(fail_above >= 0 && fail_above <= 1000)) return CHRONO_EINVAL;
@@ -14677,21 +14809,14 @@ CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name
         (void)chrono__bprintf(why, n, "baseline '%s': %s", path, strerror(errno ? errno : EIO));
         return CHRONO_EIO;
     }
-    for (i = 0; i < s->nresults && *nrows < cap; i++) {
-        chrono_baseline_row *row = &rows[(*nrows)++];
-        chrono_saved sv;
-        memset(row, 0, sizeof *row);
-        chrono__str_copy(row->name, sizeof row->name, s->results[i].name);
-        row->now_ns = s->results[i].ns.median;
-        row->saved_ns = NAN;
-        row->v.change = CHRONO_CHANGE_INCONCLUSIVE;
-        if (chrono_saved_find(text, s->results[i].name, &sv) == 0 && chrono__finite(sv.median_ns)) {
-            chrono__baseline_row(&s->results[i], &sv, fail_above / 100, s->cfg.confidence, row);
-            found++;
-        }
-    }
+    nres = s->nresults;
+    warn = s->warnings;
+    nodrift = chrono__baseline_calibrate(s) < 0 || chrono__baseline_drift(s, nres, text, d) != 0;
+    s->nresults = nres;
+    s->warnings = warn;
+    found = chrono__baseline_rows(s, nres, text, fail_above, nodrift ? NULL : d, rows, cap, nrows);
     CHRONO_FREE(text);
-    if (s->nresults && !found) {
+    if (nres && !found) {
         (void)chrono__bprintf(why, n, "baseline '%s' is malformed or holds none of this run's entries "
                               "(a JSON report, --format=json, is expected)", path);
         return CHRONO_EINVAL;
@@ -14937,8 +15062,9 @@ CHRONO__EXTERN_C_BEGIN
 
 CHRONO_API chrono_command_config chrono_command_config_default(void)
 {
-    /* runs, min_runs, max_runs, max_ms, warmup, prepare, ignore_failure, flags, clock, tmp */
-    chrono_command_config c = { 0, 10, 1000, 3000.0, 0, NULL, 0, 0, NULL, NULL };
+    chrono_command_config c;
+    memset(&c, 0, sizeof c);
+    c.min_runs = 10; c.max_runs = 1000; c.max_ms = 3000.0; c.looks = 3;
     return c;
 }
 
@@ -15021,6 +15147,25 @@ CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, co
     return 0;
 }
 
+/* The end of look `look`: 1 when the rounds stop here (the last look, or all decided). */
+CHRONO__PRIVATE int chrono__command_look(const chrono_command_series *s, size_t n, const chrono_command_config *c,
+                                         int look)
+{
+    int stop = c->decided ? c->decided(s, n, look, c->looks, chrono_command_look_level(c->confidence, look, c->looks),
+                                       c->ctx) : 1;
+    return look >= c->looks || stop;
+}
+
+CHRONO_API double chrono_command_look_level(double confidence, int look, int looks)
+{
+    double alpha;
+    if (!(confidence > 0 && confidence < 1)) confidence = 0.95;
+    if (looks < 1 || look < 1 || look > looks || looks > CHRONO_COMMAND_LOOKS_MAX) return NAN;
+    alpha = 1 - confidence;
+    if (looks > 1) alpha = look == looks ? alpha / 2 : alpha / (2.0 * (looks - 1));
+    return 1 - alpha;
+}
+
 CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
                                     size_t *failed)
 {
@@ -15029,15 +15174,19 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
     const chrono_clock *clk = c.clock;
     size_t r, k, cap;
     uint64_t t0;
-    int rc = 0;
+    double budget;
+    int rc = 0, look = 1;
     if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 || c.max_runs < 0 ||
-        !(c.max_ms >= 0))
+        !(c.max_ms >= 0) || c.looks < 0 || c.looks > CHRONO_COMMAND_LOOKS_MAX)
         return CHRONO_EINVAL;
     for (k = 0; k < n; k++) if (!series[k].command) return CHRONO_EINVAL;
     *failed = 0;
     if (!c.min_runs) c.min_runs = 10;
     if (!c.max_runs) c.max_runs = 1000;
     if (!(c.max_ms > 0)) c.max_ms = 3000;
+    if (!c.looks) c.looks = 3;
+    if (!c.decided) c.looks = 1;
+    budget = c.max_ms;
     if (!clk) { if ((rc = chrono_clock_open(&own, CHRONO_CLOCK_AUTO)) < 0) return rc; clk = &own; }
     cap = (size_t)(c.runs ? c.runs : c.max_runs > c.min_runs ? c.max_runs : c.min_runs);
     if ((rc = chrono__command_alloc(series, n, cap)) < 0) return rc;
@@ -15045,10 +15194,14 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
         rc = chrono__command_round(series, n, &c, clk, r, 1, failed);
     t0 = chrono_clock_start(clk);
     for (r = 0; r < cap && rc == 0 && !*failed; r++) {
-        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > c.max_ms * 1e6)
-            break;
+        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > budget * 1e6) {
+            if (chrono__command_look(series, n, &c, look)) break;
+            look++;
+            budget *= 2;
+        }
         rc = chrono__command_round(series, n, &c, clk, r, 0, failed);
     }
+    if (rc == 0 && !*failed && !c.runs && r == cap) (void)chrono__command_look(series, n, &c, look);
     return rc;
 }
 
@@ -15088,6 +15241,61 @@ CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double 
     return rc;
 }
 
+/* Wilcoxon's signed-rank statistic T of n pairs (its null distribution):
+   the interval of the sorted Walsh averages W[d - 1] .. W[N - d] (N of them)
+   with the largest d such that 2 P(T <= d - 1) <= alpha, and its level
+   1 - 2 P(T <= d - 1) (d = 0: none will do; the whole range, at 1 - 2 P(T = 0)).
+   Exact (the counts of each rank sum) up to 200 pairs, else normal with a
+   continuity correction.  0 or CHRONO_ENOMEM. */
+CHRONO__PRIVATE int chrono__signed_rank_cut(size_t n, double alpha, size_t *d, double *level)
+{
+    size_t total = n * (n + 1) / 2, i, t;
+    double *p, cum = 0, sd = sqrt((double)n * (double)(n + 1) * (double)(2 * n + 1) / 24);
+    *d = 0;
+    if (n > 200) {   /* P(T <= k) ~ Phi((k + 0.5 - total/2) / sd) */
+        double k = floor((double)total / 2 - 0.5 - sd * chrono_stats_z(1 - alpha));
+        *d = k >= 0 ? (size_t)k + 1 : 0;
+        *level = 1 - erfc(((double)total / 2 - (k >= 0 ? k : 0) - 0.5) / sd / sqrt(2.0));
+        return 0;
+    }
+    if (!(p = (double *)CHRONO_MALLOC((total + 1) * sizeof *p))) return CHRONO_ENOMEM;
+    memset(p, 0, (total + 1) * sizeof *p);
+    p[0] = 1;
+    for (i = 1; i <= n; i++) {   /* rank i in the sum or not, each with probability 1/2 */
+        for (t = i * (i + 1) / 2; t >= i; t--) p[t] = (p[t] + p[t - i]) / 2;
+        for (t = 0; t < i; t++) p[t] /= 2;
+    }
+    *level = 1 - 2 * p[0];
+    for (t = 0; t < total / 2 && 2 * (cum + p[t]) <= alpha; t++) { cum += p[t]; *level = 1 - 2 * cum; *d = t + 1; }
+    CHRONO_FREE(p);
+    return 0;
+}
+
+/* The Hodges-Lehmann estimate of the per-round log ratio log(a/b) (the
+   median of its Walsh averages) with the signed-rank interval of the level
+   asked (chrono__signed_rank_cut).  Valid when a round's two log times are
+   exchangeable but for the change (the ABBA order balances which one runs
+   first).  0, CHRONO_EINVAL, CHRONO_ENOMEM. */
+CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t n, double confidence, chrono_ratio *out)
+{
+    size_t total = n * (n + 1) / 2, i, j, w = 0, d = 0;
+    double *x, level = 0;
+    int rc;
+    for (i = 0; i < n; i++) if (!(a[i] > 0) || !(b[i] > 0) || !chrono__finite(a[i] / b[i])) return CHRONO_EINVAL;
+    if ((rc = chrono__signed_rank_cut(n, 1 - confidence, &d, &level)) < 0) return rc;
+    if (!(x = (double *)CHRONO_MALLOC((n + total) * sizeof *x))) return CHRONO_ENOMEM;
+    for (i = 0; i < n; i++) x[total + i] = log(a[i] / b[i]);
+    for (i = 0; i < n; i++) for (j = i; j < n; j++) x[w++] = (x[total + i] + x[total + j]) / 2;
+    chrono_stats_sort(x, total);
+    out->n = n;
+    out->ratio = exp(chrono_stats_quantile(x, total, 0.5));
+    out->ci_low = exp(x[d ? d - 1 : 0]);
+    out->ci_high = exp(x[total - (d ? d : 1)]);
+    out->ci_level = level;
+    CHRONO_FREE(x);
+    return 0;
+}
+
 CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
                                       double confidence, chrono_comparison *out)
 {
@@ -15102,7 +15310,8 @@ CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chro
         return rc;
     if (!(x = (double *)CHRONO_MALLOC(3 * n * sizeof *x))) return CHRONO_ENOMEM;
     for (i = 0; i < n; i++) { x[i] = a->runs[i].wall_ns; x[n + i] = b->runs[i].wall_ns; }
-    rc = chrono_stats_ratio(x, x + n, n, confidence, x + 2 * n, &q);
+    rc = n > CHRONO__COMMAND_WALSH_MAX ? chrono_stats_ratio(x, x + n, n, confidence, x + 2 * n, &q)
+                                       : chrono__command_hl(x, x + n, n, confidence, &q);
     CHRONO_FREE(x);
     if (rc < 0) return rc;
     out->rounds = n;

@@ -1,10 +1,12 @@
 /* tests/test_command.c — command.h and baseline.h on values known in advance:
    the ratio of two series of fabricated runs (exact), the summary, hyperfine's
    JSON export read back field by field, the interleaved order (ABBA) seen by
-   the commands themselves, a failure stopping the rounds, and where a
-   baseline's name leads. */
+   the commands themselves, a failure stopping the rounds, the looks at the
+   rounds (their levels, how often the caller is asked), where a baseline's
+   name leads and how a baseline row takes the machine's drift out. */
 #include <chronoscope.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,129 @@ static void check_order(void)
     remove(path);
 }
 
+/* The Hodges-Lehmann ratio and its signed-rank interval on ten rounds whose
+   log ratios are 0.01, 0.02, ... 0.10: the Walsh averages (i + j) / 200,
+   the median 0.055, and at 95% the 9th from each end (P(T <= 8) = 25/1024
+   for ten pairs): 0.03 and 0.08, at the level 1 - 50/1024. */
+static void check_signed_rank(void)
+{
+    double a[10], b[10];
+    chrono_command_series sa, sb;
+    chrono_comparison c;
+    size_t i, d = 0;
+    double level = 0;
+    int rc;
+    for (i = 0; i < 10; i++) { a[i] = 1e7 * exp(0.01 * (double)(i + 1)); b[i] = 1e7; }
+    memset(&sa, 0, sizeof sa); memset(&sb, 0, sizeof sb);
+    sa.command = "a"; sb.command = "b";
+    fill(&sa, a, 10, 0); fill(&sb, b, 10, 0);
+    rc = chrono_command_compare(&sa, &sb, 0.95, &c);
+    tap_ok(rc == 0 && fabs(c.ratio / exp(0.055) - 1) < 1e-12 && fabs(c.ci_low / exp(0.03) - 1) < 1e-12 &&
+           fabs(c.ci_high / exp(0.08) - 1) < 1e-12 && c.ci_level == 1 - 50.0 / 1024,
+           "ten rounds, log ratios 0.01..0.10: exp(0.055) [exp(0.03), exp(0.08)] at 1 - 50/1024 (%.6g [%.6g, %.6g] %.6g)",
+           c.ratio, c.ci_low, c.ci_high, c.ci_level);
+    rc = chrono__signed_rank_cut(10, 0.0125, &d, &level);
+    tap_ok(rc == 0 && d == 4 && level == 1 - 10.0 / 1024,
+           "ten pairs at 98.75%%: from W[3] (P(T <= 3) = 5/1024; P(T <= 4) = 7/1024 is too much), level 1 - 10/1024: "
+           "%zu %.6g", d, level);
+    rc = chrono__signed_rank_cut(300, 0.05, &d, &level);
+    tap_ok(rc == 0 && d > 19500 && d < 19750 && level > 0.949 && level < 0.951,
+           "300 pairs (normal, continuity-corrected): from W[19627] of 45150, about 95%% (%zu, %.4f)", d, level);
+    chrono_command_series_free(&sa, 1); chrono_command_series_free(&sb, 1);
+}
+
+/* The levels of the looks: half of 1 - confidence at the last, the rest shared. */
+static void check_levels(void)
+{
+    double l1 = chrono_command_look_level(0.95, 1, 3), l2 = chrono_command_look_level(0.95, 2, 3),
+           l3 = chrono_command_look_level(0.95, 3, 3);
+    tap_ok(fabs(l1 - 0.9875) < 1e-12 && fabs(l2 - 0.9875) < 1e-12 && fabs(l3 - 0.975) < 1e-12 &&
+           fabs((1 - l1) + (1 - l2) + (1 - l3) - 0.05) < 1e-12,
+           "3 looks at 95%%: 98.75%%, 98.75%%, 97.5%%, together 5%% (%.6g %.6g %.6g)", l1, l2, l3);
+    tap_ok(chrono_command_look_level(0.95, 1, 1) == 0.95 && fabs(chrono_command_look_level(0.9, 2, 2) - 0.95) < 1e-12,
+           "one look: the level itself; 2 looks at 90%%: 95%% each");
+    tap_ok(isnan(chrono_command_look_level(0.95, 0, 3)) && isnan(chrono_command_look_level(0.95, 4, 3)) &&
+           isnan(chrono_command_look_level(0.95, 1, CHRONO_COMMAND_LOOKS_MAX + 1)), "a look out of range: NAN");
+}
+
+typedef struct looks_seen {
+    int calls, look[8], looks;
+    double level[8];
+    size_t n[8];
+    int answer;
+} looks_seen;
+
+static int on_look(const chrono_command_series *s, size_t n, int look, int looks, double level, void *ctx)
+{
+    looks_seen *ls = (looks_seen *)ctx;
+    (void)n;
+    if (ls->calls < 8) { ls->look[ls->calls] = look; ls->level[ls->calls] = level; ls->n[ls->calls] = s[0].n; }
+    ls->looks = looks;
+    ls->calls++;
+    return ls->answer;
+}
+
+/* Undecided at every look: asked at looks 1, 2, 3 with their levels, the
+   rounds growing; decided at once: asked once; with .runs: never. */
+static void check_looks(void)
+{
+    chrono_command_series s[2];
+    chrono_command_config cfg = chrono_command_config_default();
+    looks_seen ls;
+    size_t failed = 9;
+    int rc;
+    if (CHRONO_OS_WINDOWS) {
+        int k;
+        for (k = 0; k < 3; k++) tap_skip("commands run through fork and a shell (not on Windows)");
+        return;
+    }
+    memset(s, 0, sizeof s); memset(&ls, 0, sizeof ls);
+    s[0].command = s[1].command = "true";
+    cfg.min_runs = 3; cfg.max_ms = 1; cfg.decided = on_look; cfg.ctx = &ls; cfg.confidence = 0.95;
+    rc = chrono_command_bench(s, 2, &cfg, &failed);
+    tap_ok(rc == 0 && ls.calls == 3 && ls.looks == 3 && ls.look[0] == 1 && ls.look[2] == 3 &&
+           ls.level[0] == chrono_command_look_level(0.95, 1, 3) && ls.level[2] == chrono_command_look_level(0.95, 3, 3) &&
+           ls.n[0] >= 3 && ls.n[0] <= ls.n[1] && ls.n[1] <= ls.n[2] && s[0].n == ls.n[2],
+           "undecided: asked at looks 1 2 3 of 3, at their levels, rounds %zu <= %zu <= %zu", ls.n[0], ls.n[1], ls.n[2]);
+    chrono_command_series_free(s, 2);
+    memset(&ls, 0, sizeof ls);
+    ls.answer = 1;
+    rc = chrono_command_bench(s, 2, &cfg, &failed);
+    tap_ok(rc == 0 && ls.calls == 1 && ls.look[0] == 1 && s[0].n == ls.n[0], "decided at look 1: asked once, stopped there");
+    chrono_command_series_free(s, 2);
+    memset(&ls, 0, sizeof ls);
+    cfg.runs = 4;
+    rc = chrono_command_bench(s, 2, &cfg, &failed);
+    tap_ok(rc == 0 && ls.calls == 0 && s[0].n == 4, "--runs=4: 4 rounds, never asked");
+    chrono_command_series_free(s, 2);
+    cfg.runs = 0; cfg.looks = CHRONO_COMMAND_LOOKS_MAX + 1;
+    tap_ok(chrono_command_bench(s, 2, &cfg, &failed) == CHRONO_EINVAL, "looks beyond the most: CHRONO_EINVAL");
+}
+
+/* A row against its baseline: saved 100 [99, 101], now 120 [119, 121]; the
+   calibration read 1.2 now/saved, [1.1, 1.3]: drift taken out, the ratio is
+   1.0 and its interval [119 / (101 x 1.3), 121 / (99 x 1.1)]: no verdict of
+   slower; without a drift figure the same row is 20% slower. */
+static void check_drift_row(void)
+{
+    static const double d[3] = { 1.2, 1.1, 1.3 };
+    chrono_result r;
+    chrono_saved sv;
+    chrono_baseline_row row;
+    memset(&r, 0, sizeof r); memset(&sv, 0, sizeof sv); memset(&row, 0, sizeof row);
+    r.ns.median = 120; r.ns.ci_low = 119; r.ns.ci_high = 121; r.ns.ci_level = 0.95;
+    sv.median_ns = 100; sv.ci_low_ns = 99; sv.ci_high_ns = 101; sv.ci_level = 0.95;
+    chrono__baseline_row(&r, &sv, 0.05, 0.95, d, &row);
+    tap_ok(fabs(row.v.ratio - 1) < 1e-12 && fabs(row.v.ci_low - 119 / (101 * 1.3)) < 1e-12 &&
+           fabs(row.v.ci_high - 121 / (99 * 1.1)) < 1e-12 && row.v.change == CHRONO_CHANGE_INCONCLUSIVE &&
+           row.drift == 1.2 && row.drift_lo == 1.1 && row.drift_hi == 1.3 && strstr(row.v.why, "drift 1.200 [1.100, 1.300]"),
+           "drift 1.2 [1.1, 1.3] taken out: 1.0 [%.4f, %.4f], %s (%s)", row.v.ci_low, row.v.ci_high,
+           chrono_change_name(row.v.change), row.v.why);
+    chrono__baseline_row(&r, &sv, 0.05, 0.95, NULL, &row);
+    tap_ok(fabs(row.v.ratio - 1.2) < 1e-12 && row.v.change == CHRONO_CHANGE_SLOWER && isnan(row.drift) &&
+           strstr(row.v.why, "no calibration"), "no drift figure: 1.2, slower, and why says so (%s)", row.v.why);
+}
+
 static void check_paths(void)
 {
     char p[64];
@@ -127,5 +252,9 @@ int main(void)
     check_export();
     check_order();
     check_paths();
+    check_signed_rank();
+    check_levels();
+    check_looks();
+    check_drift_row();
     return tap_done();
 }

@@ -51,6 +51,9 @@ typedef struct cmd_state {
     chrono_command_series s[CMD_MAX];
     size_t n;
     int budget_given;            /* --max-ms or --quick on the command line */
+    double threshold;            /* --threshold as a fraction */
+    double level;                /* the comparisons' level: the last look's (chrono_command_look_level) */
+    int look, looks;             /* looks taken and allowed (0 0: --runs, one look at the session's level) */
     chrono_table_builder tb[2];
 } cmd_state;
 
@@ -63,7 +66,7 @@ static int cmd_takes_value(const char *a)
     static const char *const v[] = { "--format", "--out", "--cpu", "--samples", "--warmup-ms", "--max-ms", "--filter",
                                      "--baseline", "--counters", "--processes", "--threads", "--save", "--compare",
                                      "--fail-above", "--runs", "--warmup", "--prepare", "--export-json",
-                                     "--threshold" };
+                                     "--threshold", "--looks" };
     size_t i;
     for (i = 0; i < sizeof v / sizeof v[0]; i++) if (!strcmp(a, v[i])) return 1;
     return 0;
@@ -198,26 +201,47 @@ static void cmd_summary_table(chrono_program *p, cmd_state *st)
     if (!tb->error) (void)chrono_program_table(p, &tb->table);
 }
 
+/* Command k's comparison with its reference (the first, or the first at the
+   same value of a scan) at the level of the last look; 0 (k is a
+   reference, or no comparison), 1 (*v holds the verdict). */
+static int cmd_verdict(const cmd_state *st, size_t k, double level, chrono_change_verdict *v)
+{
+    size_t group = st->scan_name && st->ntmpl > 1 ? st->ntmpl : st->n;
+    chrono_comparison c;
+    if (k % group == 0 || chrono_command_compare(&st->s[k - k % group], &st->s[k], level, &c) < 0) return 0;
+    return chrono_change_decide(&c, st->threshold, level, v) == 0;
+}
+
+/* chrono_command_config.decided: every comparison decided at this look's level? */
+static int cmd_decided(const chrono_command_series *s, size_t n, int look, int looks, double level, void *ctx)
+{
+    cmd_state *st = (cmd_state *)ctx;
+    chrono_change_verdict v;
+    size_t k;
+    (void)s;
+    st->look = look; st->looks = looks; st->level = level;
+    for (k = 1; k < n; k++)
+        if (cmd_verdict(st, k, level, &v) && v.change == CHRONO_CHANGE_INCONCLUSIVE) return 0;
+    return 1;
+}
+
 /* The "ab" table: each command against its reference, the verdict by the rule. */
-static void cmd_ab_table(chrono_program *p, cmd_state *st, double threshold)
+static void cmd_ab_table(chrono_program *p, cmd_state *st)
 {
     static const char *const cols[] = { "command", "reference", "ratio", "ci_low", "ci_high", "verdict", "why" };
     chrono_table_builder *tb = &st->tb[1];
-    char title[300];
+    char title[400];
     size_t k, group = st->scan_name && st->ntmpl > 1 ? st->ntmpl : st->n;
     if (st->n < 2) return;
-    (void)snprintf(title, sizeof title, "A/B, interleaved: command/reference, the median of the per-round ratios "
-                   "(slower: the interval entirely above 1 and the ratio above %.4g, --threshold=%g%%)",
-                   1 + threshold, threshold * 100);
+    (void)snprintf(title, sizeof title, "A/B, interleaved: command/reference, the Hodges-Lehmann median of the per-round "
+                   "ratios with its signed-rank interval at %.4g%% (slower: the interval entirely above 1 and the ratio "
+                   "above %.4g, --threshold=%g%%)", st->level * 100, 1 + st->threshold, st->threshold * 100);
     (void)chrono_table_init(tb, "ab", title, cols, 7);
     for (k = 0; k < st->n; k++) {
-        const chrono_command_series *ref = &st->s[k - k % group];
-        chrono_comparison c;
         chrono_change_verdict v;
-        if (k % group == 0 || chrono_command_compare(ref, &st->s[k], p->cfg.confidence, &c) < 0) continue;
-        (void)chrono_change_decide(&c, threshold, p->cfg.confidence, &v);
+        if (!cmd_verdict(st, k, st->level, &v)) continue;
         (void)chrono_table_text(tb, st->s[k].command);
-        (void)chrono_table_text(tb, ref->command);
+        (void)chrono_table_text(tb, st->s[k - k % group].command);
         (void)chrono_table_number(tb, v.ratio, "%.4f", NULL);
         (void)chrono_table_number(tb, v.ci_low, "%.4f", NULL);
         (void)chrono_table_number(tb, v.ci_high, "%.4f", NULL);
@@ -282,12 +306,18 @@ static int cmd_run(cmd_state *st, const chrono_command_config *cfg)
 }
 
 /* The tables, then a line on how the rounds ran. */
-static void cmd_report(chrono_program *p, cmd_state *st, const chrono_command_config *cfg, double threshold)
+static void cmd_report(chrono_program *p, cmd_state *st, const chrono_command_config *cfg)
 {
     cmd_summary_table(p, st);
-    cmd_ab_table(p, st, threshold);
-    chrono_program_note(p, "%zu commands, %zu rounds interleaved (A B, B A, ...)%s%s", st->n, st->s[0].n,
-                        cfg->prepare ? "; before every run: " : "", cfg->prepare ? cfg->prepare : "");
+    cmd_ab_table(p, st);
+    if (st->looks)
+        chrono_program_note(p, "%zu commands, %zu rounds interleaved (A B, B A, ...); look %d of %d (the budget doubled "
+                            "while undecided; the looks together at %.4g%%)%s%s", st->n, st->s[0].n, st->look, st->looks,
+                            p->cfg.confidence * 100, cfg->prepare ? "; before every run: " : "",
+                            cfg->prepare ? cfg->prepare : "");
+    else
+        chrono_program_note(p, "%zu commands, %zu rounds interleaved (A B, B A, ...)%s%s", st->n, st->s[0].n,
+                            cfg->prepare ? "; before every run: " : "", cfg->prepare ? cfg->prepare : "");
 }
 
 static void cmd_help(void)
@@ -297,7 +327,9 @@ static void cmd_help(void)
            "ratios with its interval, and chronoscope-ab's verdict (slower, faster, no clear difference,\n"
            "inconclusive; --threshold).  -P NAME MIN MAX (--parameter-scan): each command at NAME = MIN..MAX,\n"
            "{NAME} replaced; -w N, -r N, -p CMD, -i: --warmup, --runs, --prepare, --ignore-failure.\n"
-           "--max-ms is the rounds' budget (default 3000 a command; at least 10 rounds).  Exit status: 0; 1 when\n"
+           "--max-ms is the first look's budget (default 3000 a command; at least 10 rounds); while a comparison is\n"
+           "inconclusive the budget doubles for the next look, --looks of them (default 3: up to 4 x the budget),\n"
+           "each look's interval at its share of the level (1 - confidence spent 1/4, 1/4, 1/2).  Exit status: 0; 1 when\n"
            "a command"
            " failed (non-zero exit, without -i); 2 on bad input.\n");
 }
@@ -306,7 +338,7 @@ int main(int argc, char **argv)
 {
     static cmd_state st;
     static const char *prepare = NULL, *export_path = NULL;
-    static int runs = 0, warmup = 0, ignore = 0, show = 0;
+    static int runs = 0, warmup = 0, ignore = 0, show = 0, looks = 3;
     static double threshold_pct = 2.0;
     const chrono_cli_flag flags[] = {
         { "--runs", CHRONO_CLI_INT, &runs, 1, 1000000, "rounds (each command once a round); default: by --max-ms" },
@@ -315,6 +347,8 @@ int main(int argc, char **argv)
         { "--ignore-failure", CHRONO_CLI_BOOL, &ignore, 0, 1, "record a non-zero exit instead of stopping" },
         { "--show-output", CHRONO_CLI_BOOL, &show, 0, 1, "the commands' output on this terminal" },
         { "--export-json", CHRONO_CLI_STRING, &export_path, 0, 0, "hyperfine's JSON layout to FILE" },
+        { "--looks", CHRONO_CLI_INT, &looks, 1, CHRONO_COMMAND_LOOKS_MAX,
+          "without --runs: looks at the rounds, the budget doubled while a comparison is undecided (default 3)" },
         { "--threshold", CHRONO_CLI_DOUBLE, &threshold_pct, 0, 1000,
           "percent: slower needs the ratio above 1 + it, and the interval above 1 (default 2)" },
     };
@@ -342,8 +376,11 @@ int main(int argc, char **argv)
         cfg.flags = show ? CHRONO_COMMAND_SHOW_OUTPUT : 0;
         cfg.max_ms = st.budget_given ? p.cfg.max_ms : 3000.0 * (double)st.n;
         cfg.clock = &p.session.clock; cfg.tmp = &cmd_tmp;
+        cfg.confidence = p.cfg.confidence; cfg.looks = looks; cfg.ctx = &st;
+        cfg.decided = runs || st.n < 2 ? NULL : cmd_decided;
+        st.threshold = threshold_pct / 100; st.level = p.cfg.confidence;
         p.status = cmd_run(&st, &cfg);
-        if (p.status == 0) cmd_report(&p, &st, &cfg, threshold_pct / 100);
+        if (p.status == 0) cmd_report(&p, &st, &cfg);
         if (ex && p.status == 0) p.status = cmd_export_close(ex, export_path, &st);
         else if (ex) fclose(ex);
     }

@@ -74,13 +74,16 @@ typedef struct chrono_change_verdict {
 
 #define CHRONO_BASELINE_DIR ".chronoscope"
 #define CHRONO_BASELINE_PATH_MAX 512
+#define CHRONO_BASELINE_CALIBRATION "chrono:calibration"   /* its runs' names: this, then " 1" " 2" " 3" */
+#define CHRONO_BASELINE_CALIBRATIONS 3
 
 /* One entry of a run against its baseline. */
 typedef struct chrono_baseline_row {
     char name[CHRONO_NAME_MAX];
     int found;                   /* 1: in the baseline (v holds the verdict); 0: not in it */
     double now_ns, saved_ns;     /* the medians, ns per iteration */
-    chrono_change_verdict v;     /* head/base = now/saved */
+    double drift, drift_lo, drift_hi;   /* the calibration body's now/saved (NAN: none), and its range */
+    chrono_change_verdict v;     /* head/base = now/saved/drift */
 } chrono_baseline_row;
 
 CHRONO__EXTERN_C_BEGIN
@@ -102,10 +105,11 @@ CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold
 /* "faster", "slower", "no clear difference", "inconclusive". */
 CHRONO_API const char *chrono_change_name(chrono_change change);
 CHRONO_API int chrono_baseline_path(char *buf, size_t n, const char *name);
-CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, char *why, size_t n);
+/* The session's JSON report and the calibration runs, under NAME. */
+CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *why, size_t n);
 /* Rows for the session's results in order, at most cap; *nrows how many.
-   fail_above: percent, 0..1000. */
-CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name, double fail_above,
+   fail_above: percent, 0..1000.  The calibration runs again first. */
+CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
                                        chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n);
 CHRONO__EXTERN_C_END
 
@@ -207,11 +211,43 @@ CHRONO_API int chrono_baseline_path(char *buf, size_t n, const char *name)
     return w >= 0 && (size_t)w < n ? 0 : CHRONO_ERANGE;
 }
 
-CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, char *why, size_t n)
+/* The calibration body: chains of dependent adds, the same work in every run
+   of every build (not the program's code: what it measures is the machine). */
+CHRONO__PRIVATE void chrono__baseline_cal_body(void *ctx, uint64_t iters)
+{
+    uint64_t i;
+    (void)ctx;
+#if CHRONO__HAS_REF_CHAIN
+    for (i = 0; i < iters; i++) chrono__ref_chain(1024);
+#else
+    for (i = 0; i < iters; i++) {
+        volatile uint64_t x = 0;
+        int k;
+        for (k = 0; k < 256; k++) x = x + 1;
+    }
+#endif
+}
+
+/* The calibration runs, appended to the session's results: the caller puts
+   s->nresults and s->warnings back.  0 or an error. */
+CHRONO__PRIVATE int chrono__baseline_calibrate(chrono_session *s)
+{
+    char name[64];
+    int k, rc;
+    for (k = 1; k <= CHRONO_BASELINE_CALIBRATIONS; k++) {
+        (void)chrono__bprintf(name, sizeof name, "%s %d", CHRONO_BASELINE_CALIBRATION, k);
+        if ((rc = chrono_run(s, name, chrono__baseline_cal_body, NULL, NULL)) < 0) return rc;
+    }
+    return 0;
+}
+
+CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *why, size_t n)
 {
     char path[CHRONO_BASELINE_PATH_MAX], tmp[CHRONO_BASELINE_PATH_MAX + 8];
     FILE *f;
     int rc = chrono_baseline_path(path, sizeof path, name), werr;
+    size_t nres;
+    unsigned warn;
     char spare[8];
     if (!why || !n) { why = spare; n = sizeof spare; }
     why[0] = '\0';
@@ -228,7 +264,12 @@ CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, c
         (void)chrono__bprintf(why, n, "cannot write the baseline '%s': %s", tmp, strerror(errno));
         return CHRONO_EIO;
     }
-    rc = chrono_report(s, f, CHRONO_FORMAT_JSON);
+    nres = s->nresults;
+    warn = s->warnings;
+    rc = chrono__baseline_calibrate(s);
+    if (rc == 0) rc = chrono_report(s, f, CHRONO_FORMAT_JSON);
+    s->nresults = nres;
+    s->warnings = warn;
     werr = ferror(f);
     if (fclose(f) != 0 || werr || rc < 0 || rename(tmp, path) != 0) {
         (void)chrono__bprintf(why, n, "cannot write the baseline '%s': %s", path, strerror(errno));
@@ -238,32 +279,107 @@ CHRONO_API int chrono_baseline_save(const chrono_session *s, const char *name, c
     return 0;
 }
 
-/* One entry's verdict: now/saved as head/base (A = saved, B = now). */
+/* A median's interval ends, the median itself where an end is unknown. */
+CHRONO__PRIVATE void chrono__baseline_ends(double med, double lo, double hi, double *l, double *h)
+{
+    *l = chrono__finite(lo) ? lo : med;
+    *h = chrono__finite(hi) ? hi : med;
+}
+
+/* The machine's drift between the baseline and now: the calibration's
+   now/saved, from the runs just taken (s->results[from..]) and the
+   baseline's, d[0] the median of each side's three medians over each other,
+   [d[1], d[2]] the range the six intervals allow (lowest now over highest
+   saved, highest now over lowest saved).  0, or 1 when either side lacks
+   them (a baseline saved before calibrations were). */
+CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from, const char *text, double d[3])
+{
+    double now[CHRONO_BASELINE_CALIBRATIONS], sav[CHRONO_BASELINE_CALIBRATIONS];
+    double nlo = INFINITY, nhi = 0, slo = INFINITY, shi = 0, l, h;
+    char name[64];
+    int k;
+    if (s->nresults < from + CHRONO_BASELINE_CALIBRATIONS) return 1;
+    for (k = 0; k < CHRONO_BASELINE_CALIBRATIONS; k++) {
+        const chrono_result *r = &s->results[from + (size_t)k];
+        chrono_saved sv;
+        (void)chrono__bprintf(name, sizeof name, "%s %d", CHRONO_BASELINE_CALIBRATION, k + 1);
+        if (chrono_saved_find(text, name, &sv) < 0 || !(sv.median_ns > 0) || !(r->ns.median > 0)) return 1;
+        now[k] = r->ns.median;
+        sav[k] = sv.median_ns;
+        chrono__baseline_ends(now[k], r->ns.ci_low, r->ns.ci_high, &l, &h);
+        if (l < nlo) nlo = l;
+        if (h > nhi) nhi = h;
+        chrono__baseline_ends(sav[k], sv.ci_low_ns, sv.ci_high_ns, &l, &h);
+        if (l < slo) slo = l;
+        if (h > shi) shi = h;
+    }
+    d[0] = chrono_stats_median(now, CHRONO_BASELINE_CALIBRATIONS) / chrono_stats_median(sav, CHRONO_BASELINE_CALIBRATIONS);
+    d[1] = nlo / shi;
+    d[2] = nhi / slo;
+    return 0;
+}
+
+/* One entry's verdict: now/saved/drift as head/base (A = saved x drift, B =
+   now), the interval the entry's two and the drift's range allow; the drift
+   in why.  d NULL: no drift figure (not taken out, why says so). */
 CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
-                                          double confidence, chrono_baseline_row *row)
+                                          double confidence, const double *d, chrono_baseline_row *row)
 {
     chrono_comparison c;
-    double slo = chrono__finite(sv->ci_low_ns) ? sv->ci_low_ns : sv->median_ns;
-    double shi = chrono__finite(sv->ci_high_ns) ? sv->ci_high_ns : sv->median_ns;
+    double slo, shi, nlo, nhi, dm = d ? d[0] : 1, dl = d ? d[1] : 1, dh = d ? d[2] : 1;
     double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level : r->ns.ci_level;
+    size_t len;
+    chrono__baseline_ends(sv->median_ns, sv->ci_low_ns, sv->ci_high_ns, &slo, &shi);
+    chrono__baseline_ends(r->ns.median, r->ns.ci_low, r->ns.ci_high, &nlo, &nhi);
     memset(&c, 0, sizeof c);
-    c.ratio = r->ns.median > 0 ? sv->median_ns / r->ns.median : NAN;
-    c.ci_low = r->ns.ci_high > 0 ? slo / r->ns.ci_high : NAN;
-    c.ci_high = r->ns.ci_low > 0 ? shi / r->ns.ci_low : NAN;
+    c.ratio = r->ns.median > 0 ? sv->median_ns * dm / r->ns.median : NAN;
+    c.ci_low = nhi > 0 ? slo * dl / nhi : NAN;
+    c.ci_high = nlo > 0 ? shi * dh / nlo : NAN;
     c.ci_level = level;
     c.cycles_ratio = NAN;
     row->found = 1;
     row->saved_ns = sv->median_ns;
+    row->drift = d ? dm : NAN;
+    row->drift_lo = d ? dl : NAN;
+    row->drift_hi = d ? dh : NAN;
     (void)chrono_change_decide(&c, threshold, confidence, &row->v);
+    len = strlen(row->v.why);
+    if (d)
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; drift %.3f [%.3f, %.3f] taken out", dm, dl, dh);
+    else
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; no calibration in the baseline: drift in");
 }
 
-CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name, double fail_above,
+/* Each of the session's first nres results against the baseline's text. */
+CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nres, const char *text, double pct,
+                                             const double *d, chrono_baseline_row *rows, size_t cap, size_t *nrows)
+{
+    size_t i, found = 0;
+    for (i = 0; i < nres && *nrows < cap; i++) {
+        chrono_baseline_row *row = &rows[(*nrows)++];
+        chrono_saved sv;
+        memset(row, 0, sizeof *row);
+        chrono__str_copy(row->name, sizeof row->name, s->results[i].name);
+        row->now_ns = s->results[i].ns.median;
+        row->saved_ns = row->drift = row->drift_lo = row->drift_hi = NAN;
+        row->v.change = CHRONO_CHANGE_INCONCLUSIVE;
+        if (chrono_saved_find(text, s->results[i].name, &sv) == 0 && chrono__finite(sv.median_ns)) {
+            chrono__baseline_row(&s->results[i], &sv, pct / 100, s->cfg.confidence, d, row);
+            found++;
+        }
+    }
+    return found;
+}
+
+CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
                                        chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n)
 {
     char path[CHRONO_BASELINE_PATH_MAX], spare[8];
     char *text;
-    size_t i, found = 0;
-    int rc;
+    double d[3];
+    size_t found, nres;
+    unsigned warn;
+    int rc, nodrift;
     if (!why || !n) { why = spare; n = sizeof spare; }
     why[0] = '\0';
     if (!s || !rows || !nrows || !(fail_above >= 0 && fail_above <= 1000)) return CHRONO_EINVAL;
@@ -276,21 +392,14 @@ CHRONO_API int chrono_baseline_compare(const chrono_session *s, const char *name
         (void)chrono__bprintf(why, n, "baseline '%s': %s", path, strerror(errno ? errno : EIO));
         return CHRONO_EIO;
     }
-    for (i = 0; i < s->nresults && *nrows < cap; i++) {
-        chrono_baseline_row *row = &rows[(*nrows)++];
-        chrono_saved sv;
-        memset(row, 0, sizeof *row);
-        chrono__str_copy(row->name, sizeof row->name, s->results[i].name);
-        row->now_ns = s->results[i].ns.median;
-        row->saved_ns = NAN;
-        row->v.change = CHRONO_CHANGE_INCONCLUSIVE;
-        if (chrono_saved_find(text, s->results[i].name, &sv) == 0 && chrono__finite(sv.median_ns)) {
-            chrono__baseline_row(&s->results[i], &sv, fail_above / 100, s->cfg.confidence, row);
-            found++;
-        }
-    }
+    nres = s->nresults;
+    warn = s->warnings;
+    nodrift = chrono__baseline_calibrate(s) < 0 || chrono__baseline_drift(s, nres, text, d) != 0;
+    s->nresults = nres;
+    s->warnings = warn;
+    found = chrono__baseline_rows(s, nres, text, fail_above, nodrift ? NULL : d, rows, cap, nrows);
     CHRONO_FREE(text);
-    if (s->nresults && !found) {
+    if (nres && !found) {
         (void)chrono__bprintf(why, n, "baseline '%s' is malformed or holds none of this run's entries "
                               "(a JSON report, --format=json, is expected)", path);
         return CHRONO_EINVAL;

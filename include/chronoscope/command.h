@@ -52,6 +52,8 @@
 
 /* ---- types ----------------------------------------------------------------- */
 #define CHRONO_COMMAND_SHOW_OUTPUT 1   /* the command's stdout and stderr are the caller's */
+#define CHRONO_COMMAND_LOOKS_MAX 10    /* chrono_command_config.looks at most */
+#define CHRONO__COMMAND_WALSH_MAX 2000 /* rounds: beyond, the median of the ratios and its sign-test interval */
 
 typedef struct chrono_command_time {
     double wall_ns;              /* fork to exit, on the caller's clock */
@@ -59,6 +61,7 @@ typedef struct chrono_command_time {
     int exit_code;               /* 0..255; 128 + N killed by signal N; 127 could not be started */
 } chrono_command_time;
 
+struct chrono_command_series;   /* the runs of one command, below */
 typedef struct chrono_command_config {
     int runs;                    /* rounds; 0: .min_runs, then on until .max_ms */
     int min_runs;                /* 0: 10 */
@@ -70,6 +73,14 @@ typedef struct chrono_command_config {
     int flags;                   /* CHRONO_COMMAND_SHOW_OUTPUT */
     const chrono_clock *clock;   /* NULL: one opened (CHRONO_CLOCK_AUTO) */
     chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it); NULL */
+    double confidence;           /* the comparisons' level over all looks together; 0: 0.95 */
+    int looks;                   /* without .runs: looks at the rounds, the budget doubled before each next
+                                    one while .decided says undecided; 0: 3 (up to 4 x .max_ms), 1: one */
+    /* Called at the end of look `look` of `looks` (.runs 0): 1 when every comparison is decided at
+       `level` (chrono_command_look_level), 0 to go on; its answer at the last look is not needed.
+       NULL: one look. */
+    int (*decided)(const struct chrono_command_series *s, size_t n, int look, int looks, double level, void *ctx);
+    void *ctx;
 } chrono_command_config;
 
 typedef struct chrono_command_series {
@@ -93,6 +104,11 @@ CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int 
                                   chrono_command_time *out);
 CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
                                     size_t *failed);
+/* The two-sided level of look `look` of `looks` when the looks together hold
+   `confidence`: alpha = 1 - confidence, half of it spent at the last look
+   (the most rounds), the other half shared by the looks before (3 looks:
+   alpha/4, alpha/4, alpha/2; one look: alpha).  NAN out of range. */
+CHRONO_API double chrono_command_look_level(double confidence, int look, int looks);
 CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double confidence,
                                         chrono_command_summary *out);
 /* out->ratio = A/B (wall) with .ci_low .ci_high .ci_level .rounds; .a / .b
@@ -127,8 +143,9 @@ CHRONO__EXTERN_C_BEGIN
 
 CHRONO_API chrono_command_config chrono_command_config_default(void)
 {
-    /* runs, min_runs, max_runs, max_ms, warmup, prepare, ignore_failure, flags, clock, tmp */
-    chrono_command_config c = { 0, 10, 1000, 3000.0, 0, NULL, 0, 0, NULL, NULL };
+    chrono_command_config c;
+    memset(&c, 0, sizeof c);
+    c.min_runs = 10; c.max_runs = 1000; c.max_ms = 3000.0; c.looks = 3;
     return c;
 }
 
@@ -211,6 +228,25 @@ CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, co
     return 0;
 }
 
+/* The end of look `look`: 1 when the rounds stop here (the last look, or all decided). */
+CHRONO__PRIVATE int chrono__command_look(const chrono_command_series *s, size_t n, const chrono_command_config *c,
+                                         int look)
+{
+    int stop = c->decided ? c->decided(s, n, look, c->looks, chrono_command_look_level(c->confidence, look, c->looks),
+                                       c->ctx) : 1;
+    return look >= c->looks || stop;
+}
+
+CHRONO_API double chrono_command_look_level(double confidence, int look, int looks)
+{
+    double alpha;
+    if (!(confidence > 0 && confidence < 1)) confidence = 0.95;
+    if (looks < 1 || look < 1 || look > looks || looks > CHRONO_COMMAND_LOOKS_MAX) return NAN;
+    alpha = 1 - confidence;
+    if (looks > 1) alpha = look == looks ? alpha / 2 : alpha / (2.0 * (looks - 1));
+    return 1 - alpha;
+}
+
 CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
                                     size_t *failed)
 {
@@ -219,15 +255,19 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
     const chrono_clock *clk = c.clock;
     size_t r, k, cap;
     uint64_t t0;
-    int rc = 0;
+    double budget;
+    int rc = 0, look = 1;
     if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 || c.max_runs < 0 ||
-        !(c.max_ms >= 0))
+        !(c.max_ms >= 0) || c.looks < 0 || c.looks > CHRONO_COMMAND_LOOKS_MAX)
         return CHRONO_EINVAL;
     for (k = 0; k < n; k++) if (!series[k].command) return CHRONO_EINVAL;
     *failed = 0;
     if (!c.min_runs) c.min_runs = 10;
     if (!c.max_runs) c.max_runs = 1000;
     if (!(c.max_ms > 0)) c.max_ms = 3000;
+    if (!c.looks) c.looks = 3;
+    if (!c.decided) c.looks = 1;
+    budget = c.max_ms;
     if (!clk) { if ((rc = chrono_clock_open(&own, CHRONO_CLOCK_AUTO)) < 0) return rc; clk = &own; }
     cap = (size_t)(c.runs ? c.runs : c.max_runs > c.min_runs ? c.max_runs : c.min_runs);
     if ((rc = chrono__command_alloc(series, n, cap)) < 0) return rc;
@@ -235,10 +275,14 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
         rc = chrono__command_round(series, n, &c, clk, r, 1, failed);
     t0 = chrono_clock_start(clk);
     for (r = 0; r < cap && rc == 0 && !*failed; r++) {
-        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > c.max_ms * 1e6)
-            break;
+        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > budget * 1e6) {
+            if (chrono__command_look(series, n, &c, look)) break;
+            look++;
+            budget *= 2;
+        }
         rc = chrono__command_round(series, n, &c, clk, r, 0, failed);
     }
+    if (rc == 0 && !*failed && !c.runs && r == cap) (void)chrono__command_look(series, n, &c, look);
     return rc;
 }
 
@@ -278,6 +322,61 @@ CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double 
     return rc;
 }
 
+/* Wilcoxon's signed-rank statistic T of n pairs (its null distribution):
+   the interval of the sorted Walsh averages W[d - 1] .. W[N - d] (N of them)
+   with the largest d such that 2 P(T <= d - 1) <= alpha, and its level
+   1 - 2 P(T <= d - 1) (d = 0: none will do; the whole range, at 1 - 2 P(T = 0)).
+   Exact (the counts of each rank sum) up to 200 pairs, else normal with a
+   continuity correction.  0 or CHRONO_ENOMEM. */
+CHRONO__PRIVATE int chrono__signed_rank_cut(size_t n, double alpha, size_t *d, double *level)
+{
+    size_t total = n * (n + 1) / 2, i, t;
+    double *p, cum = 0, sd = sqrt((double)n * (double)(n + 1) * (double)(2 * n + 1) / 24);
+    *d = 0;
+    if (n > 200) {   /* P(T <= k) ~ Phi((k + 0.5 - total/2) / sd) */
+        double k = floor((double)total / 2 - 0.5 - sd * chrono_stats_z(1 - alpha));
+        *d = k >= 0 ? (size_t)k + 1 : 0;
+        *level = 1 - erfc(((double)total / 2 - (k >= 0 ? k : 0) - 0.5) / sd / sqrt(2.0));
+        return 0;
+    }
+    if (!(p = (double *)CHRONO_MALLOC((total + 1) * sizeof *p))) return CHRONO_ENOMEM;
+    memset(p, 0, (total + 1) * sizeof *p);
+    p[0] = 1;
+    for (i = 1; i <= n; i++) {   /* rank i in the sum or not, each with probability 1/2 */
+        for (t = i * (i + 1) / 2; t >= i; t--) p[t] = (p[t] + p[t - i]) / 2;
+        for (t = 0; t < i; t++) p[t] /= 2;
+    }
+    *level = 1 - 2 * p[0];
+    for (t = 0; t < total / 2 && 2 * (cum + p[t]) <= alpha; t++) { cum += p[t]; *level = 1 - 2 * cum; *d = t + 1; }
+    CHRONO_FREE(p);
+    return 0;
+}
+
+/* The Hodges-Lehmann estimate of the per-round log ratio log(a/b) (the
+   median of its Walsh averages) with the signed-rank interval of the level
+   asked (chrono__signed_rank_cut).  Valid when a round's two log times are
+   exchangeable but for the change (the ABBA order balances which one runs
+   first).  0, CHRONO_EINVAL, CHRONO_ENOMEM. */
+CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t n, double confidence, chrono_ratio *out)
+{
+    size_t total = n * (n + 1) / 2, i, j, w = 0, d = 0;
+    double *x, level = 0;
+    int rc;
+    for (i = 0; i < n; i++) if (!(a[i] > 0) || !(b[i] > 0) || !chrono__finite(a[i] / b[i])) return CHRONO_EINVAL;
+    if ((rc = chrono__signed_rank_cut(n, 1 - confidence, &d, &level)) < 0) return rc;
+    if (!(x = (double *)CHRONO_MALLOC((n + total) * sizeof *x))) return CHRONO_ENOMEM;
+    for (i = 0; i < n; i++) x[total + i] = log(a[i] / b[i]);
+    for (i = 0; i < n; i++) for (j = i; j < n; j++) x[w++] = (x[total + i] + x[total + j]) / 2;
+    chrono_stats_sort(x, total);
+    out->n = n;
+    out->ratio = exp(chrono_stats_quantile(x, total, 0.5));
+    out->ci_low = exp(x[d ? d - 1 : 0]);
+    out->ci_high = exp(x[total - (d ? d : 1)]);
+    out->ci_level = level;
+    CHRONO_FREE(x);
+    return 0;
+}
+
 CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
                                       double confidence, chrono_comparison *out)
 {
@@ -292,7 +391,8 @@ CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chro
         return rc;
     if (!(x = (double *)CHRONO_MALLOC(3 * n * sizeof *x))) return CHRONO_ENOMEM;
     for (i = 0; i < n; i++) { x[i] = a->runs[i].wall_ns; x[n + i] = b->runs[i].wall_ns; }
-    rc = chrono_stats_ratio(x, x + n, n, confidence, x + 2 * n, &q);
+    rc = n > CHRONO__COMMAND_WALSH_MAX ? chrono_stats_ratio(x, x + n, n, confidence, x + 2 * n, &q)
+                                       : chrono__command_hl(x, x + n, n, confidence, &q);
     CHRONO_FREE(x);
     if (rc < 0) return rc;
     out->rounds = n;
