@@ -33,19 +33,19 @@
        for (b = 1; b != 0 && b <= CHRONO_WARN_LAST; b <<= 1)
            if (session.warnings & b) printf("warning: %s\n", chrono_env_warning(b));
 
-   Interface for the modules above (private names, documented here; every
-   other private name of this file is its own):
+   Interface for the modules above
      CHRONO__PRIVATE, CHRONO__INLINE     storage of a private / an inline function
      CHRONO__IMPLEMENT                   set where the implementation is compiled
      CHRONO__EXTERN_C_BEGIN, CHRONO__EXTERN_C_END   C linkage under C++
      CHRONO__CALLER                      the calling file's build facts (optimised, NDEBUG, version)
      CHRONO__XSTR(x)                     a macro's value as a string literal (cli.h's help)
-     CHRONO__X86, CHRONO__ARM64, CHRONO__OS_LINUX, CHRONO__OS_POSIX, CHRONO__OS_WINDOWS   0/1 platform facts
+     CHRONO__X86, CHRONO__ARM64          0/1: the instruction set
+     CHRONO__OS_LINUX, CHRONO__OS_POSIX, CHRONO__OS_WINDOWS   0/1: the system
      chrono__bprintf(buf, n, fmt, ...)   snprintf that says when it truncated
      chrono__num(buf, n, fmt, v)         one figure, '.' whatever the locale
      chrono__u64(buf, v)                 a uint64_t in decimal
      chrono__finite(v)                   v neither NaN nor infinite
-     chrono__str_copy / chrono__str_append / chrono__str_trim / chrono__is_space   bounded strings
+     chrono__str_copy, chrono__str_append, chrono__str_trim, chrono__is_space   bounded strings
      chrono__cpuid(leaf, sub, r), chrono__hypervisor(), chrono__under_valgrind()   what runs us
      chrono__popcount(x), chrono__mask_list(buf, n, mask)   CPU masks */
 
@@ -56,8 +56,8 @@
 /* The implementation wants glibc's GNU extensions (affinity, getcpu).  When
    nothing was included before it, ask for them; otherwise it manages without
    (raw system calls), see cpu.h. */
-#  if (defined(__linux__) || defined(__CYGWIN__)) && !defined(_GNU_SOURCE) && !defined(_FEATURES_H) \
-      && !defined(_STDIO_H) && !defined(_STDINT_H) && !defined(_STDDEF_H)
+#  if (defined(__linux__) || defined(__CYGWIN__)) && !defined(_GNU_SOURCE) \
+      && !defined(_FEATURES_H) && !defined(_STDIO_H) && !defined(_STDINT_H) && !defined(_STDDEF_H)
 #    define _GNU_SOURCE 1
 #  endif
 #endif
@@ -74,7 +74,8 @@
 #define CHRONO_VERSION_MINOR 2
 #define CHRONO_VERSION_PATCH 0
 #define CHRONO_VERSION_STRING "0.2.0"
-#define CHRONO_VERSION_NUM (CHRONO_VERSION_MAJOR * 10000 + CHRONO_VERSION_MINOR * 100 + CHRONO_VERSION_PATCH)
+#define CHRONO_VERSION_NUM \
+    (CHRONO_VERSION_MAJOR * 10000 + CHRONO_VERSION_MINOR * 100 + CHRONO_VERSION_PATCH)
 
 /* ---- storage of the API -------------------------------------------------- */
 #if defined(__GNUC__) || defined(__clang__)
@@ -149,7 +150,8 @@
 #else
 #  define CHRONO_OS_LINUX 0
 #endif
-#if !CHRONO_OS_WINDOWS && !CHRONO_OS_LINUX && (CHRONO_OS_APPLE || defined(__unix__) || defined(__unix))
+#if !CHRONO_OS_WINDOWS && !CHRONO_OS_LINUX && \
+    (CHRONO_OS_APPLE || defined(__unix__) || defined(__unix))
 #  define CHRONO_OS_POSIX 1
 #else
 #  define CHRONO_OS_POSIX 0
@@ -188,7 +190,8 @@
 #  define CHRONO__ASSERTS 1
 #endif
 /* version * 16 + (optimized + 1) * 4 + asserts */
-#define CHRONO__CALLER ((unsigned long)CHRONO_VERSION_NUM * 16ul + (unsigned long)(CHRONO__OPTIMIZED + 1) * 4ul \
+#define CHRONO__CALLER \
+    ((unsigned long)CHRONO_VERSION_NUM * 16ul + (unsigned long)(CHRONO__OPTIMIZED + 1) * 4ul \
                         + (unsigned long)CHRONO__ASSERTS)
 
 /* ---- errors: one list, the codes and their strings ------------------------ */
@@ -204,7 +207,8 @@
     X(CHRONO_EIO,        -8,  "I/O error while writing") \
     X(CHRONO_ERANGE,     -9,  "value out of range (too long or too large)") \
     X(CHRONO_EBUSY,      -10, "resource busy") \
-    X(CHRONO_EVERSION,   -11, "the caller was compiled against another chronoscope.h version than the library")
+    X(CHRONO_EVERSION,   -11, \
+      "the caller was compiled against another chronoscope.h version than the library")
 
 #define CHRONO__ERROR_ENUM(name, value, text) name = value,
 enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
@@ -234,39 +238,39 @@ enum { CHRONO__ERRORS(CHRONO__ERROR_ENUM) CHRONO__ERROR_END = 1 };
     X(CHRONO_WARN_ASSERTS, 7, \
       "assertions enabled (NDEBUG not defined): checks may distort the figures") \
     X(CHRONO_WARN_CONTENDED, 8, \
-      "the core's front end was shared (SMT sibling or host) for most of a run: call- and branch-heavy " \
-      "code reads slow, and those samples were kept") \
+      "the core's front end was shared (SMT sibling or host) for most of a run: call- and " \
+      "branch-heavy code reads slow, and those samples were kept") \
     X(CHRONO_WARN_SHARED_CORE, 9, \
-      "the core was shared (SMT sibling or host) for most of a run: its samples were kept and its figure " \
-      "may read slow (the row is marked)") \
+      "the core was shared (SMT sibling or host) for most of a run: its samples were kept and " \
+      "its figure may read slow (the row is marked)") \
     X(CHRONO_WARN_EMPTY_BODY, 10, \
-      "an iteration cost about one cycle or less, the loop itself: the body may have been optimised away: " \
-      "keep its result with chrono_keep()") \
+      "an iteration cost about one cycle or less, the loop itself: the body may have been " \
+      "optimised away: keep its result with chrono_keep()") \
     X(CHRONO_WARN_UNSTABLE, 11, \
-      "a comparison's paired ratios changed level within the run: its interval was widened to cover both " \
-      "levels") \
+      "a comparison's paired ratios changed level within the run: its interval was widened to " \
+      "cover both levels") \
     X(CHRONO_WARN_INTERRUPTED, 12, \
       "every sample of a run was interrupted (the thread switched out, or the core clock changed " \
       "mid-sample): its figures are those samples', interruptions included") \
     X(CHRONO_WARN_SHORT_BODY, 13, \
-      "a body timed call by call (chrono_run_setup) was shorter than the runner measures within 2%: the " \
-      "clock's fixed cost dominates its figure") \
+      "a body timed call by call (chrono_run_setup) was shorter than the runner measures within " \
+      "2%: the clock's fixed cost dominates its figure") \
     X(CHRONO_WARN_HOST_SLOWED, 14, \
-      "control chains of known length, timed between the samples, read slow in more than 40% of them: the " \
-      "host took the core in stretches the probes did not see, and the run's figure may read slow (the row " \
-      "is marked)") \
+      "control chains of known length, timed between the samples, read slow in more than 40% of " \
+      "them: the host took the core in stretches the probes did not see, and the run's figure " \
+      "may read slow (the row is marked)") \
     X(CHRONO_WARN_EMULATED, 15, \
       "emulated: timings are the emulator's (qemu, valgrind), not this machine's: read them for " \
       "correctness only; no cycles are estimated") \
     X(CHRONO_WARN_LOW_LEVEL, 16, \
-      "too few samples, pairs or processes for the confidence asked: such an interval is shown with the " \
-      "level it reaches, n/a for a single one, and its row is marked") \
+      "too few samples, pairs or processes for the confidence asked: such an interval is shown " \
+      "with the level it reaches, n/a for a single one, and its row is marked") \
     X(CHRONO_WARN_CYCLES_DISAGREE, 17, \
-      "the PMU's core cycles and the reference chains' estimate disagree by more than 1%: one of them is " \
-      "wrong here (the row is marked)") \
+      "the PMU's core cycles and the reference chains' estimate disagree by more than 1%: one of " \
+      "them is wrong here (the row is marked)") \
     X(CHRONO_WARN_OVERSUBSCRIBED, 18, \
-      "a threaded run had more threads than CPUs it may use: its threads took turns, and their times " \
-      "include each other's (the row is marked)")
+      "a threaded run had more threads than CPUs it may use: its threads took turns, and their " \
+      "times include each other's (the row is marked)")
 /* Bits in chrono_env.warnings and chrono_session.warnings.  Set by the
    environment: DEBUG_BUILD, VM, FREQ_SCALING, LOAD, ASSERTS, EMULATED; by the
    session: UNPINNED, NO_INVARIANT_TSC, EMULATED (chrono_session_emulated); by a
@@ -284,7 +288,8 @@ enum { CHRONO__WARNINGS(CHRONO__WARNING_INDEX) CHRONO__NWARNINGS };
 #define CHRONO__WARNING_ENUM(name, bit, text) name = 1u << bit,
 enum { CHRONO__WARNINGS(CHRONO__WARNING_ENUM) CHRONO_WARN_LAST = 1u << (CHRONO__NWARNINGS - 1) };
 #undef CHRONO__WARNING_ENUM
-#define CHRONO__WARNING_PLACE(name, bit, text) typedef char chrono__warning_place_##name[(bit) == CHRONO__WARNING_AT_##name ? 1 : -1];
+#define CHRONO__WARNING_PLACE(name, bit, text) \
+    typedef char chrono__warning_place_##name[(bit) == CHRONO__WARNING_AT_##name ? 1 : -1];
 CHRONO__WARNINGS(CHRONO__WARNING_PLACE)
 #undef CHRONO__WARNING_PLACE
 
@@ -419,8 +424,9 @@ CHRONO__PRIVATE void chrono__mask_list(char *out, size_t n, unsigned long long m
         if (!((m >> i) & 1u)) continue;
         while (j + 1 < 64 && ((m >> (j + 1)) & 1u)) j++;
         if (j > i + 1) (void)chrono__bprintf(item, sizeof item, "%s%d-%d", first ? "" : ",", i, j);
-        else if (j == i + 1) { (void)chrono__bprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j); }
-        else (void)chrono__bprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
+        else if (j == i + 1) {
+            (void)chrono__bprintf(item, sizeof item, "%s%d,%d", first ? "" : ",", i, j);
+        } else (void)chrono__bprintf(item, sizeof item, "%s%d", first ? "" : ",", i);
         if (len + strlen(item) + 1 > n) break;
         memcpy(out + len, item, strlen(item) + 1);
         len += strlen(item);
@@ -511,18 +517,26 @@ CHRONO__PRIVATE int chrono__under_valgrind(void)
     volatile uintptr_t args[6] = { 0x1001, 0, 0, 0, 0, 0 };
     uintptr_t result = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __asm__ __volatile__("rolq $3, %%rdi\n\trolq $13, %%rdi\n\trolq $61, %%rdi\n\trolq $51, %%rdi\n\t"
-                         "xchgq %%rbx, %%rbx"
-                         : "=d"(result) : "a"(&args[0]), "0"(result) : "cc", "memory");
+    __asm__ __volatile__(
+        "rolq $3, %%rdi\n\trolq $13, %%rdi\n\trolq $61, %%rdi\n\trolq $51, %%rdi\n\txchgq %%rbx, "
+        "%%rbx"
+        : "=d"(result)
+        : "a"(&args[0]), "0"(result)
+        : "cc", "memory");
 #elif defined(__i386__) && (defined(__GNUC__) || defined(__clang__))
-    __asm__ __volatile__("roll $3, %%edi\n\troll $13, %%edi\n\troll $29, %%edi\n\troll $19, %%edi\n\t"
-                         "xchgl %%ebx, %%ebx"
-                         : "=d"(result) : "a"(&args[0]), "0"(result) : "cc", "memory");
+    __asm__ __volatile__(
+        "roll $3, %%edi\n\troll $13, %%edi\n\troll $29, %%edi\n\troll $19, %%edi\n\txchgl %%ebx, "
+        "%%ebx"
+        : "=d"(result)
+        : "a"(&args[0]), "0"(result)
+        : "cc", "memory");
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-    __asm__ __volatile__("mov x3, %1\n\tmov x4, %2\n\t"
-                         "ror x12, x12, #3\n\tror x12, x12, #13\n\tror x12, x12, #51\n\tror x12, x12, #61\n\t"
-                         "orr x10, x10, x10\n\tmov %0, x3"
-                         : "=r"(result) : "r"(result), "r"(&args[0]) : "cc", "memory", "x3", "x4");
+    __asm__ __volatile__(
+        "mov x3, %1\n\tmov x4, %2\n\tror x12, x12, #3\n\tror x12, x12, #13\n\tror x12, x12, "
+        "#51\n\tror x12, x12, #61\n\torr x10, x10, x10\n\tmov %0, x3"
+        : "=r"(result)
+        : "r"(result), "r"(&args[0])
+        : "cc", "memory", "x3", "x4");
 #endif
     (void)args;
     return result != 0;
