@@ -24,7 +24,7 @@
    Who fills them: bench.h (runs on the engine, engine.h), program.h (pooling
    across processes), check.h (verdicts store what they measured).
 
-   Interface for the modules above (private names, documented here):
+   Interface for the modules above
      CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count */
 #ifndef CHRONOSCOPE_TYPES_H
 #define CHRONOSCOPE_TYPES_H
@@ -41,7 +41,8 @@ typedef void (*chrono_fn)(void *ctx, uint64_t iters);
 typedef enum chrono_pin_mode {
     CHRONO_PIN_AUTO = 0,   /* pin to the CPU the thread is on; if refused, warn and go on */
     CHRONO_PIN_OFF,        /* do not pin (migrations are still detected) */
-    CHRONO_PIN_CPU,        /* pin to .cpu (CHRONO_CPU_CURRENT: the current one); refusal is an error */
+    /* pin to .cpu (CHRONO_CPU_CURRENT: the current one); refusal is an error */
+    CHRONO_PIN_CPU,
     CHRONO_PIN_PREFER      /* pin to .cpu; if refused, warn (CHRONO_WARN_UNPINNED) and go on */
 } chrono_pin_mode;
 
@@ -120,8 +121,10 @@ typedef struct chrono_user_figure {
 typedef struct chrono_config {
     int samples;               /* accepted samples per run; default 101 */
     double warmup_ms;          /* default 50; extended (up to 4x) until two windows agree */
-    double min_sample_us;      /* shortest sample; default 50, raised to 1000x clock overhead/resolution */
-    double max_ms;             /* soft budget of one run: no new sample starts after it; default 2000 */
+    double min_sample_us;      /* shortest sample; default 50, raised to 1000x clock
+                                  overhead/resolution */
+    double max_ms;             /* soft budget of one run: no new sample starts after it; default
+                                  2000 */
     int cpu;                   /* with CHRONO_PIN_CPU: the CPU, or CHRONO_CPU_CURRENT (-1) */
     chrono_pin_mode pin;
     double confidence;         /* of the intervals; default 0.95 */
@@ -131,15 +134,18 @@ typedef struct chrono_config {
     double ref_tolerance;      /* reference chains may disagree by this much; default 0.01 */
     double contention_tolerance;  /* the front-end probe may read this much above its best; default
                                      0.05; CHRONO_CONTENTION_OFF keeps contended samples */
-    const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g. chrono_clock_open_custom) */
-    int expect_empty;          /* nonzero: the bodies are meant to cost nothing ("empty call" rows): no
-                                  CHRONO_WARN_EMPTY_BODY */
-    const chrono_memory_hook *memory_hook;   /* allocations per iteration (NULL: none); must outlive the session */
+    const chrono_clock *custom_clock;  /* an opened clock to use instead of .clock (e.g.
+                                          chrono_clock_open_custom) */
+    int expect_empty;          /* nonzero: the bodies are meant to cost nothing ("empty call" rows):
+                                  no CHRONO_WARN_EMPTY_BODY */
+    const chrono_memory_hook *memory_hook;   /* allocations per iteration (NULL: none); must outlive
+                                                the session */
     int blocking;              /* 1: the body blocks by design (a pipe, a child): voluntary context
                                   switches are its work, only involuntary ones reject a sample */
     unsigned counters;         /* perf_event counters read around each sample, a mask of
                                   CHRONO_COUNTER_BIT(CHRONO_COUNTER_...) (counters.h); 0: none */
-    chrono_user_counter *user_counters;   /* the body's own counts (chrono_user_counter); NULL: none */
+    /* the body's own counts (chrono_user_counter); NULL: none */
+    chrono_user_counter *user_counters;
     int nuser_counters;        /* how many, at most CHRONO_USER_COUNTERS_MAX */
 } chrono_config;
 
@@ -151,17 +157,20 @@ typedef struct chrono_result {
     size_t samples_taken;        /* all samples, rejected ones included */
     chrono_stats ns;             /* ns per iteration */
     chrono_stats ticks;          /* clock ticks per iteration */
-    chrono_stats cycles;         /* estimated core cycles per iteration; all NAN when has_cycles == 0 */
+    chrono_stats cycles;         /* estimated core cycles per iteration; all NAN when has_cycles ==
+                                    0 */
     int has_cycles;
     double core_ghz;             /* median core clock seen by the reference chains, NAN if none */
     int cpu;                     /* CPU the samples ran on, -1 unknown */
     size_t migrated;             /* samples rejected: the thread changed CPU */
     size_t backwards;            /* samples rejected: the clock went backwards */
     size_t ref_rejected;         /* samples rejected: the two reference chains disagreed */
-    size_t preempted;            /* samples rejected: the scheduler switched the thread out mid-sample */
+    size_t preempted;            /* samples rejected: the scheduler switched the thread out
+                                    mid-sample */
     size_t contended;            /* samples rejected: the front-end probe read the core as shared */
     size_t port_contended;       /* samples rejected: the port probe read the core as shared */
-    unsigned warnings;           /* CHRONO_WARN_* bits of this run (MIGRATED, CONTENDED, SHARED_CORE, EMPTY_BODY) */
+    unsigned warnings;           /* CHRONO_WARN_* bits of this run (MIGRATED, CONTENDED,
+                                    SHARED_CORE, EMPTY_BODY) */
     /* Every sample whose time is whole, the rejected ones included (switched
        out, contended, reference chains disagreeing; not migrated or
        backwards): how many, and the mean and standard deviation of their ns
@@ -193,7 +202,8 @@ typedef struct chrono_result {
     double cpu_share, cpu_ns_per_iter;
     unsigned hist[CHRONO_HIST_BINS];  /* distribution of ns per iteration over [hist_lo, hist_hi] */
     double hist_lo, hist_hi;
-    double bytes_per_iter;       /* set by the program (program.h): bytes one iteration processes, 0 none */
+    double bytes_per_iter;       /* set by the program (program.h): bytes one iteration processes, 0
+                                    none */
     double items_per_iter;       /* the same in items */
     /* The accepted samples, ns per iteration, in the order taken (for plots:
        html.h).  Session-owned storage, copied after the last sample (never in
@@ -258,11 +268,14 @@ typedef void (*chrono_sweep_fn)(void *ctx, uint64_t param, uint64_t iters);
 typedef struct chrono_sweep_result {
     char name[CHRONO_NAME_MAX];
     size_t points;
-    double per_unit_ns, fixed_ns, r2;                 /* least squares on the medians, relative weights */
+    double per_unit_ns, fixed_ns, r2;                 /* least squares on the medians, relative
+                                                         weights */
     double per_unit_cycles, fixed_cycles, r2_cycles;  /* NAN where cycles are unknown */
-    double per_unit_ci[2], fixed_ci[2];               /* their confidence intervals (.confidence), ns */
+    double per_unit_ci[2], fixed_ci[2];               /* their confidence intervals (.confidence),
+                                                         ns */
     double per_unit_cycles_ci[2], fixed_cycles_ci[2]; /* the same in cycles, NAN where unknown */
-    char unit[16];                                    /* what the parameter counts ("bytes"), "" unknown */
+    char unit[16];                                    /* what the parameter counts ("bytes"), ""
+                                                         unknown */
     size_t first_result;         /* index in the session's results of the first point */
 } chrono_sweep_result;
 
@@ -277,8 +290,10 @@ typedef struct chrono_session {
     uint64_t ref_adds;           /* length of one reference chain */
     uint64_t ref_fixed_ticks;    /* what timing a chain costs besides its adds */
     /* private: the runner's own state */
-    double fe_best;              /* lowest probe reading of the session, cycles a call (INFINITY: none) */
-    double port_expect;          /* the port probe's unshared ratio, imul/add per instruction (NAN: off) */
+    double fe_best;              /* lowest probe reading of the session, cycles a call (INFINITY:
+                                    none) */
+    double port_expect;          /* the port probe's unshared ratio, imul/add per instruction (NAN:
+                                    off) */
     chrono_result *results; size_t nresults, cap_results;
     chrono_comparison *comparisons; size_t ncomparisons, cap_comparisons;
     chrono_sweep_result *sweeps; size_t nsweeps, cap_sweeps;
