@@ -1063,7 +1063,7 @@ CHRONO__EXTERN_C_END
    measured at open as the median of back-to-back read pairs (.read_cost) and
    subtracted by chrono_counters_delta, as the clock's overhead is.
 
-   Interface for the modules above (private names, documented here):
+   Interface for the modules above
      CHRONO__COUNTERS(X), CHRONO__COUNTERS_P(X, P)   the counters, one list (report.h's field
                                                       list, each counter a field, from it) */
 #ifndef CHRONOSCOPE_COUNTERS_H
@@ -1086,11 +1086,14 @@ CHRONO__EXTERN_C_END
     X(P, CONTEXT_SWITCHES, "context-switches", "ctx-sw",    1, 3, 1) \
     X(P, CPU_MIGRATIONS,   "cpu-migrations",   "migr",      1, 4, 1) \
     X(P, PAGE_FAULTS,      "page-faults",      "faults",    1, 2, 1)
-#define CHRONO__COUNTER_ROW_OF(X, id, name, label, type, config, kernel) X(id, name, label, type, config, kernel)
+#define CHRONO__COUNTER_ROW_OF(X, id, name, label, type, config, kernel) \
+    X(id, name, label, type, config, kernel)
 #define CHRONO__COUNTERS(X) CHRONO__COUNTERS_P(CHRONO__COUNTER_ROW_OF, X)
 
 #define CHRONO__COUNTER_ENUM(id, name, label, type, config, kernel) CHRONO_COUNTER_##id,
-typedef enum chrono_counter { CHRONO__COUNTERS(CHRONO__COUNTER_ENUM) CHRONO_COUNTER_COUNT } chrono_counter;
+typedef enum chrono_counter {
+    CHRONO__COUNTERS(CHRONO__COUNTER_ENUM) CHRONO_COUNTER_COUNT
+} chrono_counter;
 #undef CHRONO__COUNTER_ENUM
 
 #define CHRONO_COUNTER_BIT(id) (1u << (unsigned)(id))
@@ -6737,7 +6740,8 @@ CHRONO__EXTERN_C_BEGIN
 long syscall(long number, ...);   /* glibc has it whatever the feature macros say (cpu.h too) */
 #endif
 
-#define CHRONO__COUNTER_ROW(id, name, label, type, config, kernel) { name, label, type, config, kernel },
+#define CHRONO__COUNTER_ROW(id, name, label, type, config, kernel) \
+    { name, label, type, config, kernel },
 static const struct chrono__counter_def {
     const char *name, *label;
     int type, config, kernel;
@@ -6760,7 +6764,8 @@ CHRONO_API int chrono_counter_find(const char *name, size_t len)
     if (!name) return -1;
     if (len == (size_t)-1) len = strlen(name);
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
-        if (strlen(chrono__counter_defs[i].name) == len && memcmp(chrono__counter_defs[i].name, name, len) == 0)
+        if (strlen(chrono__counter_defs[i].name) == len &&
+            memcmp(chrono__counter_defs[i].name, name, len) == 0)
             return i;
     return -1;
 }
@@ -6808,9 +6813,11 @@ CHRONO__PRIVATE void chrono__counter_attr(int id, struct perf_event_attr *a)
 {
     memset(a, 0, sizeof *a);
     a->size = sizeof *a;
-    a->type = (uint32_t)(chrono__counter_defs[id].type == 0 ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE);
+    a->type =
+        (uint32_t)(chrono__counter_defs[id].type == 0 ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE);
     a->config = (uint64_t)chrono__counter_defs[id].config;
-    a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+                     PERF_FORMAT_TOTAL_TIME_RUNNING;
     a->exclude_kernel = chrono__counter_defs[id].kernel ? 0u : 1u;
     a->exclude_hv = 1;
 }
@@ -6820,7 +6827,8 @@ CHRONO__PRIVATE int chrono__counter_open_one(chrono_counters *c, int id)
     struct perf_event_attr a;
     long fd;
     chrono__counter_attr(id, &a);
-    fd = syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1 /* any CPU */, c->chrono__leader, 0ul);
+    fd = syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1 /* any CPU */,
+                 c->chrono__leader, 0ul);
     if (fd < 0) {
         c->errnum[id] = errno ? errno : EINVAL;
         return -1;
@@ -6837,7 +6845,8 @@ CHRONO__PRIVATE int chrono__counters_read_raw(const chrono_counters *c, chrono_c
     uint64_t buf[3 + CHRONO_COUNTER_COUNT];
     ssize_t want = (ssize_t)((3 + (size_t)c->chrono__n) * sizeof(uint64_t));
     int i;
-    if (read(c->chrono__leader, buf, (size_t)want) != want || buf[0] != (uint64_t)c->chrono__n) return CHRONO_EIO;
+    if (read(c->chrono__leader, buf, (size_t)want) != want || buf[0] != (uint64_t)c->chrono__n)
+        return CHRONO_EIO;
     r->enabled_ns = buf[1];
     r->running_ns = buf[2];
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
@@ -6942,7 +6951,8 @@ CHRONO_API int chrono_counters_delta(const chrono_counters *c, const chrono_coun
     return busy ? CHRONO_EBUSY : 0;
 }
 
-CHRONO__PRIVATE const char *chrono__counters_reason(const chrono_counters *c, int id, char *buf, size_t n)
+CHRONO__PRIVATE const char *chrono__counters_reason(const chrono_counters *c, int id, char *buf,
+                                                    size_t n)
 {
     int e = c->errnum[id];
     (void)c;
@@ -6957,11 +6967,14 @@ CHRONO__PRIVATE const char *chrono__counters_reason(const chrono_counters *c, in
                               chrono__counter_defs[id].type == 0 ? "hardware events" : "this event",
                               e == ENOENT ? "ENOENT" : "EOPNOTSUPP");
     else if (e == EACCES || e == EPERM)
-        (void)chrono__bprintf(buf, n, "not permitted (%s): perf_event_paranoid is %d%s", e == EACCES ? "EACCES" : "EPERM",
-                              chrono__perf_paranoid(),
-                              chrono__counter_defs[id].kernel ? ", and this event counts in kernel mode" : "");
+        (void)chrono__bprintf(
+            buf, n, "not permitted (%s): perf_event_paranoid is %d%s",
+            e == EACCES ? "EACCES" : "EPERM", chrono__perf_paranoid(),
+            chrono__counter_defs[id].kernel ? ", and this event counts in kernel mode" : "");
     else if (e == ENOSYS)
-        chrono__str_copy(buf, n, "no perf_event_open system call here (ENOSYS: an old kernel or a seccomp filter)");
+        chrono__str_copy(
+            buf, n,
+            "no perf_event_open system call here (ENOSYS: an old kernel or a seccomp filter)");
     else if (e == EINVAL)
         chrono__str_copy(buf, n, "the kernel refused it (EINVAL: the group may not fit the PMU)");
     else if (e)
@@ -6993,7 +7006,8 @@ CHRONO_API int chrono_counters_unavailable(const chrono_counters *c, char *buf, 
         (void)chrono_counters_why(c, i, why, sizeof why);
         group = 0;
         for (j = i; j < CHRONO_COUNTER_COUNT; j++)   /* the same reason: one clause */
-            if ((left & CHRONO_COUNTER_BIT(j)) && strcmp(chrono_counters_why(c, j, other, sizeof other), why) == 0)
+            if ((left & CHRONO_COUNTER_BIT(j)) &&
+                strcmp(chrono_counters_why(c, j, other, sizeof other), why) == 0)
                 group |= CHRONO_COUNTER_BIT(j);
         if (buf[0]) chrono__str_append(buf, n, "; ");
         for (j = i; j < CHRONO_COUNTER_COUNT; j++) {
