@@ -40,13 +40,15 @@
               short (small n), the CI is [min, max] and ci_level says how short.
      outliers Tukey: below q1 - 1.5 IQR or above q3 + 1.5 IQR; severe beyond 3 IQR.
 
-   Interface for the modules above (private names, documented here):
-   chrono__all_finite(x, n), 1 when every x[i] is finite (no NaN, no infinity);
-   chrono__interquartile_mean(sorted, n), the mean of the middle half (engine.h's
-   references); chrono__stats_nan(st, n), every figure NAN (the statistics of
-   nothing yet); CHRONO__STATS_FIGURES(X), chrono_stats' figures, one list; chrono__sketch_top(st), where a result's sketch and strip plot
-   end: q3 + 3 IQR, at most max (a far outlier lands in the last bin instead
-   of squashing the picture; engine.h, threads.h, processes.h, html.h).
+   Interface for the modules above
+     chrono__all_finite(x, n)            1 when every x[i] is finite (no NaN, no infinity)
+     chrono__interquartile_mean(sorted, n)   the mean of the middle half (engine.h's references)
+     chrono__stats_nan(st, n)            every figure NAN (the statistics of nothing yet)
+     CHRONO__STATS_FIGURES(X)            chrono_stats' figures, one list
+     chrono__sketch_top(st)              where a result's sketch and strip plot end: q3 + 3 IQR,
+                                         at most st->max (a far outlier lands in the last bin instead
+                                         of squashing the picture; engine.h, threads.h,
+                                         processes.h, html.h)
 
    Errors: CHRONO_EINVAL for NULL, n == 0, NaN or infinite data, confidence
    outside (0, 1); CHRONO_ERANGE when finite data overflow a result (data near
@@ -99,7 +101,8 @@ CHRONO_API double chrono_stats_quantile(const double *sorted, size_t n, double p
 CHRONO_API double chrono_stats_median(double *x, size_t n);
 /* 0-based ranks of the CI of the median of n sorted values, and its coverage
    (level may be NULL).  Exact for n <= 51, within 1e-13 beyond; O(sqrt n) time. */
-CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level);
+CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi,
+                                      double *level);
 /* Does an interval of coverage `level` fall short of the `confidence` asked?
    0: it reaches it (order statistics do whenever n allows: n >= 6 at 0.95),
    or either is unknown (NaN); 1: it falls short (shown with its own level);
@@ -107,9 +110,10 @@ CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, s
    CHRONO_WARN_LOW_LEVEL and the reports' "n/a" follow this one rule. */
 CHRONO_API int chrono_stats_level_short(double level, double confidence);
 
-CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch, chrono_stats *out);
-CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence, double *scratch,
-                                  chrono_ratio *out);
+CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch,
+                                    chrono_stats *out);
+CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence,
+                                  double *scratch, chrono_ratio *out);
 
 /* Pooled across k groups of samples (the processes of --processes, program.h):
    x[g][0..n[g]) are group g's samples (a group with n[g] == 0 is skipped).
@@ -121,7 +125,8 @@ CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, do
    Every other figure (.n, .min, .max, .mean, .stddev, .cv, .mad, .q1, .q3,
    outliers) is over all the samples together.  One group: the same as
    chrono_stats_compute of it.  Allocates 2 × (samples) + 3k doubles. */
-CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t k, double confidence, chrono_stats *out);
+CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t k,
+                                 double confidence, chrono_stats *out);
 
 /* The median of k groups' medians med[0..k) and its CI with the groups as
    the units: the order-statistic CI of the median over the k medians at
@@ -131,8 +136,9 @@ CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t
    and .ci_level (the coverage over k: 1 - 2^(1-k) lowest to highest, 0 for
    k = 1); the other fields of *out are left as they are.  scratch: k
    doubles, or NULL (allocated). */
-CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi, size_t k,
-                                        double confidence, double *scratch, chrono_stats *out);
+CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi,
+                                        size_t k, double confidence, double *scratch,
+                                        chrono_stats *out);
 
 /* k groups known by their summaries alone (st[g]->n, .mean, .stddev): .n
    the counts added, .mean weighted by them, .stddev the spread within and
@@ -140,7 +146,8 @@ CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, con
    n - 1; NAN for n < 2), .cv; the other fields of *out are left as they
    are.  A group with n_g == 0 is skipped; an unknown sd_g (NaN, or n_g == 1)
    counts as 0.  0, or CHRONO_EINVAL (NULL, k == 0). */
-CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k, chrono_stats *out);
+CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k,
+                                         chrono_stats *out);
 
 /* The whole chrono_stats of k groups from their summaries (when their
    samples are gone): .n, .min, .max exact, the moments as
@@ -149,8 +156,8 @@ CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k
    [.min, .max]; NAN when one is unknown); what needs the samples (.mad,
    .q1, .q3) NAN, no outliers.  One group: its own figures.  0,
    CHRONO_EINVAL (NULL, k == 0), CHRONO_ENOMEM (4k doubles). */
-CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k, double confidence,
-                                           chrono_stats *out);
+CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k,
+                                           double confidence, chrono_stats *out);
 
 /* src with every figure in another unit (times f: ns to ticks); counts and
    levels as they are.  dst may be src. */
@@ -158,7 +165,8 @@ CHRONO_API void chrono_stats_scale(const chrono_stats *src, double f, chrono_sta
 
 CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chrono_fit *out);
 /* Zeroes bins[0..nbins), then counts each x; NaNs are not counted. */
-CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi, unsigned *bins, size_t nbins);
+CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi,
+                                       unsigned *bins, size_t nbins);
 
 CHRONO__EXTERN_C_END
 
@@ -185,8 +193,8 @@ CHRONO__EXTERN_C_BEGIN
    CHRONO_FIT2_RELATIVE, or predictors that cannot be told apart (collinear,
    or all zero); CHRONO_ERANGE when a result overflows.  On error *out and
    resid are left untouched.  No allocation. */
-CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
-                                 double *resid, chrono_fit2 *out);
+CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n,
+                                 int flags, double *resid, chrono_fit2 *out);
 
 /* z with P(|Z| <= z) = confidence for a standard normal Z (1.95996 at 0.95);
    NAN outside (0, 1). */
@@ -372,12 +380,14 @@ CHRONO__PRIVATE int chrono__median_walk_widen(chrono__median_walk *wk)
 {
     if (wk->lo == 0 || wk->w < wk->covered * CHRONO__NEGLIGIBLE) return 0;
     wk->covered += 2.0 * wk->w;
-    wk->w *= (double)wk->lo / (double)(wk->n - wk->lo + 1);   /* C(n, lo-1) = C(n, lo) lo / (n-lo+1) */
+    /* C(n, lo-1) = C(n, lo) lo / (n-lo+1) */
+    wk->w *= (double)wk->lo / (double)(wk->n - wk->lo + 1);
     wk->lo--;
     return 1;
 }
 
-CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi, double *level)
+CHRONO_API int chrono_stats_median_ci(size_t n, double confidence, size_t *lo, size_t *hi,
+                                      double *level)
 {
     chrono__median_walk wk;
     double total, need;
@@ -440,7 +450,8 @@ CHRONO__PRIVATE double chrono__deviation_scale(const double *x, size_t n, double
 
 /* Sum of squared deviations divided by scale², corrected two-pass (Chan,
    Golub & LeVeque): representable whenever the standard deviation is. */
-CHRONO__PRIVATE double chrono__sum_squared_deviations(const double *x, size_t n, double mean, double scale)
+CHRONO__PRIVATE double chrono__sum_squared_deviations(const double *x, size_t n, double mean,
+                                                      double scale)
 {
     double ss = 0.0, s = 0.0;
     size_t i;
@@ -496,8 +507,8 @@ CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
    stddev of more than one sample, the quartiles, the MAD). */
 CHRONO__PRIVATE int chrono__stats_finite(const chrono_stats *s)
 {
-    int ok = isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) && isfinite(s->q1) &&
-             isfinite(s->q3) && isfinite(s->mad);
+    int ok = isfinite(s->mean) && (s->n == 1 || isfinite(s->stddev)) && isfinite(s->median) &&
+             isfinite(s->q1) && isfinite(s->q3) && isfinite(s->mad);
 #define CHRONO__STATS_NOT_INF(member, unit) ok = ok && !isinf(s->member);
     CHRONO__STATS_FIGURES(CHRONO__STATS_NOT_INF)
 #undef CHRONO__STATS_NOT_INF
@@ -515,7 +526,8 @@ CHRONO__PRIVATE void chrono__stats_nan(chrono_stats *st, size_t n)
 }
 
 /* Fills *s from x, using work (n doubles). */
-CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confidence, double *work, chrono_stats *s)
+CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confidence, double *work,
+                                       chrono_stats *s)
 {
     size_t lo = 0, hi = n - 1;
     memcpy(work, x, n * sizeof(double));
@@ -526,7 +538,8 @@ CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confide
     s->mean = chrono__mean(work, n);
     if (n > 1) {
         double scale = chrono__deviation_scale(work, n, s->mean);
-        s->stddev = scale * sqrt(chrono__sum_squared_deviations(work, n, s->mean, scale) / (double)(n - 1));
+        s->stddev = scale *
+                    sqrt(chrono__sum_squared_deviations(work, n, s->mean, scale) / (double)(n - 1));
     } else {
         s->stddev = NAN;
     }
@@ -543,12 +556,14 @@ CHRONO__PRIVATE int chrono__stats_fill(const double *x, size_t n, double confide
     return chrono__stats_finite(s) ? 0 : CHRONO_ERANGE;
 }
 
-CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch, chrono_stats *out)
+CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence, double *scratch,
+                                    chrono_stats *out)
 {
     chrono_stats s;
     double *work = scratch;
     int rc;
-    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
+    /* more doubles than memory holds */
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;
     if (!x || !out || n == 0 || !chrono__confidence_valid(confidence) || !chrono__all_finite(x, n))
         return CHRONO_EINVAL;
     if (!work && !(work = chrono__alloc_doubles(n))) return CHRONO_ENOMEM;
@@ -560,12 +575,14 @@ CHRONO_API int chrono_stats_compute(const double *x, size_t n, double confidence
 
 /* ---- pooled across groups (processes) ------------------------------------------ */
 
-CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi, size_t k,
-                                        double confidence, double *scratch, chrono_stats *out)
+CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, const double *hi,
+                                        size_t k, double confidence, double *scratch,
+                                        chrono_stats *out)
 {
     double *work = scratch, m, wl, wh, level = 0;
     size_t a = 0, b;
-    if (!med || !out || k == 0 || (!lo) != (!hi) || !chrono__confidence_valid(confidence) || !chrono__all_finite(med, k) ||
+    if (!med || !out || k == 0 || (!lo) != (!hi) || !chrono__confidence_valid(confidence) ||
+        !chrono__all_finite(med, k) ||
         (lo && (!chrono__all_finite(lo, k) || !chrono__all_finite(hi, k))))
         return CHRONO_EINVAL;
     if (k > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;
@@ -574,7 +591,8 @@ CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, con
     chrono_stats_sort(work, k);
     m = chrono_stats_quantile(work, k, 0.5);
     b = k - 1;
-    if (k > 1) (void)chrono_stats_median_ci(k, confidence, &a, &b, &level);   /* all k when too few */
+    /* all k when too few */
+    if (k > 1) (void)chrono_stats_median_ci(k, confidence, &a, &b, &level);
     wl = work[a];
     wh = work[b];
     if (lo) {   /* never narrower than a typical group's own interval */
@@ -596,7 +614,8 @@ CHRONO_API int chrono_stats_pool_median(const double *med, const double *lo, con
     return 0;
 }
 
-CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t k, double confidence, chrono_stats *out)
+CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t k,
+                                 double confidence, chrono_stats *out)
 {
     chrono_stats s;
     double *all, *work, *med, *lo, *hi;
@@ -614,8 +633,10 @@ CHRONO_API int chrono_stats_pool(const double *const *x, const size_t *n, size_t
     work = all + total;
     med = work + total; lo = med + m; hi = lo + m;
     for (g = 0; g < k; g++) { if (n[g]) memcpy(all + at, x[g], n[g] * sizeof *all); at += n[g]; }
-    rc = chrono__stats_fill(all, total, confidence, work, &s);   /* every figure over all the samples */
-    for (g = 0, at = 0; rc == 0 && m > 1 && g < k; g++) {          /* each group's median and own interval */
+    /* every figure over all the samples */
+    rc = chrono__stats_fill(all, total, confidence, work, &s);
+    /* each group's median and own interval */
+    for (g = 0, at = 0; rc == 0 && m > 1 && g < k; g++) {
         size_t a = 0, b = 0;
         if (!n[g]) continue;
         memcpy(work, x[g], n[g] * sizeof *work);
@@ -644,7 +665,8 @@ CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k
     out->n = (size_t)n;
     out->mean = n > 0 ? sum / n : nan;
     for (g = 0; g < k; g++) {
-        double d = st[g]->mean - out->mean, v = st[g]->n > 1 && st[g]->stddev == st[g]->stddev ? st[g]->stddev : 0.0;
+        double d = st[g]->mean - out->mean,
+               v = st[g]->n > 1 && st[g]->stddev == st[g]->stddev ? st[g]->stddev : 0.0;
         if (st[g]->n) ss += (double)(st[g]->n - 1) * v * v + (double)st[g]->n * d * d;
     }
     out->stddev = n > 1 ? sqrt(ss / (n - 1)) : nan;
@@ -652,8 +674,8 @@ CHRONO_API int chrono_stats_pool_moments(const chrono_stats *const *st, size_t k
     return 0;
 }
 
-CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k, double confidence,
-                                           chrono_stats *out)
+CHRONO_API int chrono_stats_pool_summaries(const chrono_stats *const *st, size_t k,
+                                           double confidence, chrono_stats *out)
 {
     double *med, *lo, *hi;
     size_t g;
@@ -697,13 +719,14 @@ CHRONO__PRIVATE int chrono__all_positive_finite(const double *x, size_t n)
     return 1;
 }
 
-CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence, double *scratch,
-                                  chrono_ratio *out)
+CHRONO_API int chrono_stats_ratio(const double *a, const double *b, size_t n, double confidence,
+                                  double *scratch, chrono_ratio *out)
 {
     chrono_ratio r;
     double *logs = scratch;
     size_t i, lo = 0, hi = 0;
-    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
+    /* more doubles than memory holds */
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;
     if (!a || !b || !out || n == 0 || !chrono__confidence_valid(confidence) ||
         !chrono__all_positive_finite(a, n) || !chrono__all_positive_finite(b, n))
         return CHRONO_EINVAL;
@@ -731,8 +754,10 @@ CHRONO_API int chrono_stats_fit(const double *x, const double *y, size_t n, chro
     chrono_fit f;
     double mx, my, kx, ky, sxx = 0.0, sxy = 0.0, syy = 0.0;
     size_t i;
-    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
-    if (!x || !y || !out || n < 2 || !chrono__all_finite(x, n) || !chrono__all_finite(y, n)) return CHRONO_EINVAL;
+    /* more doubles than memory holds */
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;
+    if (!x || !y || !out || n < 2 || !chrono__all_finite(x, n) || !chrono__all_finite(y, n))
+        return CHRONO_EINVAL;
     mx = chrono__mean(x, n);
     my = chrono__mean(y, n);
     /* Centred and scaled to [-1, 1]: the sums cannot overflow or underflow. */
@@ -767,7 +792,8 @@ CHRONO__PRIVATE size_t chrono__histogram_bin(double v, double lo, double hi, siz
     return (size_t)t;
 }
 
-CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi, unsigned *bins, size_t nbins)
+CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, double hi,
+                                       unsigned *bins, size_t nbins)
 {
     size_t i;
     if (!bins || nbins == 0) return;
@@ -783,8 +809,8 @@ CHRONO_API void chrono_stats_histogram(const double *x, size_t n, double lo, dou
 
 /* Row i of the design matrix, weighted by sqrt(w_i) and divided column by
    column by scale[] (so the normal equations stay well scaled). */
-CHRONO__PRIVATE int chrono__fit2_row(const double *x1, const double *x2, const double *y, size_t i, int flags,
-                                     const double *scale, double *row, double *yw)
+CHRONO__PRIVATE int chrono__fit2_row(const double *x1, const double *x2, const double *y, size_t i,
+                                     int flags, const double *scale, double *row, double *yw)
 {
     double sw = (flags & CHRONO_FIT2_RELATIVE) ? 1.0 / fabs(y[i]) : 1.0;
     int p = 2;
@@ -811,7 +837,12 @@ CHRONO__PRIVATE int chrono__fit2_invert(double m[3][3], int p, double inv[3][3])
         double f;
         for (i = k + 1; i < p; i++) if (fabs(a[i][k]) > fabs(a[piv][k])) piv = i;
         if (!(fabs(a[piv][k]) > 1e-12 * big)) return -1;
-        if (piv != k) for (j = 0; j < 2 * p; j++) { double t = a[k][j]; a[k][j] = a[piv][j]; a[piv][j] = t; }
+        if (piv != k)
+            for (j = 0; j < 2 * p; j++) {
+                double t = a[k][j];
+                a[k][j] = a[piv][j];
+                a[piv][j] = t;
+            }
         f = a[k][k];
         for (j = 0; j < 2 * p; j++) a[k][j] /= f;
         for (i = 0; i < p; i++) {
@@ -851,8 +882,8 @@ CHRONO_API double chrono_stats_z(double confidence)
 /* Each column's scale (its largest weighted magnitude; the intercept's the
    largest weight) into scale[3]; -1 for a zero y under RELATIVE or a
    predictor that is zero everywhere. */
-CHRONO__PRIVATE int chrono__fit2_scale(const double *x1, const double *x2, const double *y, size_t n, int flags,
-                                       double *scale)
+CHRONO__PRIVATE int chrono__fit2_scale(const double *x1, const double *x2, const double *y,
+                                       size_t n, int flags, double *scale)
 {
     size_t i;
     for (i = 0; i < n; i++) {
@@ -865,20 +896,24 @@ CHRONO__PRIVATE int chrono__fit2_scale(const double *x1, const double *x2, const
         if (fabs(x2[i]) * w > scale[1]) scale[1] = fabs(x2[i]) * w;
         if ((flags & CHRONO_FIT2_INTERCEPT) && (i == 0 || w > scale[2])) scale[2] = w;
     }
-    return scale[0] > 0.0 && scale[1] > 0.0 && isfinite(scale[0]) && isfinite(scale[1]) && isfinite(scale[2]) ? 0 : -1;
+    return scale[0] > 0.0 && scale[1] > 0.0 && isfinite(scale[0]) && isfinite(scale[1]) &&
+           isfinite(scale[2]) ? 0 : -1;
 }
 
-CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n, int flags,
-                                 double *resid, chrono_fit2 *out)
+CHRONO_API int chrono_stats_fit2(const double *x1, const double *x2, const double *y, size_t n,
+                                 int flags, double *resid, chrono_fit2 *out)
 {
     chrono_fit2 f;
-    double scale[3] = { 0.0, 0.0, 1.0 }, m[3][3] = { { 0 } }, v[3] = { 0 }, inv[3][3], coef[3] = { 0 };
+    double scale[3] = { 0.0, 0.0, 1.0 }, m[3][3] = { { 0 } }, v[3] = { 0 }, inv[3][3],
+           coef[3] = { 0 };
     double row[3], yw, ssr = 0.0, sw = 0.0, swy = 0.0, sst = 0.0, ymean, worst = 0.0, sigma2;
     size_t i;
     int p = (flags & CHRONO_FIT2_INTERCEPT) ? 3 : 2, j, k;
-    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;   /* more doubles than memory holds */
-    if (!x1 || !x2 || !y || !out || (flags & ~(CHRONO_FIT2_RELATIVE | CHRONO_FIT2_INTERCEPT)) || n < (size_t)p ||
-        !chrono__all_finite(x1, n) || !chrono__all_finite(x2, n) || !chrono__all_finite(y, n))
+    /* more doubles than memory holds */
+    if (n > (size_t)-1 / sizeof(double)) return CHRONO_ERANGE;
+    if (!x1 || !x2 || !y || !out || (flags & ~(CHRONO_FIT2_RELATIVE | CHRONO_FIT2_INTERCEPT)) ||
+        n < (size_t)p || !chrono__all_finite(x1, n) || !chrono__all_finite(x2, n) ||
+        !chrono__all_finite(y, n))
         return CHRONO_EINVAL;
     if (chrono__fit2_scale(x1, x2, y, n, flags, scale) < 0) return CHRONO_EINVAL;
     for (i = 0; i < n; i++) {
