@@ -2194,16 +2194,20 @@ CHRONO__INLINE int chrono_loop_next(chrono_loop *l)
      chrono_table_init / _text / _textf / _number / _duration / _integer / _free   the builder
      chrono_table_write(out, fmt, t)      one table alone (JSON: one object holding its array)
 
-   Interface for the modules above (report.h, html.h, experiment.h; private
-   names, documented here): chrono__utf8_seq (one UTF-8 sequence), chrono__width
-   (= chrono_text_width), chrono__pad (padded to a width), chrono__io (the
-   stream's error), chrono__fmt3 / chrono__fmt_extra / chrono__sig3 (figures),
-   chrono__unit / chrono__unit_div / chrono__unit_name (a duration's unit),
-   chrono__plain (a figure, "-" for NaN), chrono__num_exact (the shortest
-   exact %g), chrono__json_str / chrono__jnum_value (JSON values),
-   chrono__table_ok (a table's shape), chrono__table_body (a table inside a
-   report: JSON as a member at an indent), CHRONO__FORMATS / CHRONO__NFORMATS /
-   chrono__format_defs (the formats' one list: names and extensions).
+   Interface for the modules above
+     chrono__utf8_seq                    one UTF-8 sequence
+     chrono__width                       a string's display width (= chrono_text_width)
+     chrono__pad                         a string padded to a width
+     chrono__io                          the stream's error
+     chrono__fmt3, chrono__fmt_extra, chrono__sig3   figures
+     chrono__unit, chrono__unit_div, chrono__unit_name   a duration's unit
+     chrono__plain                       a figure, "-" for NaN
+     chrono__num_exact                   the shortest exact %g
+     chrono__json_str, chrono__jnum_value   JSON values
+     chrono__table_ok                    a table's shape
+     chrono__table_body                  a table inside a report (JSON: a member at an indent)
+     CHRONO__FORMATS, CHRONO__NFORMATS, chrono__format_defs   the formats' one list: names and
+                                         extensions
 
    Every function returning int returns 0, CHRONO_EINVAL (NULL, a malformed
    table, an unknown format), CHRONO_ENOMEM (the builder) or CHRONO_EIO (the
@@ -2303,7 +2307,8 @@ CHRONO_API int chrono_table_textf(chrono_table_builder *b, const char *fmt, ...)
 /* The next cell: v by fmt (one double conversion, e.g. "%.2f", "%+.1f"; NULL:
    three significant figures), '.' as the decimal point, then " unit" when
    unit is not NULL or "".  NaN and infinities: "n/a". */
-CHRONO_API int chrono_table_number(chrono_table_builder *b, double v, const char *fmt, const char *unit);
+CHRONO_API int chrono_table_number(chrono_table_builder *b, double v, const char *fmt,
+                                   const char *unit);
 
 /* The next cell: a duration as chrono_report_duration writes it; "n/a" for NaN. */
 CHRONO_API int chrono_table_duration(chrono_table_builder *b, double ns);
@@ -9708,7 +9713,8 @@ CHRONO_API int chrono_format_parse(const char *name, chrono_format *fmt)
     int i;
     if (!name || !fmt) return CHRONO_EINVAL;
     for (i = 0; i < CHRONO__NFORMATS; i++)
-        if (!strcmp(name, chrono__format_defs[i].name) || (*chrono__format_defs[i].alias && !strcmp(name, chrono__format_defs[i].alias))) {
+        if (!strcmp(name, chrono__format_defs[i].name) ||
+            (*chrono__format_defs[i].alias && !strcmp(name, chrono__format_defs[i].alias))) {
             *fmt = (chrono_format)i;
             return 0;
         }
@@ -9727,9 +9733,18 @@ CHRONO__PRIVATE size_t chrono__utf8_seq(const unsigned char *p, int *valid)
     *valid = 1;
     if (c < 0x80) return 1;
     if (c >= 0xC2 && c <= 0xDF) need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) { need = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
-    else if (c >= 0xF0 && c <= 0xF4) { need = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
-    else { *valid = 0; return 1; }
+    else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        *valid = 0;
+        return 1;
+    }
     for (i = 1; i <= need; i++) {
         if (p[i] < lo || p[i] > hi) { *valid = 0; return i; }
         lo = 0x80; hi = 0xBF;
@@ -9743,11 +9758,15 @@ CHRONO__PRIVATE size_t chrono__utf8_seq(const unsigned char *p, int *valid)
    forms and emoji, 0 for combining marks, else 1. */
 CHRONO__PRIVATE int chrono__cp_width(uint32_t c)
 {
-    if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
-    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF) ||
-        (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
-        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
-        (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+    if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) ||
+        (c >= 0xFE00 && c <= 0xFE0F))
+        return 0;
+    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) ||
+        (c >= 0x3041 && c <= 0x33FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+        (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
+        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+        (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+        (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
         (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
         return 2;
     return 1;
@@ -9820,8 +9839,10 @@ CHRONO__PRIVATE const char *chrono__json_piece(unsigned c, char tmp[8])
 
 CHRONO__PRIVATE const char *chrono__html_piece(const unsigned char *p, size_t len, char tmp[8])
 {
-    if (len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE) return CHRONO__REPLACEMENT;   /* U+FFFE, U+FFFF */
-    if (len == 2 && p[0] == 0xC2 && p[1] < 0xA0) return chrono__ctl_piece(p[1], tmp);           /* C1 control */
+    /* U+FFFE, U+FFFF */
+    if (len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE) return CHRONO__REPLACEMENT;
+    /* C1 control */
+    if (len == 2 && p[0] == 0xC2 && p[1] < 0xA0) return chrono__ctl_piece(p[1], tmp);
     switch (*p) {
     case '&':  return "&amp;";
     case '<':  return "&lt;";
@@ -9834,18 +9855,25 @@ CHRONO__PRIVATE const char *chrono__html_piece(const unsigned char *p, size_t le
 
 /* What the sequence at s + i (len bytes, valid or not) becomes in fmt: the
    escape, or NULL for the bytes themselves. */
-CHRONO__PRIVATE const char *chrono__escape_piece(const unsigned char *s, size_t i, size_t len, int valid,
-                                                 chrono_format fmt, char tmp[8])
+CHRONO__PRIVATE const char *chrono__escape_piece(const unsigned char *s, size_t i, size_t len,
+                                                 int valid, chrono_format fmt, char tmp[8])
 {
     unsigned c = s[i];
     int ctl = c < 0x20 || c == 0x7F;
     if (!valid) return fmt == CHRONO_FORMAT_JSON ? "\\ufffd" : CHRONO__REPLACEMENT;
     switch (fmt) {
-    case CHRONO_FORMAT_JSON: return c == '"' || c == '\\' || ctl ? chrono__json_piece(c, tmp) : NULL;
+    case CHRONO_FORMAT_JSON:
+        return c == '"' || c == '\\' || ctl ? chrono__json_piece(c, tmp) : NULL;
     case CHRONO_FORMAT_CSV:  return c == '"' ? "\"\"" : NULL;
-    case CHRONO_FORMAT_HTML: return ctl ? chrono__ctl_piece(c, tmp) : chrono__html_piece(s + i, len, tmp);
+    case CHRONO_FORMAT_HTML:
+        return ctl ? chrono__ctl_piece(c, tmp) : chrono__html_piece(s + i, len, tmp);
     case CHRONO_FORMAT_MARKDOWN:
-        if (!ctl && chrono__md_special(s, i)) { tmp[0] = '\\'; tmp[1] = (char)c; tmp[2] = '\0'; return tmp; }
+        if (!ctl && chrono__md_special(s, i)) {
+            tmp[0] = '\\';
+            tmp[1] = (char)c;
+            tmp[2] = '\0';
+            return tmp;
+        }
         /* fall through */
     default:                 return ctl ? chrono__ctl_piece(c, tmp) : NULL;
     }
@@ -9859,7 +9887,8 @@ CHRONO_API int chrono_escape(FILE *out, const char *s, chrono_format fmt)
     size_t i = 0;
     int quote;
     char tmp[8];
-    if (!out || !s || (int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_HTML) return CHRONO_EINVAL;
+    if (!out || !s || (int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_HTML)
+        return CHRONO_EINVAL;
     quote = fmt == CHRONO_FORMAT_CSV && chrono__csv_quoted(s);
     if (quote) fputc('"', out);
     while (p[i]) {
@@ -9898,8 +9927,14 @@ CHRONO_API const char *chrono_escape_buf(char *dst, size_t n, const char *src, c
     return dst;
 }
 
-CHRONO_API int chrono_json_escape(FILE *out, const char *s) { return chrono_escape(out, s, CHRONO_FORMAT_JSON); }
-CHRONO_API int chrono_csv_field(FILE *out, const char *s) { return chrono_escape(out, s, CHRONO_FORMAT_CSV); }
+CHRONO_API int chrono_json_escape(FILE *out, const char *s)
+{
+    return chrono_escape(out, s, CHRONO_FORMAT_JSON);
+}
+CHRONO_API int chrono_csv_field(FILE *out, const char *s)
+{
+    return chrono_escape(out, s, CHRONO_FORMAT_CSV);
+}
 
 /* ---- figures and units -------------------------------------------------------------- */
 /* x in a unit already chosen: 3 significant figures, at most 2 decimals. */
@@ -9937,8 +9972,14 @@ CHRONO__PRIVATE int chrono__unit(double ns)
     return 3;
 }
 
-CHRONO__PRIVATE double chrono__unit_div(int u) { return u == 0 ? 1.0 : u == 1 ? 1e3 : u == 2 ? 1e6 : 1e9; }
-CHRONO__PRIVATE const char *chrono__unit_name(int u) { return u == 0 ? "ns" : u == 1 ? "\xC2\xB5s" : u == 2 ? "ms" : "s"; }
+CHRONO__PRIVATE double chrono__unit_div(int u)
+{
+    return u == 0 ? 1.0 : u == 1 ? 1e3 : u == 2 ? 1e6 : 1e9;
+}
+CHRONO__PRIVATE const char *chrono__unit_name(int u)
+{
+    return u == 0 ? "ns" : u == 1 ? "\xC2\xB5s" : u == 2 ? "ms" : "s";
+}
 
 CHRONO_API const char *chrono_report_duration(char *buf, size_t n, double ns)
 {
@@ -10026,7 +10067,11 @@ CHRONO__PRIVATE int chrono__tb_room(chrono_table_builder *b, size_t more)
         size_t max = b->chrono__max ? 2 * b->chrono__max : 16;
         size_t *off = (size_t *)CHRONO_MALLOC(max * sizeof *off);
         const char **ptr = (const char **)CHRONO_MALLOC(max * sizeof *ptr);
-        if (!off || !ptr) { if (off) CHRONO_FREE(off); if (ptr) CHRONO_FREE((void *)ptr); return CHRONO_ENOMEM; }
+        if (!off || !ptr) {
+            if (off) CHRONO_FREE(off);
+            if (ptr) CHRONO_FREE((void *)ptr);
+            return CHRONO_ENOMEM;
+        }
         if (b->chrono__n) memcpy(off, b->chrono__off, b->chrono__n * sizeof *off);
         if (b->chrono__off) CHRONO_FREE(b->chrono__off);
         if (b->chrono__ptr) CHRONO_FREE((void *)b->chrono__ptr);
@@ -10100,7 +10145,8 @@ CHRONO_API int chrono_table_textf(chrono_table_builder *b, const char *fmt, ...)
     return rc;
 }
 
-CHRONO_API int chrono_table_number(chrono_table_builder *b, double v, const char *fmt, const char *unit)
+CHRONO_API int chrono_table_number(chrono_table_builder *b, double v, const char *fmt,
+                                   const char *unit)
 {
     char cell[96];
     size_t len;
@@ -10115,7 +10161,8 @@ CHRONO_API int chrono_table_number(chrono_table_builder *b, double v, const char
 CHRONO_API int chrono_table_duration(chrono_table_builder *b, double ns)
 {
     char cell[48];
-    return chrono_table_text(b, chrono__finite(ns) ? chrono_report_duration(cell, sizeof cell, ns) : "n/a");
+    return chrono_table_text(b, chrono__finite(ns) ? chrono_report_duration(cell, sizeof cell, ns)
+                                                   : "n/a");
 }
 
 CHRONO_API int chrono_table_integer(chrono_table_builder *b, long long v)
@@ -10139,7 +10186,8 @@ CHRONO_API void chrono_table_free(chrono_table_builder *b)
 CHRONO__PRIVATE int chrono__table_ok(const chrono_table *t)
 {
     size_t i;
-    if (!t || !t->key || !t->key[0] || !t->cols || t->ncols == 0 || (t->nrows && !t->cells)) return 0;
+    if (!t || !t->key || !t->key[0] || !t->cols || t->ncols == 0 || (t->nrows && !t->cells))
+        return 0;
     for (i = 0; i < t->ncols; i++) if (!t->cols[i]) return 0;
     for (i = 0; i < t->nrows * t->ncols; i++) if (!t->cells[i]) return 0;
     return 1;
@@ -10155,7 +10203,8 @@ CHRONO__PRIVATE void chrono__json_cell(FILE *out, const char *c)
     const char *d = c[0] == '-' || c[0] == '+' ? c + 1 : c;
     if (!c[0] || strcmp(c, "n/a") == 0) { fputs("null", out); return; }
     v = strtod(c, &end);
-    if (*end == '\0' && end != c && chrono__finite(v) && !strpbrk(c, "xXpP") && ((d[0] >= '0' && d[0] <= '9') || (d[0] == '.' && d[1] >= '0' && d[1] <= '9')))
+    if (*end == '\0' && end != c && chrono__finite(v) && !strpbrk(c, "xXpP") &&
+        ((d[0] >= '0' && d[0] <= '9') || (d[0] == '.' && d[1] >= '0' && d[1] <= '9')))
         chrono__jnum_value(out, v);
     else chrono__json_str(out, c);
 }
@@ -10194,7 +10243,8 @@ CHRONO__PRIVATE void chrono__table_widths(const chrono_table *t, chrono_format f
     for (c = 0; c < t->ncols; c++) {
         w[c] = 0;
         for (r = 0; r <= t->nrows; r++) {
-            size_t k = chrono__width(chrono_escape_buf(buf, sizeof buf, chrono__table_cell(t, r, c), fmt));
+            size_t k =
+                chrono__width(chrono_escape_buf(buf, sizeof buf, chrono__table_cell(t, r, c), fmt));
             if (k > w[c]) w[c] = k;
         }
     }
@@ -10202,7 +10252,8 @@ CHRONO__PRIVATE void chrono__table_widths(const chrono_table *t, chrono_format f
 
 CHRONO__PRIVATE int chrono__text_table(FILE *out, const chrono_table *t, chrono_format fmt)
 {
-    size_t r, c, wbuf[32], *w = t->ncols <= 32 ? wbuf : (size_t *)CHRONO_MALLOC(t->ncols * sizeof *w);
+    size_t r, c, wbuf[32],
+        *w = t->ncols <= 32 ? wbuf : (size_t *)CHRONO_MALLOC(t->ncols * sizeof *w);
     int md = fmt == CHRONO_FORMAT_MARKDOWN;
     char buf[640];
     if (!w) return CHRONO_ENOMEM;
@@ -10241,7 +10292,8 @@ CHRONO__PRIVATE void chrono__csv_table(FILE *out, const chrono_table *t)
 /* A table inside a report: text, markdown and CSV as chrono_table_write;
    JSON as the member `"key": [...]` at `indent` (the caller writes the
    braces and commas around it).  0 or CHRONO_ENOMEM. */
-CHRONO__PRIVATE int chrono__table_body(FILE *out, chrono_format fmt, const chrono_table *t, int indent)
+CHRONO__PRIVATE int chrono__table_body(FILE *out, chrono_format fmt, const chrono_table *t,
+                                       int indent)
 {
     switch (fmt) {
     case CHRONO_FORMAT_CSV:  chrono__csv_table(out, t); return 0;
@@ -10253,7 +10305,9 @@ CHRONO__PRIVATE int chrono__table_body(FILE *out, chrono_format fmt, const chron
 CHRONO_API int chrono_table_write(FILE *out, chrono_format fmt, const chrono_table *t)
 {
     int rc;
-    if (!out || !chrono__table_ok(t) || (int)fmt < CHRONO_FORMAT_TEXT || (int)fmt > CHRONO_FORMAT_JSON) return CHRONO_EINVAL;
+    if (!out || !chrono__table_ok(t) || (int)fmt < CHRONO_FORMAT_TEXT ||
+        (int)fmt > CHRONO_FORMAT_JSON)
+        return CHRONO_EINVAL;
     if (fmt == CHRONO_FORMAT_JSON) fputs("{\n", out);
     rc = chrono__table_body(out, fmt, t, 2);
     if (fmt == CHRONO_FORMAT_JSON) fputs("\n}\n", out);
