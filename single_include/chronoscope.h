@@ -515,7 +515,8 @@ typedef struct chrono_clock {
     chrono_hz_method hz_method;
     double hz_reported;         /* what CPUID / the OS / the register said, 0 if nothing */
     double hz_calibrated;       /* median of the calibration windows, 0 if not calibrated */
-    double calib_spread;        /* (max - min) / median of the windows: the calibration's uncertainty */
+    double calib_spread;        /* (max - min) / median of the windows: the calibration's
+                                   uncertainty */
     uint64_t overhead_ticks;    /* median cost of an empty start→stop region */
     uint64_t overhead_min_ticks;
     uint64_t resolution_ticks;  /* smallest step two back-to-back reads can show (>= 1) */
@@ -4815,7 +4816,11 @@ CHRONO_API uint64_t chrono_clock_read(const chrono_clock *c)
     case CHRONO__KIND_CNTVCT: return chrono__cntvct();
 #endif
 #if CHRONO_OS_WINDOWS
-    case CHRONO__KIND_QPC: { LARGE_INTEGER t; QueryPerformanceCounter(&t); return (uint64_t)t.QuadPart; }
+    case CHRONO__KIND_QPC: {
+        LARGE_INTEGER t;
+        QueryPerformanceCounter(&t);
+        return (uint64_t)t.QuadPart;
+    }
 #endif
 #if CHRONO_OS_APPLE
     case CHRONO__KIND_MACH:   return mach_absolute_time();
@@ -4852,7 +4857,11 @@ CHRONO_API uint64_t chrono_clock_ns_u64(const chrono_clock *c, uint64_t ticks)
 }
 
 /* ---- capabilities ------------------------------------------------------- */
-typedef struct chrono__x86_facts { int tsc, rdtscp, invariant, hypervisor; char vendor[16]; double hz15, hz_hv; } chrono__x86_facts;
+typedef struct chrono__x86_facts {
+    int tsc, rdtscp, invariant, hypervisor;
+    char vendor[16];
+    double hz15, hz_hv;
+} chrono__x86_facts;
 
 CHRONO__PRIVATE void chrono__x86_read(chrono__x86_facts *f)
 {
@@ -4862,7 +4871,8 @@ CHRONO__PRIVATE void chrono__x86_read(chrono__x86_facts *f)
     f->hypervisor = chrono__hypervisor(f->vendor, &hv_max);
 #if !defined(CHRONO_NO_RDTSCP)   /* forces lfence;rdtsc at the stop */
     /* Under valgrind stop with lfence;rdtsc: its CPUID may offer an RDTSCP it cannot run. */
-    if (!chrono__under_valgrind() && chrono__cpuid(0x80000001u, 0, r) == 0) f->rdtscp = (int)((r[3] >> 27) & 1u);
+    if (!chrono__under_valgrind() && chrono__cpuid(0x80000001u, 0, r) == 0)
+        f->rdtscp = (int)((r[3] >> 27) & 1u);
 #endif
     if (chrono__cpuid(0x80000007u, 0, r) == 0) f->invariant = (int)((r[3] >> 8) & 1u);
     /* CPUID 0x15: TSC = crystal (ECX Hz) × EBX / EAX. */
@@ -4886,9 +4896,15 @@ CHRONO_API int chrono_clock_available(chrono_clock_source src)
 #endif
 #if !CHRONO_OS_WINDOWS && !CHRONO_OS_APPLE
 #  if defined(CLOCK_MONOTONIC_RAW)
-    case CHRONO_CLOCK_MONOTONIC_RAW: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0; }
+    case CHRONO_CLOCK_MONOTONIC_RAW: {
+        struct timespec ts;
+        return clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0;
+    }
 #  endif
-    case CHRONO_CLOCK_MONOTONIC: { struct timespec ts; return clock_gettime(CLOCK_MONOTONIC, &ts) == 0; }
+    case CHRONO_CLOCK_MONOTONIC: {
+        struct timespec ts;
+        return clock_gettime(CLOCK_MONOTONIC, &ts) == 0;
+    }
 #endif
 #if CHRONO_OS_WINDOWS
     case CHRONO_CLOCK_QPC: return 1;
@@ -4931,7 +4947,8 @@ CHRONO_API const char *chrono_clock_hz_method_name(chrono_hz_method m)
 /* ---- calibration -------------------------------------------------------- */
 /* One (ticks, ns) point: the OS clock read bracketed by two tick reads, the
    tightest bracket of a few tries, the tick value taken at its middle. */
-CHRONO__PRIVATE void chrono__calib_point(const chrono_clock *c, int refid, uint64_t *ticks, uint64_t *ns)
+CHRONO__PRIVATE void chrono__calib_point(const chrono_clock *c, int refid, uint64_t *ticks,
+                                         uint64_t *ns)
 {
     uint64_t best = UINT64_MAX;
     int i;
@@ -4961,7 +4978,8 @@ CHRONO_API int chrono_clock_calibrate(const chrono_clock *c, int windows, uint64
     double v[16];
     int refid = chrono__reference_clockid(), i;
     if (!c || !hz || windows < 1 || windows > 16 || window_ns < 1000) return CHRONO_EINVAL;
-    if (window_ns > UINT64_C(10000000000)) return CHRONO_EINVAL;   /* over 10 s a window: would spin for ages */
+    /* over 10 s a window: would spin for ages */
+    if (window_ns > UINT64_C(10000000000)) return CHRONO_EINVAL;
     for (i = 0; i < windows; i++) {
         uint64_t t0, n0, t1, n1;
         chrono__calib_point(c, refid, &t0, &n0);
@@ -5075,7 +5093,8 @@ CHRONO__PRIVATE int chrono__open_source(chrono_clock *c, chrono_clock_source src
     case CHRONO_CLOCK_MACH: {
         mach_timebase_info_data_t tb;
         mach_timebase_info(&tb);
-        return chrono__exact_hz(c, CHRONO__KIND_MACH, 1e9 * (double)tb.denom / (double)tb.numer, CHRONO_HZ_EXACT);
+        return chrono__exact_hz(c, CHRONO__KIND_MACH, 1e9 * (double)tb.denom / (double)tb.numer,
+                                CHRONO_HZ_EXACT);
     }
 #endif
     default:
