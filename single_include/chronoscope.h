@@ -743,7 +743,8 @@ typedef struct chrono_pin {
     char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
     /* private */
     long chrono__thread;               /* id of the thread that pinned */
-    uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on Windows) */
+    uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on
+                                          Windows) */
 } chrono_pin;
 
 typedef struct chrono_cache {
@@ -762,7 +763,8 @@ typedef struct chrono_env {
     int  smt;               /* 1/0 SMT active, -1 unknown */
     int  in_vm;             /* 1 under a hypervisor, 0 otherwise */
     char hypervisor[16];    /* CPUID 0x40000000 signature or /sys/hypervisor/type, "" */
-    char emulator[24];      /* the code runs on an emulator: "qemu-user", "QEMU TCG", "valgrind"; "" */
+    /* the code runs on an emulator: "qemu-user", "QEMU TCG", "valgrind"; "" */
+    char emulator[24];
     char clocksource[32];   /* Linux current_clocksource, "" */
     char kernel[96];        /* "Linux 6.1.0-... x86_64", "Windows x86_64" */
     int  pti;               /* page-table isolation: 1 on (meltdown "Mitigation: PTI": every system
@@ -777,7 +779,8 @@ typedef struct chrono_env {
     double loadavg1;        /* 1-minute load average, -1 unknown */
     chrono_cache caches[8]; /* cpu0's caches, lowest level first */
     int ncaches;            /* 0 if unknown */
-    unsigned warnings;      /* CHRONO_WARN_DEBUG_BUILD, _VM, _FREQ_SCALING, _LOAD, _ASSERTS, _EMULATED */
+    unsigned warnings;      /* CHRONO_WARN_DEBUG_BUILD, _VM, _FREQ_SCALING, _LOAD, _ASSERTS,
+                               _EMULATED */
 } chrono_env;
 
 /* ---- functions ------------------------------------------------------------ */
@@ -5210,9 +5213,19 @@ CHRONO__EXTERN_C_END
 #  if defined(CPU_SETSIZE)
 typedef cpu_set_t chrono__mask;
 #    define CHRONO__MASK_CPUS CPU_SETSIZE
-CHRONO__PRIVATE int chrono__mask_get(chrono__mask *m) { CPU_ZERO(m); return sched_getaffinity(0, sizeof *m, m); }
-CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m) { return sched_setaffinity(0, sizeof *m, m); }
-CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu) { return cpu < CHRONO__MASK_CPUS && CPU_ISSET(cpu, m); }
+CHRONO__PRIVATE int chrono__mask_get(chrono__mask *m)
+{
+    CPU_ZERO(m);
+    return sched_getaffinity(0, sizeof *m, m);
+}
+CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m)
+{
+    return sched_setaffinity(0, sizeof *m, m);
+}
+CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu)
+{
+    return cpu < CHRONO__MASK_CPUS && CPU_ISSET(cpu, m);
+}
 CHRONO__PRIVATE void chrono__mask_only(chrono__mask *m, int cpu) { CPU_ZERO(m); CPU_SET(cpu, m); }
 CHRONO__PRIVATE void chrono__mask_all(chrono__mask *m)
 {
@@ -5225,18 +5238,25 @@ CHRONO__PRIVATE int chrono__getcpu(void) { return sched_getcpu(); }
 #    if defined(__GLIBC__) && !defined(__USE_MISC)
 long syscall(long number, ...);   /* glibc has it whatever the feature macros say */
 #    endif
-typedef struct chrono__mask { unsigned long bits[1024 / (8 * sizeof(unsigned long))]; } chrono__mask;
+typedef struct chrono__mask {
+    unsigned long bits[1024 / (8 * sizeof(unsigned long))];
+} chrono__mask;
 #    define CHRONO__MASK_CPUS 1024
 #    define CHRONO__MASK_WORD (8 * (int)sizeof(unsigned long))
 CHRONO__PRIVATE int chrono__mask_get(chrono__mask *m)
 {
     memset(m, 0, sizeof *m);
-    return syscall(SYS_sched_getaffinity, 0, sizeof *m, m) > 0 ? 0 : -1;   /* the kernel returns the size */
+    /* the kernel returns the size */
+    return syscall(SYS_sched_getaffinity, 0, sizeof *m, m) > 0 ? 0 : -1;
 }
-CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m) { return (int)syscall(SYS_sched_setaffinity, 0, sizeof *m, m); }
+CHRONO__PRIVATE int chrono__mask_set(const chrono__mask *m)
+{
+    return (int)syscall(SYS_sched_setaffinity, 0, sizeof *m, m);
+}
 CHRONO__PRIVATE int chrono__mask_has(const chrono__mask *m, int cpu)
 {
-    return cpu < CHRONO__MASK_CPUS && ((m->bits[cpu / CHRONO__MASK_WORD] >> (cpu % CHRONO__MASK_WORD)) & 1ul);
+    return cpu < CHRONO__MASK_CPUS &&
+           ((m->bits[cpu / CHRONO__MASK_WORD] >> (cpu % CHRONO__MASK_WORD)) & 1ul);
 }
 CHRONO__PRIVATE void chrono__mask_all(chrono__mask *m) { memset(m, 0xff, sizeof *m); }
 CHRONO__PRIVATE void chrono__mask_only(chrono__mask *m, int cpu)
@@ -5254,7 +5274,8 @@ CHRONO__PRIVATE int chrono__getcpu(void)
 #    define RUSAGE_THREAD 1   /* Linux's value; glibc names it only under _GNU_SOURCE */
 #  endif
 /* The saved mask lives in chrono_pin's opaque storage. */
-typedef char chrono__mask_fits[sizeof(chrono__mask) <= sizeof(((chrono_pin *)0)->chrono__saved) ? 1 : -1];
+typedef char
+    chrono__mask_fits[sizeof(chrono__mask) <= sizeof(((chrono_pin *)0)->chrono__saved) ? 1 : -1];
 #endif
 
 CHRONO__EXTERN_C_BEGIN
@@ -5336,17 +5357,20 @@ CHRONO__PRIVATE void chrono__linux_describe(chrono_pin *p, int cpu)
     char path[96], list[48];
     long core = -1, pkg = -1;
     int n;
-    (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+    (void)chrono__bprintf(path, sizeof path,
+                          "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
     if (chrono__file_line(path, list, sizeof list) != 0) return;
     n = chrono__cpulist_count(list);
     if (n < 1) return;
     p->smt_siblings = n - 1;
     (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
     (void)chrono__file_long(path, &core);
-    (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+    (void)chrono__bprintf(path, sizeof path,
+                          "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
     (void)chrono__file_long(path, &pkg);
     /* core_id counts within a package: name the package when there are several */
-    n = pkg > 0 ? chrono__bprintf(p->topology, sizeof p->topology, "package %ld core %ld (PUs %s)", pkg, core, list)
+    n = pkg > 0 ? chrono__bprintf(p->topology, sizeof p->topology, "package %ld core %ld (PUs %s)",
+                                  pkg, core, list)
                 : chrono__bprintf(p->topology, sizeof p->topology, "core %ld (PUs %s)", core, list);
     if (n < 0) p->topology[0] = '\0';
 }
@@ -5388,7 +5412,8 @@ CHRONO__PRIVATE void chrono__win_describe(chrono_pin *p, int cpu)
         if ((m >> cpu) & 1u) {
             chrono__mask_list(list, sizeof list, m);
             p->smt_siblings = chrono__popcount(m) - 1;
-            if (chrono__bprintf(p->topology, sizeof p->topology, "core %d (PUs %s)", core, list) < 0)
+            if (chrono__bprintf(p->topology, sizeof p->topology, "core %d (PUs %s)", core,
+                                list) < 0)
                 p->topology[0] = '\0';
             return;
         }
@@ -5413,7 +5438,8 @@ CHRONO__PRIVATE int chrono__hwloc_describe(chrono_pin *p, int *cpu)
     if (hwloc_topology_load(topo) != 0) goto done;
     if (c == CHRONO_CPU_CURRENT) {
         where = hwloc_bitmap_alloc();
-        if (!where || hwloc_get_last_cpu_location(topo, where, HWLOC_CPUBIND_THREAD) != 0) goto done;
+        if (!where || hwloc_get_last_cpu_location(topo, where, HWLOC_CPUBIND_THREAD) != 0)
+            goto done;
         c = hwloc_bitmap_first(where);
         if (c < 0) goto done;
     }
@@ -5423,7 +5449,8 @@ CHRONO__PRIVATE int chrono__hwloc_describe(chrono_pin *p, int *cpu)
     if (core && core->cpuset) {
         (void)hwloc_bitmap_list_snprintf(list, sizeof list, core->cpuset);
         p->smt_siblings = hwloc_bitmap_weight(core->cpuset) - 1;
-        if (chrono__bprintf(p->topology, sizeof p->topology, "core %u (PUs %s)", core->logical_index, list) < 0)
+        if (chrono__bprintf(p->topology, sizeof p->topology, "core %u (PUs %s)",
+                            core->logical_index, list) < 0)
             p->topology[0] = '\0';
     } else {
         p->smt_siblings = 0;
@@ -5450,7 +5477,8 @@ CHRONO_API int chrono_cpu_current(void)
 #  else
     typedef DWORD (WINAPI *chrono__gcpn_fn)(void);
     HMODULE k = GetModuleHandleA("kernel32.dll");
-    chrono__gcpn_fn f = k ? (chrono__gcpn_fn)(void (*)(void))GetProcAddress(k, "GetCurrentProcessorNumber") : NULL;
+    chrono__gcpn_fn f =
+        k ? (chrono__gcpn_fn)(void (*)(void))GetProcAddress(k, "GetCurrentProcessorNumber") : NULL;
     return f ? (int)f() : CHRONO_ENOTSUP;
 #  endif
 #else
@@ -5571,9 +5599,15 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
         DWORD_PTR old, bit;
         if (chrono__win_thread_mask(&old) != 0) return CHRONO_EPIN;
         if ((cpu = chrono__pin_target(p, cpu, &described)) < 0) return cpu;
-        if (cpu >= (int)(8 * sizeof old) || !((old >> cpu) & 1u)) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        if (cpu >= (int)(8 * sizeof old) || !((old >> cpu) & 1u)) {
+            chrono__pin_clear(p);
+            return CHRONO_EPIN;
+        }
         bit = (DWORD_PTR)1 << cpu;
-        if (SetThreadAffinityMask(GetCurrentThread(), bit) == 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
+        if (SetThreadAffinityMask(GetCurrentThread(), bit) == 0) {
+            chrono__pin_clear(p);
+            return CHRONO_EPIN;
+        }
         p->chrono__saved[0] = (uint64_t)old;
         p->chrono__thread = (long)GetCurrentThreadId();
         if (!described) chrono__win_describe(p, cpu);
@@ -5595,10 +5629,12 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
     if (p->pinned != 1) return CHRONO_OK;
 #if CHRONO__OS_LINUX
     if (p->chrono__thread != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
-    if (chrono__mask_set((const chrono__mask *)(const void *)p->chrono__saved) != 0) return CHRONO_EPIN;
+    if (chrono__mask_set((const chrono__mask *)(const void *)p->chrono__saved) != 0)
+        return CHRONO_EPIN;
 #elif CHRONO__OS_WINDOWS
     if (p->chrono__thread != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
-    if (SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)p->chrono__saved[0]) == 0) return CHRONO_EPIN;
+    if (SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)p->chrono__saved[0]) == 0)
+        return CHRONO_EPIN;
 #endif
     p->pinned = 0;
     p->cpu = -1;
@@ -5627,7 +5663,8 @@ typedef struct chrono__emu_facts {
     int valgrind;             /* valgrind's client request answered (chrono__under_valgrind) */
     const char *ld_preload;   /* $LD_PRELOAD */
     const char *comm;         /* /proc/self/comm: the executable the kernel started */
-    const char *maps;         /* lines of /proc/thread-self/maps: the kernel's, which qemu-user does not rewrite */
+    const char *maps;         /* lines of /proc/thread-self/maps: the kernel's, which qemu-user does
+                                 not rewrite */
     const char *cpuinfo;      /* lines of /proc/cpuinfo */
     int code_x86;             /* 1: the code is x86 (i386, x86-64); 0: another architecture */
     const char *hypervisor;   /* CPUID 0x40000000 signature, without repeats ("TCG") */
@@ -5729,9 +5766,11 @@ CHRONO__PRIVATE void chrono__env_compiler(chrono_env *e)
 #if defined(__INTEL_LLVM_COMPILER)
     (void)chrono__bprintf(s, n, "icx %d", (int)__INTEL_LLVM_COMPILER);
 #elif defined(__clang__) && defined(__apple_build_version__)
-    (void)chrono__bprintf(s, n, "Apple clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+    (void)chrono__bprintf(s, n, "Apple clang %d.%d.%d", __clang_major__, __clang_minor__,
+                          __clang_patchlevel__);
 #elif defined(__clang__)
-    (void)chrono__bprintf(s, n, "clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+    (void)chrono__bprintf(s, n, "clang %d.%d.%d", __clang_major__, __clang_minor__,
+                          __clang_patchlevel__);
 #elif defined(__GNUC__)
     (void)chrono__bprintf(s, n, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
 #elif defined(_MSC_VER)
@@ -5764,7 +5803,8 @@ CHRONO__PRIVATE void chrono__env_cpuid(chrono_env *e)
     if (chrono__hypervisor(e->hypervisor, NULL)) e->in_vm = 1;
 }
 
-CHRONO__PRIVATE void chrono__env_add_cache(chrono_env *e, int level, int type, long size, int sharing)
+CHRONO__PRIVATE void chrono__env_add_cache(chrono_env *e, int level, int type, long size,
+                                           int sharing)
 {
     static const char *const names[] = { "", "Data", "Instruction", "Unified" };
     chrono_cache *c;
@@ -5783,7 +5823,8 @@ CHRONO__PRIVATE void chrono__env_add_cache(chrono_env *e, int level, int type, l
 CHRONO__PRIVATE void chrono__env_cpuid_caches(chrono_env *e)
 {
     uint32_t r[4], leaf = 0;
-    int i, amd = strcmp(e->cpu_vendor, "AuthenticAMD") == 0 || strcmp(e->cpu_vendor, "HygonGenuine") == 0;
+    int i, amd = strcmp(e->cpu_vendor, "AuthenticAMD") == 0 ||
+                 strcmp(e->cpu_vendor, "HygonGenuine") == 0;
     if (!e->cpu_vendor[0]) return;
     if (!amd && chrono__cpuid(4, 0, r) == 0 && (r[0] & 31u) != 0) leaf = 4;
     else if (chrono__cpuid(0x80000001u, 0, r) == 0 && ((r[2] >> 22) & 1u) &&
@@ -5794,7 +5835,8 @@ CHRONO__PRIVATE void chrono__env_cpuid_caches(chrono_env *e)
             long ways = (long)(r[1] >> 22) + 1, parts = (long)((r[1] >> 12) & 0x3ffu) + 1;
             long line = (long)(r[1] & 0xfffu) + 1, sets = (long)r[2] + 1;
             if (type == 0) break;
-            chrono__env_add_cache(e, level, type, ways * parts * line * sets, (int)((r[0] >> 14) & 0xfffu) + 1);
+            chrono__env_add_cache(e, level, type, ways * parts * line * sets,
+                                  (int)((r[0] >> 14) & 0xfffu) + 1);
         }
     } else if (amd && chrono__cpuid(0x80000006u, 0, r) == 0) {
         uint32_t l2 = r[2], l3 = r[3];
@@ -5866,18 +5908,22 @@ CHRONO__PRIVATE void chrono__env_linux_caches(chrono_env *e)
         long level, size;
         int t, sharing = -1;
         char *end;
-        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level",
+                              i);
         if (chrono__file_long(path, &level) != 0) break;
-        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type",
+                              i);
         if (chrono__file_line(path, buf, sizeof buf) != 0) continue;
         for (t = 0; t < 3 && strcmp(buf, types[t]) != 0; t++) {}
-        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size",
+                              i);
         if (chrono__file_line(path, buf, sizeof buf) != 0) continue;
         size = strtol(buf, &end, 10);
         if (*end == 'K') size *= 1024L;
         else if (*end == 'M') size *= 1024L * 1024L;
         else if (*end == 'G') size *= 1024L * 1024L * 1024L;
-        (void)chrono__bprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+        (void)chrono__bprintf(path, sizeof path,
+                              "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
         if (chrono__file_line(path, buf, sizeof buf) == 0) sharing = chrono__cpulist_count(buf);
         chrono__env_add_cache(e, (int)level, t + 1, size, sharing);
     }
@@ -5888,8 +5934,10 @@ CHRONO__PRIVATE void chrono__env_linux_caches(chrono_env *e)
    a meltdown file both stay unknown (-1, ""). */
 CHRONO__PRIVATE void chrono__env_mitigations(chrono_env *e, const char *dir)
 {
-    static const char *const bugs[] = { "spectre_v2", "retbleed", "spec_rstack_overflow", "mds", "l1tf",
-                                        "spec_store_bypass", "mmio_stale_data", "gather_data_sampling" };
+    static const char *const bugs[] = {
+        "spectre_v2", "retbleed",          "spec_rstack_overflow", "mds",
+        "l1tf",       "spec_store_bypass", "mmio_stale_data",      "gather_data_sampling"
+    };
     char path[256], val[160];
     size_t i, w = 0;
     e->pti = -1;
@@ -5900,7 +5948,8 @@ CHRONO__PRIVATE void chrono__env_mitigations(chrono_env *e, const char *dir)
     for (i = 0; i < sizeof bugs / sizeof bugs[0] && w < sizeof e->mitigations; i++) {
         int k;
         (void)chrono__bprintf(path, sizeof path, "%s/%s", dir, bugs[i]);
-        if (chrono__file_line(path, val, sizeof val) != 0 || !strncmp(val, "Not affected", 12)) continue;
+        if (chrono__file_line(path, val, sizeof val) != 0 || !strncmp(val, "Not affected", 12))
+            continue;
         val[40] = '\0';   /* the first clauses; a clause cut at its ';' loses it (no ";;") */
         while (*val && strchr("; ", val[strlen(val) - 1])) val[strlen(val) - 1] = '\0';
         k = chrono__bprintf(e->mitigations + w, sizeof e->mitigations - w, " %s=%s;", bugs[i], val);
@@ -5921,14 +5970,18 @@ CHRONO__PRIVATE void chrono__env_linux(chrono_env *e, char *cpuinfo, size_t n, i
         e->in_vm = *kernel_vm = 1;
         if (!e->hypervisor[0]) chrono__str_copy(e->hypervisor, sizeof e->hypervisor, buf);
     }
-    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor, sizeof e->governor);
+    (void)chrono__file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor,
+                            sizeof e->governor);
     (void)chrono__file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
                             e->clocksource, sizeof e->clocksource);
     if (chrono__file_long("/sys/devices/system/cpu/cpufreq/boost", &v) == 0) e->boost = v != 0;
-    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0) e->boost = v == 0;
-    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0) e->boost = v != 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0)
+        e->boost = v == 0;
+    else if (chrono__file_long("/sys/devices/system/cpu/cpufreq/policy0/boost", &v) == 0)
+        e->boost = v != 0;
     if (chrono__file_long("/sys/devices/system/cpu/smt/active", &v) == 0) e->smt = v != 0;
-    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0) e->loadavg1 = chrono__parse_decimal(buf);
+    if (chrono__file_line("/proc/loadavg", buf, sizeof buf) == 0)
+        e->loadavg1 = chrono__parse_decimal(buf);
     chrono__env_uname(e);
     chrono__env_linux_caches(e);
     chrono__env_mitigations(e, "/sys/devices/system/cpu/vulnerabilities");
@@ -5949,15 +6002,21 @@ CHRONO__PRIVATE void chrono__env_windows(chrono_env *e)
     if (!GetComputerNameA(e->hostname, &size)) e->hostname[0] = '\0';
     if (n > 0) e->smt = 0;
     for (i = 0; i < n; i++)
-        if (buf[i].Relationship == RelationProcessorCore && chrono__popcount((unsigned long long)buf[i].ProcessorMask) > 1)
+        if (buf[i].Relationship == RelationProcessorCore &&
+            chrono__popcount((unsigned long long)buf[i].ProcessorMask) > 1)
             e->smt = 1;
     /* Caches of CPU 0, lowest level first. */
     for (level = 1; level <= 4; level++) {
         for (i = 0; i < n; i++) {
             const CACHE_DESCRIPTOR *c = &buf[i].Cache;
             int type;
-            if (buf[i].Relationship != RelationCache || c->Level != level || !(buf[i].ProcessorMask & 1u)) continue;
-            type = c->Type == CacheData ? 1 : c->Type == CacheInstruction ? 2 : c->Type == CacheUnified ? 3 : 0;
+            if (buf[i].Relationship != RelationCache || c->Level != level ||
+                !(buf[i].ProcessorMask & 1u))
+                continue;
+            type = c->Type == CacheData ? 1
+                   : c->Type == CacheInstruction ? 2
+                   : c->Type == CacheUnified ? 3
+                                             : 0;
             chrono__env_add_cache(e, level, type, (long)c->Size,
                                   chrono__popcount((unsigned long long)buf[i].ProcessorMask));
         }
@@ -6013,8 +6072,10 @@ CHRONO_API int chrono_env_read_at(chrono_env *e, unsigned long caller)
 
     if (e->optimized == 0) w |= CHRONO_WARN_DEBUG_BUILD;
     if (e->in_vm == 1) w |= CHRONO_WARN_VM;
-    if ((e->governor[0] && strcmp(e->governor, "performance") != 0) || e->boost == 1) w |= CHRONO_WARN_FREQ_SCALING;
-    if (e->loadavg1 >= 0.0 && e->online_cpus >= 1 && e->loadavg1 > e->online_cpus / 2.0) w |= CHRONO_WARN_LOAD;
+    if ((e->governor[0] && strcmp(e->governor, "performance") != 0) || e->boost == 1)
+        w |= CHRONO_WARN_FREQ_SCALING;
+    if (e->loadavg1 >= 0.0 && e->online_cpus >= 1 && e->loadavg1 > e->online_cpus / 2.0)
+        w |= CHRONO_WARN_LOAD;
     if (e->asserts) w |= CHRONO_WARN_ASSERTS;
     if (e->emulator[0]) w |= CHRONO_WARN_EMULATED;
     e->warnings = w;
