@@ -10412,7 +10412,8 @@ CHRONO__EXTERN_C_END
 #  include <sys/wait.h>
 #  include <unistd.h>     /* unlink, rmdir */
 #  if defined(__GLIBC__) && !defined(__USE_POSIX)
-int kill(pid_t pid, int sig);   /* glibc declares it only with POSIX features on (strict -std=c99) */
+/* glibc declares it only with POSIX features on (strict -std=c99) */
+int kill(pid_t pid, int sig);
 #  endif
 #endif
 
@@ -10423,7 +10424,8 @@ CHRONO_API const char *chrono_tmp_track(chrono_tmp *t, const char *dir, const ch
     int i;
     if (!t || !dir || !name) return NULL;
     i = t->n;
-    if (i < 0 || i >= CHRONO_TMP_MAX || strlen(dir) + strlen(name) + 2 > CHRONO_TMP_PATH) return NULL;
+    if (i < 0 || i >= CHRONO_TMP_MAX || strlen(dir) + strlen(name) + 2 > CHRONO_TMP_PATH)
+        return NULL;
     (void)chrono__bprintf(t->path[i], CHRONO_TMP_PATH, "%s/%s", dir, name);
     t->n = i + 1;
     return t->path[i];
@@ -10434,10 +10436,14 @@ CHRONO_API void chrono_tmp_remove(chrono_tmp *t)
     int i;
     if (!t) return;
 #if CHRONO_OS_LINUX || CHRONO_OS_POSIX
-    if (t->child > 0) { (void)kill((pid_t)t->child, SIGKILL); (void)waitpid((pid_t)t->child, NULL, 0); }
+    if (t->child > 0) {
+        (void)kill((pid_t)t->child, SIGKILL);
+        (void)waitpid((pid_t)t->child, NULL, 0);
+    }
 #endif
     t->child = 0;
-    for (i = t->n - 1; i >= 0 && i < CHRONO_TMP_MAX; i--) {   /* newest first: files before their directory */
+    /* newest first: files before their directory */
+    for (i = t->n - 1; i >= 0 && i < CHRONO_TMP_MAX; i--) {
         size_t len = strlen(t->path[i]);
         if (len && t->path[i][len - 1] == '/') {
 #if CHRONO_OS_WINDOWS
