@@ -2013,7 +2013,8 @@ CHRONO__EXTERN_C_END
 #  define CHRONO__ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #  define CHRONO__ATOMIC_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #elif defined(_MSC_VER)
-#  define CHRONO__ATOMIC_ADD(p, v) ((unsigned long)_InterlockedExchangeAdd((volatile long *)(p), (long)(v)) + (v))
+#  define CHRONO__ATOMIC_ADD(p, v) \
+    ((unsigned long)_InterlockedExchangeAdd((volatile long *)(p), (long)(v)) + (v))
 #  define CHRONO__ATOMIC_LOAD(p) ((unsigned long)_InterlockedOr((volatile long *)(p), 0))
 #  define CHRONO__ATOMIC_STORE(p, v) ((void)_InterlockedExchange((volatile long *)(p), (long)(v)))
 #else
@@ -2026,8 +2027,8 @@ CHRONO__INLINE unsigned long chrono_atomic_add(volatile unsigned long *p, unsign
 }
 
 CHRONO__EXTERN_C_BEGIN
-CHRONO_API int chrono_run_threads(chrono_session *s, const char *name, chrono_fn fn, void *ctx, int threads,
-                                  chrono_result *out);
+CHRONO_API int chrono_run_threads(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                  int threads, chrono_result *out);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_THREADS_H */
@@ -9285,7 +9286,8 @@ typedef struct chrono__thread {
     struct chrono__threads *g;
     int index, cpu;              /* cpu pinned to, -1: not pinned */
     int started;                 /* the OS thread exists (joined at the end) */
-    uint64_t start, ticks;       /* its last call: the clock when it began, its length net of the overhead */
+    uint64_t start, ticks;       /* its last call: the clock when it began, its length net of the
+                                    overhead */
     int disturbed;               /* its last call changed CPU or was switched out */
     chrono_pin pin;
     CHRONO__THREAD_HANDLE handle;
@@ -9378,7 +9380,11 @@ CHRONO__PRIVATE void chrono__thread_loop(chrono__thread *t)
 }
 
 #if CHRONO__OS_WINDOWS
-CHRONO__PRIVATE DWORD WINAPI chrono__thread_main(LPVOID p) { chrono__thread_loop((chrono__thread *)p); return 0; }
+CHRONO__PRIVATE DWORD WINAPI chrono__thread_main(LPVOID p)
+{
+    chrono__thread_loop((chrono__thread *)p);
+    return 0;
+}
 CHRONO__PRIVATE int chrono__thread_start(chrono__thread *t)
 {
     t->handle = CreateThread(NULL, 0, chrono__thread_main, t, 0, NULL);
@@ -9390,7 +9396,11 @@ CHRONO__PRIVATE void chrono__thread_join(chrono__thread *t)
     (void)CloseHandle(t->handle);
 }
 #else
-CHRONO__PRIVATE void *chrono__thread_main(void *p) { chrono__thread_loop((chrono__thread *)p); return NULL; }
+CHRONO__PRIVATE void *chrono__thread_main(void *p)
+{
+    chrono__thread_loop((chrono__thread *)p);
+    return NULL;
+}
 CHRONO__PRIVATE int chrono__thread_start(chrono__thread *t)
 {
     return pthread_create(&t->handle, NULL, chrono__thread_main, t) == 0 ? 0 : CHRONO_ENOMEM;
@@ -9411,7 +9421,8 @@ CHRONO__PRIVATE void chrono__threads_note(chrono__threads *g)
     int i;
     for (i = 0; i < g->n; i++) {
         const chrono__thread *t = &g->t[i];
-        g->tns[row * (size_t)g->n + (size_t)i] = chrono_clock_ns(g->clk, t->ticks) / (double)g->iters;
+        g->tns[row * (size_t)g->n + (size_t)i] = chrono_clock_ns(g->clk, t->ticks) /
+                                                 (double)g->iters;
         bad |= (unsigned char)t->disturbed;
         if ((int64_t)(t->start - first) < 0) first = t->start;
         if ((int64_t)(t->start - last) > 0) last = t->start;
@@ -9464,7 +9475,8 @@ CHRONO__PRIVATE int chrono__threads_start(chrono_session *s, chrono__threads *g,
         if ((rc = chrono__thread_start(&g->t[i])) == 0) g->t[i].started = 1;
     }
     if (repin) (void)chrono_cpu_pin(&s->pin, own);
-    if (rc == 0) chrono__wait_for(&g->arrived, (unsigned long)(g->n - 1));   /* started and pinned: not timed */
+    /* started and pinned: not timed */
+    if (rc == 0) chrono__wait_for(&g->arrived, (unsigned long)(g->n - 1));
     return rc;
 }
 
@@ -9486,7 +9498,8 @@ CHRONO__PRIVATE uint64_t chrono__threads_presize(const chrono_session *s, chrono
             if (t < ns) ns = t;
         }
         if (ns >= want) break;
-        iters = ns > 0 && want / ns < 100 ? (uint64_t)((double)iters * 1.2 * want / ns) + 1 : iters * 100;
+        iters = ns > 0 && want / ns < 100 ? (uint64_t)((double)iters * 1.2 * want / ns) + 1
+                                          : iters * 100;
     }
     return iters;
 }
@@ -9505,9 +9518,11 @@ CHRONO__PRIVATE void chrono__threads_stop(chrono__threads *g)
 }
 
 /* The run's shared state and its records, allocated before any sample. */
-CHRONO__PRIVATE chrono__threads *chrono__threads_new(const chrono_session *s, chrono_fn fn, void *ctx, int n)
+CHRONO__PRIVATE chrono__threads *chrono__threads_new(const chrono_session *s, chrono_fn fn,
+                                                     void *ctx, int n)
 {
-    size_t cap = 4 * (size_t)s->cfg.samples + 16, bytes = sizeof(chrono__threads) + (size_t)n * sizeof(chrono__thread);
+    size_t cap = 4 * (size_t)s->cfg.samples + 16,
+           bytes = sizeof(chrono__threads) + (size_t)n * sizeof(chrono__thread);
     size_t rec = cap * (size_t)n * sizeof(double) + cap;
     chrono__threads *g = (chrono__threads *)CHRONO_MALLOC(bytes + rec);
     if (!g) return NULL;
@@ -9524,16 +9539,19 @@ CHRONO__PRIVATE chrono__threads *chrono__threads_new(const chrono_session *s, ch
    thread was disturbed (all of them, INTERRUPTED, when none is whole); the
    time an iteration takes a thread (its statistics in ns, ticks and, at the
    run's core clock, cycles), the slowest thread's, the throughput. */
-CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chrono__threads *g, chrono_result *r)
+CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chrono__threads *g,
+                                            chrono_result *r)
 {
-    size_t rows = g->recorded < g->cap ? g->recorded : g->cap, n = (size_t)g->n, i, j, k = 0, m = 0, whole = 0;
+    size_t rows = g->recorded < g->cap ? g->recorded : g->cap, n = (size_t)g->n, i, j, k = 0, m = 0,
+           whole = 0;
     double *x, *slow, conf = s->cfg.confidence;
     chrono_stats st;
     int rc;
     for (i = 0; i < rows; i++) whole += !g->bad[i];
     if (rows == 0) return CHRONO_ENOSAMPLES;
     if (whole == 0) r->warnings |= CHRONO_WARN_INTERRUPTED;
-    if (!(x = (double *)CHRONO_MALLOC((2 * rows * n + rows) * sizeof(double)))) return CHRONO_ENOMEM;
+    if (!(x = (double *)CHRONO_MALLOC((2 * rows * n + rows) * sizeof(double))))
+        return CHRONO_ENOMEM;
     slow = x + 2 * rows * n;
     for (i = 0; i < rows; i++) {
         if (whole && g->bad[i]) continue;
@@ -9568,13 +9586,14 @@ CHRONO__PRIVATE int chrono__threads_figures(const chrono_session *s, const chron
 /* The engine's run of the threads' body (chrono_run's steps: size, warm,
    size again, sample, drop, summarise), the threads' figures over it, the
    result kept in the session. */
-CHRONO__PRIVATE int chrono__threads_engine(chrono_session *s, const char *name, chrono__threads *g, int spare,
-                                           chrono_result *r)
+CHRONO__PRIVATE int chrono__threads_engine(chrono_session *s, const char *name, chrono__threads *g,
+                                           int spare, chrono_result *r)
 {
     chrono_engine_target t = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL };
     chrono_engine_side side;
     chrono_engine e;
-    size_t want = (size_t)s->cfg.samples, rows = want * 3 + (want * 100 < 100000 ? want * 100 : 100000);
+    size_t want = (size_t)s->cfg.samples,
+           rows = want * 3 + (want * 100 < 100000 ? want * 100 : 100000);
     int rc;
     side.name = name; side.fn = chrono__threads_call; side.ctx = g; side.result = r;
     if ((rc = chrono_engine_open(&e, s, &side, 1, rows)) < 0) return rc;
@@ -9595,15 +9614,16 @@ CHRONO__PRIVATE int chrono__threads_engine(chrono_session *s, const char *name, 
     return chrono_engine_keep(&e, NULL);
 }
 
-CHRONO_API int chrono_run_threads(chrono_session *s, const char *name, chrono_fn fn, void *ctx, int threads,
-                                  chrono_result *out)
+CHRONO_API int chrono_run_threads(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                  int threads, chrono_result *out)
 {
     chrono__threads *g;
     chrono_result r;
     int rc, spare = 0;
     if (out) { memset(out, 0, sizeof *out); out->ns.median = NAN; }
     if (!s || !s->is_open || !fn || !name || !*name) return CHRONO_EINVAL;
-    if (strlen(name) >= CHRONO_NAME_MAX || threads < 1 || threads > CHRONO_THREADS_MAX) return CHRONO_ERANGE;
+    if (strlen(name) >= CHRONO_NAME_MAX || threads < 1 || threads > CHRONO_THREADS_MAX)
+        return CHRONO_ERANGE;
     if (!(g = chrono__threads_new(s, fn, ctx, threads))) return CHRONO_ENOMEM;
     rc = chrono__threads_start(s, g, &spare);
     if (rc == 0) rc = chrono__threads_engine(s, name, g, spare, &r);
