@@ -2102,7 +2102,8 @@ typedef struct chrono_loop {
 } chrono_loop;
 
 CHRONO__EXTERN_C_BEGIN
-CHRONO_API int chrono_loop_begin(chrono_loop *l, chrono_session *s, const char *name, chrono_result *out);
+CHRONO_API int chrono_loop_begin(chrono_loop *l, chrono_session *s, const char *name,
+                                 chrono_result *out);
 /* The slow path of chrono_loop_next, at a batch's end: 1 with the next batch
    in .left (one of its iterations taken), 0 when the run is over. */
 CHRONO_API int chrono_loop_batch(chrono_loop *l);
@@ -2121,7 +2122,8 @@ CHRONO__INLINE int chrono_loop_next(chrono_loop *l)
 /* for (CHRONO_LOOP(s, name, out)) { block }: a chrono_loop named chrono_loop_
    of the for statement's own, started at the first test. */
 #define CHRONO_LOOP(s, name, out) \
-    chrono_loop chrono_loop_[1] = { { 0, (s), (name), (out), 0, 0, NULL, NULL, NULL } }; chrono_loop_next(chrono_loop_);
+    chrono_loop chrono_loop_[1] = { { 0, (s), (name), (out), 0, 0, NULL, NULL, \
+                                     NULL } }; chrono_loop_next(chrono_loop_);
 
 #endif /* CHRONOSCOPE_LOOP_H */
 /* ==== end chronoscope/loop.h */
@@ -9653,22 +9655,23 @@ CHRONO__EXTERN_C_BEGIN
    SysV ABI, which this function may use, is not written. */
 CHRONO__PRIVATE CHRONO_NOINLINE void chrono__loop_switch(void **save, void *load, void *arg)
 {
-    __asm__ __volatile__("lea -128(%%rsp), %%rsp\n\t"
-                         "push %%rbp\n\tpush %%rbx\n\tpush %%r12\n\tpush %%r13\n\tpush %%r14\n\tpush %%r15\n\t"
-                         "lea 1f(%%rip), %%rax\n\t"
-                         "push %%rax\n\t"
-                         "mov %%rsp, (%%rdi)\n\t"
-                         "mov %%rsi, %%rsp\n\t"
-                         "mov %%rdx, %%rdi\n\t"
-                         "ret\n"
-                         "1:\n\t"
-                         "pop %%r15\n\tpop %%r14\n\tpop %%r13\n\tpop %%r12\n\tpop %%rbx\n\tpop %%rbp\n\t"
-                         "lea 128(%%rsp), %%rsp\n\t"
-                         : "+D"(save), "+S"(load), "+d"(arg)
-                         :
-                         : "rax", "rcx", "r8", "r9", "r10", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3",
-                           "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-                           "xmm14", "xmm15");
+    __asm__ __volatile__(
+        "lea -128(%%rsp), %%rsp\n\t"
+        "push %%rbp\n\tpush %%rbx\n\tpush %%r12\n\tpush %%r13\n\tpush %%r14\n\tpush %%r15\n\t"
+        "lea 1f(%%rip), %%rax\n\t"
+        "push %%rax\n\t"
+        "mov %%rsp, (%%rdi)\n\t"
+        "mov %%rsi, %%rsp\n\t"
+        "mov %%rdx, %%rdi\n\t"
+        "ret\n"
+        "1:\n\t"
+        "pop %%r15\n\tpop %%r14\n\tpop %%r13\n\tpop %%r12\n\tpop %%rbx\n\tpop %%rbp\n\t"
+        "lea 128(%%rsp), %%rsp\n\t"
+        : "+D"(save), "+S"(load), "+d"(arg)
+        :
+        : "rax", "rcx", "r8", "r9", "r10", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3",
+          "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+          "xmm14", "xmm15");
 }
 
 /* A fresh stack for fn: its top (16-byte aligned) holds fn's address, which
@@ -9710,14 +9713,16 @@ CHRONO__PRIVATE void chrono__loop_main(chrono_loop *l)
 }
 #endif
 
-CHRONO_API int chrono_loop_begin(chrono_loop *l, chrono_session *s, const char *name, chrono_result *out)
+CHRONO_API int chrono_loop_begin(chrono_loop *l, chrono_session *s, const char *name,
+                                 chrono_result *out)
 {
     if (!l) return CHRONO_EINVAL;
     memset(l, 0, sizeof *l);
     l->chrono__s = s;
     l->chrono__name = name;
     l->chrono__out = out;
-    if (out) chrono__result_init(out, name ? name : "", 0);   /* defined whatever follows (ENOTSUP too) */
+    /* defined whatever follows (ENOTSUP too) */
+    if (out) chrono__result_init(out, name ? name : "", 0);
 #if CHRONO__LOOP_SWITCH
     return 0;
 #else
@@ -9737,8 +9742,9 @@ CHRONO__PRIVATE int chrono__loop_start(chrono_loop *l)
        peak RSS) are not the run's (its memory line read +128 KiB) */
     for (i = 0; i < CHRONO__LOOP_STACK; i += 4096) ((volatile char *)l->chrono__stack)[i] = 0;
     l->chrono__state = 1;
-    chrono__loop_switch(&l->chrono__sp_user, chrono__loop_stack_top(l->chrono__stack, CHRONO__LOOP_STACK,
-                                                                     chrono__loop_main), l);
+    chrono__loop_switch(
+        &l->chrono__sp_user,
+        chrono__loop_stack_top(l->chrono__stack, CHRONO__LOOP_STACK, chrono__loop_main), l);
     return 0;
 #else
     (void)l;
@@ -9765,7 +9771,8 @@ CHRONO_API int chrono_loop_batch(chrono_loop *l)
         if ((rc = chrono__loop_start(l)) < 0) return chrono__loop_over(l, rc);
     } else {
 #if CHRONO__LOOP_SWITCH
-        chrono__loop_switch(&l->chrono__sp_user, l->chrono__sp_run, l);   /* the batch done: back to the runner */
+        /* the batch done: back to the runner */
+        chrono__loop_switch(&l->chrono__sp_user, l->chrono__sp_run, l);
 #endif
     }
     if (l->chrono__state == 2) return chrono__loop_over(l, l->chrono__rc);
@@ -9778,7 +9785,8 @@ CHRONO_API int chrono_loop_batch(chrono_loop *l)
 CHRONO_API int chrono_loop_end(chrono_loop *l)
 {
     if (!l) return CHRONO_EINVAL;
-    if (l->chrono__state != 2) (void)chrono__loop_over(l, CHRONO_EINVAL);   /* never run, or left early */
+    /* never run, or left early */
+    if (l->chrono__state != 2) (void)chrono__loop_over(l, CHRONO_EINVAL);
     return l->chrono__rc;
 }
 
