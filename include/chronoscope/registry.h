@@ -57,9 +57,9 @@ CHRONO__EXTERN_C_END
 #  define CHRONO__REG_CONSTRUCTOR(fn) static void fn(void) __attribute__((constructor));
 #elif defined(_MSC_VER)
 #  pragma section(".CRT$XCU", read)
-#  define CHRONO__REG_CONSTRUCTOR(fn)                                                                          \
-      static void __cdecl fn(void);                                                                            \
-      __declspec(allocate(".CRT$XCU")) void(__cdecl * CHRONO__CAT(fn, _ptr))(void) = fn;                       \
+#  define CHRONO__REG_CONSTRUCTOR(fn)                                                    \
+      static void __cdecl fn(void);                                                      \
+      __declspec(allocate(".CRT$XCU")) void(__cdecl * CHRONO__CAT(fn, _ptr))(void) = fn; \
       __pragma(comment(linker, "/include:" CHRONO__REG_SYM(fn)))
 #  if defined(_M_IX86)
 #    define CHRONO__REG_SYM(fn) "_" #fn "_ptr"
@@ -72,16 +72,16 @@ CHRONO__EXTERN_C_END
 #endif
 
 /* Register any entry expression (chrono_bench, chrono_versus, a sweep, with modifiers). */
-#define CHRONO_BENCHMARK_ENTRY(expr)                                                                             \
-    static chrono_registered CHRONO__REG_ID(node_);                                                              \
-    CHRONO__REG_CONSTRUCTOR(CHRONO__REG_ID(ctor_))                                                               \
-    static void CHRONO__REG_ID(ctor_)(void)                                                                      \
-    {                                                                                                            \
-        CHRONO__REG_ID(node_).entry = (expr);                                                                    \
-        CHRONO__REG_ID(node_).file = __FILE__;                                                                   \
-        CHRONO__REG_ID(node_).line = __LINE__;                                                                   \
-        chrono_register(&CHRONO__REG_ID(node_));                                                                 \
-    }                                                                                                            \
+#define CHRONO_BENCHMARK_ENTRY(expr)                \
+    static chrono_registered CHRONO__REG_ID(node_); \
+    CHRONO__REG_CONSTRUCTOR(CHRONO__REG_ID(ctor_))  \
+    static void CHRONO__REG_ID(ctor_)(void)         \
+    {                                               \
+        CHRONO__REG_ID(node_).entry = (expr);       \
+        CHRONO__REG_ID(node_).file = __FILE__;      \
+        CHRONO__REG_ID(node_).line = __LINE__;      \
+        chrono_register(&CHRONO__REG_ID(node_));    \
+    }                                               \
     typedef int CHRONO__REG_ID(semicolon_)
 #define CHRONO_BENCHMARK(name, fn, ctx) CHRONO_BENCHMARK_ENTRY(chrono_bench((name), (fn), (ctx)))
 #define CHRONO_MAIN() \
@@ -113,7 +113,8 @@ CHRONO_API void chrono_register(chrono_registered *node)
     if (!node) return;
     for (; *at; at = &(*at)->chrono__next)
         if (*at == node) return;   /* registered already */
-    for (at = &chrono__registry; *at && chrono__registered_order(*at, node) <= 0; at = &(*at)->chrono__next) {}
+    for (at = &chrono__registry; *at && chrono__registered_order(*at, node) <= 0;
+         at = &(*at)->chrono__next) {}
     node->chrono__next = *at;
     *at = node;
 }
