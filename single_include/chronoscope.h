@@ -3998,13 +3998,15 @@ CHRONO__EXTERN_C_END
 
 /* What one process handed back. */
 typedef struct chrono_process {
-    chrono_result *results; size_t nresults;          /* their samples hang on them (freed with the set) */
+    chrono_result *results; size_t nresults;          /* their samples hang on them (freed with the
+                                                         set) */
     chrono_comparison *comparisons; size_t ncomparisons;
     chrono_sweep_result *sweeps; size_t nsweeps;
     int complete;                /* its end record arrived: all it had is here */
     long pid;
     char why[128];               /* "" or how it failed */
-    char chrono__last;           /* private: the last record kept, 'R' or 'C' (its samples follow), else 0 */
+    char chrono__last;           /* private: the last record kept, 'R' or 'C' (its samples follow),
+                                    else 0 */
 } chrono_process;
 
 typedef struct chrono_processes {
@@ -4032,14 +4034,16 @@ CHRONO_API void chrono_processes_order(uint64_t seed, int k, size_t *order, size
 /* The default time limit of one child, in seconds: generous against what
    the entries may take under cfg (30 s and three times their budgets and
    warm-ups, a sweep's and a product's points each, a comparison twice). */
-CHRONO_API double chrono_processes_timeout(const chrono_config *cfg, const chrono_entry *entries, size_t n);
+CHRONO_API double chrono_processes_timeout(const chrono_config *cfg, const chrono_entry *entries,
+                                           size_t n);
 
 /* Take a child's flag out of argv: *argv becomes a copy without it (*copy,
    freed with CHRONO_FREE; NULL and argv untouched when there is no flag).
    0; CHRONO_ENOMEM; CHRONO_EINVAL when the flag is not three whole numbers
    K:FD:CALL with K in [0, CHRONO_PROCESSES_MAX), FD >= 0 and CALL >= -1
    (f->text names it; nothing is copied). */
-CHRONO_API int chrono_processes_child_args(int *argc, char ***argv, chrono_child_flag *f, char ***copy);
+CHRONO_API int chrono_processes_child_args(int *argc, char ***argv, chrono_child_flag *f,
+                                           char ***copy);
 
 /* Every result, comparison and sweep of s, as records, then the end, to the
    pipe fd (closed).  0, CHRONO_EIO, CHRONO_ENOMEM, CHRONO_ENOTSUP (Windows). */
@@ -4054,25 +4058,28 @@ CHRONO_API int chrono_processes_hand_back(const chrono_session *s, int fd);
    ps->procs[k].why.  0, CHRONO_EINVAL (n outside 1..CHRONO_PROCESSES_MAX),
    CHRONO_ENOMEM, CHRONO_ENOTSUP (Windows: CreateProcess and a pipe handle
    would do it; not written yet).  *ps is to be freed in every case. */
-CHRONO_API int chrono_processes_run(chrono_processes *ps, const chrono_session *s, int argc, char **argv, int call,
-                                    int n, double timeout_s, const char *prog);
+CHRONO_API int chrono_processes_run(chrono_processes *ps, const chrono_session *s, int argc,
+                                    char **argv, int call, int n, double timeout_s,
+                                    const char *prog);
 
 /* The result named `name` pooled over the processes that have it (the last
    of each's), into *out, the pooled samples kept in s for the plots (*out is
    not added to s).  0, CHRONO_ENOSAMPLES (no process has it), CHRONO_ENOMEM. */
-CHRONO_API int chrono_processes_pool(const chrono_processes *ps, chrono_session *s, const char *name,
-                                     chrono_result *out);
+CHRONO_API int chrono_processes_pool(const chrono_processes *ps, chrono_session *s,
+                                     const char *name, chrono_result *out);
 
 /* The comparison name_a vs name_b pooled: both sides as chrono_processes_pool
    does, the ratio and the cycles' ratio over the processes' ratios, the
    lowest and highest process's ratio.  0, CHRONO_ENOSAMPLES, CHRONO_ENOMEM. */
-CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chrono_session *s, const char *name_a,
-                                                const char *name_b, chrono_comparison *out);
+CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chrono_session *s,
+                                                const char *name_a, const char *name_b,
+                                                chrono_comparison *out);
 
 /* The sweep `name`: the first process's, its per-unit and fixed costs the
    medians of the processes' (.first_result is left to the caller).  0,
    CHRONO_ENOSAMPLES, CHRONO_ENOMEM. */
-CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const char *name, chrono_sweep_result *out);
+CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const char *name,
+                                           chrono_sweep_result *out);
 
 /* One entry pooled over the processes into s, as chrono_entry_run would
    have kept it there: a run's result, a comparison, a sweep's points and its
@@ -4081,14 +4088,15 @@ CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const cha
    entry's throughput, to hooks->result, a comparison to hooks->comparison.
    0, CHRONO_ENOSAMPLES (no process handed it back), CHRONO_EINVAL (a
    malformed entry), CHRONO_ENOMEM or the first error a hook returned. */
-CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
-                                           const chrono_entry_hooks *hooks);
+CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_session *s,
+                                           const chrono_entry *e, const chrono_entry_hooks *hooks);
 
 /* The "processes" table into *tb (table.h's builder, started here): a row
    per child (process, pid, results, status, order seed in hex), as many as
    ran.  tb->table is the view; chrono_table_free(tb) once it is written.
    0, CHRONO_EINVAL, CHRONO_ENOMEM (what was built is still to be freed). */
-CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table_builder *tb);
+CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed,
+                                      chrono_table_builder *tb);
 
 CHRONO_API void chrono_processes_free(chrono_processes *ps);
 CHRONO__EXTERN_C_END
@@ -16024,7 +16032,8 @@ CHRONO__EXTERN_C_END
 #  include <sys/wait.h>
 #  include <unistd.h>
 #  if defined(__GLIBC__) && !defined(__USE_POSIX)
-int kill(pid_t pid, int sig);   /* glibc declares it only with POSIX features on (strict -std=c99) */
+/* glibc declares it only with POSIX features on (strict -std=c99) */
+int kill(pid_t pid, int sig);
 #  endif
 #endif
 
@@ -16033,7 +16042,11 @@ CHRONO__EXTERN_C_BEGIN
 CHRONO_API uint64_t chrono_processes_seed(uint64_t seed, int k)
 {
     uint64_t x = seed + 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1);
-    x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27; x *= 0x94D049BB133111EBull; x ^= x >> 31;
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 31;
     return x;
 }
 
@@ -16050,14 +16063,18 @@ CHRONO_API void chrono_processes_order(uint64_t seed, int k, size_t *order, size
     }
 }
 
-CHRONO_API double chrono_processes_timeout(const chrono_config *cfg, const chrono_entry *entries, size_t n)
+CHRONO_API double chrono_processes_timeout(const chrono_config *cfg, const chrono_entry *entries,
+                                           size_t n)
 {
     double runs = 0, per = (cfg->max_ms + 4 * cfg->warmup_ms) / 1e3;
     size_t i;
     for (i = 0; i < n; i++) {
         double ms = entries[i].max_ms > 0 ? (entries[i].max_ms + 4 * cfg->warmup_ms) / 1e3 : per;
-        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP ? (double)entries[i].nparams : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2
-                      : entries[i].kind == CHRONO_ENTRY_PRODUCT ? (double)chrono_entry_points(&entries[i]) : 1);
+        runs += ms * (entries[i].kind == CHRONO_ENTRY_SWEEP     ? (double)entries[i].nparams
+                      : entries[i].kind == CHRONO_ENTRY_COMPARE ? 2
+                      : entries[i].kind == CHRONO_ENTRY_PRODUCT
+                          ? (double)chrono_entry_points(&entries[i])
+                          : 1);
     }
     return 30 + 3 * runs;
 }
@@ -16069,7 +16086,8 @@ CHRONO__PRIVATE int chrono__flag_number(const char **s, char end, long lo, long 
 {
     char *stop;
     long v;
-    if (!((**s >= '0' && **s <= '9') || (**s == '-' && (*s)[1] >= '0' && (*s)[1] <= '9'))) return -1;
+    if (!((**s >= '0' && **s <= '9') || (**s == '-' && (*s)[1] >= '0' && (*s)[1] <= '9')))
+        return -1;
     errno = 0;
     v = strtol(*s, &stop, 10);
     if (errno || *stop != end || v < lo || v > hi) return -1;
@@ -16085,7 +16103,8 @@ CHRONO__PRIVATE int chrono__child_flag_parse(const char *a, chrono_child_flag *f
     int k;
     f->text = a;
     if (chrono__flag_number(&s, ':', 0, CHRONO_PROCESSES_MAX - 1, &k) < 0 ||
-        chrono__flag_number(&s, ':', 0, 1L << 30, &f->fd) < 0 || chrono__flag_number(&s, '\0', -1, 1L << 30, &f->call) < 0)
+        chrono__flag_number(&s, ':', 0, 1L << 30, &f->fd) < 0 ||
+        chrono__flag_number(&s, '\0', -1, 1L << 30, &f->call) < 0)
         return -1;
     f->index = k + 1;
     return 0;
@@ -16096,7 +16115,8 @@ CHRONO__PRIVATE int chrono__is_child_flag(const char *a)
     return a && !strncmp(a, CHRONO_PROCESSES_FLAG, strlen(CHRONO_PROCESSES_FLAG));
 }
 
-CHRONO_API int chrono_processes_child_args(int *argc, char ***argv, chrono_child_flag *f, char ***copy)
+CHRONO_API int chrono_processes_child_args(int *argc, char ***argv, chrono_child_flag *f,
+                                           char ***copy)
 {
     int i, k = 0, at = -1;
     char **v;
@@ -16137,7 +16157,8 @@ CHRONO__PRIVATE int chrono__hex_get(void *dst, const char *src, size_t n)
         char c = src[i];
         int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
         if (v < 0) return -1;
-        if (i & 1) b[i / 2] = (unsigned char)(b[i / 2] | v); else b[i / 2] = (unsigned char)(v << 4);
+        if (i & 1) b[i / 2] = (unsigned char)(b[i / 2] | v);
+        else b[i / 2] = (unsigned char)(v << 4);
     }
     return 0;
 }
@@ -16157,13 +16178,15 @@ CHRONO__PRIVATE int chrono__record_put(FILE *f, char type, const void *obj, size
 }
 
 /* A result without its pointers, then its samples (the parent pools them). */
-CHRONO__PRIVATE int chrono__record_result(FILE *f, char type, char samples, const chrono_result *src)
+CHRONO__PRIVATE int chrono__record_result(FILE *f, char type, char samples,
+                                          const chrono_result *src)
 {
     chrono_result r = *src;
     int rc;
     r.sample_ns = NULL; r.nsample_ns = 0;
     rc = type ? chrono__record_put(f, type, &r, sizeof r) : 0;
-    if (rc == 0 && src->nsample_ns) rc = chrono__record_put(f, samples, src->sample_ns, src->nsample_ns * sizeof(double));
+    if (rc == 0 && src->nsample_ns)
+        rc = chrono__record_put(f, samples, src->sample_ns, src->nsample_ns * sizeof(double));
     return rc;
 }
 
@@ -16187,9 +16210,12 @@ CHRONO_API int chrono_processes_hand_back(const chrono_session *s, int fd)
     int rc = 0;
     if (!s || fd < 0) return CHRONO_EINVAL;
     if (!(f = fdopen(fd, "wb"))) return CHRONO_EIO;
-    for (i = 0; rc == 0 && i < s->nresults; i++) rc = chrono__record_result(f, 'R', 'N', &s->results[i]);
-    for (i = 0; rc == 0 && i < s->ncomparisons; i++) rc = chrono__record_comparison(f, &s->comparisons[i]);
-    for (i = 0; rc == 0 && i < s->nsweeps; i++) rc = chrono__record_put(f, 'S', &s->sweeps[i], sizeof s->sweeps[i]);
+    for (i = 0; rc == 0 && i < s->nresults; i++)
+        rc = chrono__record_result(f, 'R', 'N', &s->results[i]);
+    for (i = 0; rc == 0 && i < s->ncomparisons; i++)
+        rc = chrono__record_comparison(f, &s->comparisons[i]);
+    for (i = 0; rc == 0 && i < s->nsweeps; i++)
+        rc = chrono__record_put(f, 'S', &s->sweeps[i], sizeof s->sweeps[i]);
     if (rc == 0 && fputs("E\n", f) < 0) rc = CHRONO_EIO;
     if (fclose(f) != 0 && rc == 0) rc = CHRONO_EIO;
     return rc;
@@ -16228,7 +16254,8 @@ CHRONO__PRIVATE int chrono__append_hex(void **arr, size_t *n, size_t size, const
 
 /* A record of samples ('N' after an 'R', 'A' / 'B' after a 'C'): hung on
    that record's .sample_ns (freed by chrono__process_free). */
-CHRONO__PRIVATE void chrono__record_samples(chrono_process *o, char type, const char *hex, size_t count)
+CHRONO__PRIVATE void chrono__record_samples(chrono_process *o, char type, const char *hex,
+                                            size_t count)
 {
     chrono_result *r = NULL;
     double *v;
@@ -16247,13 +16274,16 @@ CHRONO__PRIVATE void chrono__record_take(chrono_process *o, const char *line, si
     if (n == 1 && line[0] == 'E') { o->complete = 1; return; }
     if (n < 2) return;
     if (line[0] == 'R' && n - 2 == 2 * sizeof(chrono_result))
-        o->chrono__last = chrono__append_hex((void **)&o->results, &o->nresults, sizeof(chrono_result), line + 2) ? 'R' : 0;
+        o->chrono__last = chrono__append_hex((void **)&o->results, &o->nresults,
+                                             sizeof(chrono_result), line + 2) ? 'R' : 0;
     else if (line[0] == 'C' && n - 2 == 2 * sizeof(chrono_comparison))
-        o->chrono__last = chrono__append_hex((void **)&o->comparisons, &o->ncomparisons, sizeof(chrono_comparison),
-                                             line + 2) ? 'C' : 0;
+        o->chrono__last = chrono__append_hex((void **)&o->comparisons, &o->ncomparisons,
+                                             sizeof(chrono_comparison), line + 2) ? 'C' : 0;
     else if (line[0] == 'S' && n - 2 == 2 * sizeof(chrono_sweep_result))
-        (void)chrono__append_hex((void **)&o->sweeps, &o->nsweeps, sizeof(chrono_sweep_result), line + 2);
-    else if ((line[0] == 'N' || line[0] == 'A' || line[0] == 'B') && (n - 2) % (2 * sizeof(double)) == 0)
+        (void)chrono__append_hex((void **)&o->sweeps, &o->nsweeps, sizeof(chrono_sweep_result),
+                                 line + 2);
+    else if ((line[0] == 'N' || line[0] == 'A' || line[0] == 'B') &&
+             (n - 2) % (2 * sizeof(double)) == 0)
         chrono__record_samples(o, line[0], line + 2, (n - 2) / (2 * sizeof(double)));
 }
 
@@ -16273,12 +16303,16 @@ CHRONO__PRIVATE void chrono__records_parse(chrono_process *o, const char *buf, s
 #if CHRONO__OS_LINUX || CHRONO__OS_POSIX
 /* Fork and exec the program again, argv[0..argc) and the child's flag; its
    records come through fds[0] (the write end is closed here).  -1 with o->why. */
-CHRONO__PRIVATE int chrono__process_start(chrono_process *o, int argc, char **argv, int k, int call, int fds[2])
+CHRONO__PRIVATE int chrono__process_start(chrono_process *o, int argc, char **argv, int k, int call,
+                                          int fds[2])
 {
     char flag[64], **av;
     pid_t pid;
     int i;
-    if (pipe(fds) != 0) { (void)chrono__bprintf(o->why, sizeof o->why, "pipe failed: %s", strerror(errno)); return -1; }
+    if (pipe(fds) != 0) {
+        (void)chrono__bprintf(o->why, sizeof o->why, "pipe failed: %s", strerror(errno));
+        return -1;
+    }
     if (!(av = (char **)CHRONO_MALLOC((size_t)(argc + 2) * sizeof *av))) {
         close(fds[0]); close(fds[1]);
         (void)chrono__bprintf(o->why, sizeof o->why, "out of memory");
@@ -16303,7 +16337,11 @@ CHRONO__PRIVATE int chrono__process_start(chrono_process *o, int argc, char **ar
     }
     CHRONO_FREE(av);
     close(fds[1]);
-    if (pid < 0) { close(fds[0]); (void)chrono__bprintf(o->why, sizeof o->why, "fork failed: %s", strerror(errno)); return -1; }
+    if (pid < 0) {
+        close(fds[0]);
+        (void)chrono__bprintf(o->why, sizeof o->why, "fork failed: %s", strerror(errno));
+        return -1;
+    }
     o->pid = (long)pid;
     return 0;
 }
@@ -16317,8 +16355,8 @@ CHRONO__PRIVATE double chrono__since_ms(const chrono_clock *c, uint64_t t0)
 
 /* Read fd into *buf (*len bytes) until the child closes it or timeout_s has
    passed since t0 (1: the time ran out) or memory runs out. */
-CHRONO__PRIVATE int chrono__process_read(const chrono_clock *c, uint64_t t0, double timeout_s, int fd, char **buf,
-                                         size_t *len)
+CHRONO__PRIVATE int chrono__process_read(const chrono_clock *c, uint64_t t0, double timeout_s,
+                                         int fd, char **buf, size_t *len)
 {
     size_t cap = 0;
     for (;;) {
@@ -16327,7 +16365,8 @@ CHRONO__PRIVATE int chrono__process_read(const chrono_clock *c, uint64_t t0, dou
         ssize_t got;
         if (left_ms <= 0) return 1;
         pf.fd = fd; pf.events = POLLIN; pf.revents = 0;
-        if (poll(&pf, 1, left_ms > 1e9 ? 1000000000 : (int)left_ms + 1) <= 0) continue;   /* EINTR or time: checked above */
+        /* EINTR or time: checked above */
+        if (poll(&pf, 1, left_ms > 1e9 ? 1000000000 : (int)left_ms + 1) <= 0) continue;
         if (*len + 65536 > cap) {
             size_t ncap = cap ? 2 * cap + 65536 : 262144;
             char *nb = (char *)CHRONO_MALLOC(ncap);
@@ -16345,29 +16384,35 @@ CHRONO__PRIVATE int chrono__process_read(const chrono_clock *c, uint64_t t0, dou
 }
 
 /* How the child ended, in o->why ("" when it handed everything back and exited 0). */
-CHRONO__PRIVATE void chrono__process_why(chrono_process *o, int status, int timed_out, double timeout_s)
+CHRONO__PRIVATE void chrono__process_why(chrono_process *o, int status, int timed_out,
+                                         double timeout_s)
 {
     int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     if (timed_out)
         (void)chrono__bprintf(o->why, sizeof o->why, "timed out after %.0f s (killed)", timeout_s);
     else if (sig)
-        (void)chrono__bprintf(o->why, sizeof o->why, "killed by signal %d%s", sig, sig == SIGKILL ? " (SIGKILL)" :
-                              sig == SIGSEGV ? " (SIGSEGV)" : sig == SIGABRT ? " (SIGABRT)" : "");
+        (void)chrono__bprintf(o->why, sizeof o->why, "killed by signal %d%s", sig,
+                              sig == SIGKILL   ? " (SIGKILL)"
+                              : sig == SIGSEGV ? " (SIGSEGV)"
+                              : sig == SIGABRT ? " (SIGABRT)"
+                                               : "");
     else if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !o->complete)
         (void)chrono__bprintf(o->why, sizeof o->why, "could not be started (exec failed)");
     else if (!o->complete)
-        (void)chrono__bprintf(o->why, sizeof o->why, "exited (status %d) without handing back its results",
+        (void)chrono__bprintf(o->why, sizeof o->why,
+                              "exited (status %d) without handing back its results",
                               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        (void)chrono__bprintf(o->why, sizeof o->why, "exit status %d (an entry failed; its results are kept)",
+        (void)chrono__bprintf(o->why, sizeof o->why,
+                              "exit status %d (an entry failed; its results are kept)",
                               WEXITSTATUS(status));
 }
 #endif
 
 /* Start child k, read its records until it closes the pipe or the timeout,
    then reap it; o->why says how it failed ("" when it did not). */
-CHRONO__PRIVATE void chrono__process_run(chrono_process *o, const chrono_session *s, int argc, char **argv, int k,
-                                         int call, double timeout_s)
+CHRONO__PRIVATE void chrono__process_run(chrono_process *o, const chrono_session *s, int argc,
+                                         char **argv, int k, int call, double timeout_s)
 {
 #if CHRONO__OS_LINUX || CHRONO__OS_POSIX
     int fds[2], status = 0, timed_out;
@@ -16389,15 +16434,19 @@ CHRONO__PRIVATE void chrono__process_run(chrono_process *o, const chrono_session
 #endif
 }
 
-CHRONO_API int chrono_processes_run(chrono_processes *ps, const chrono_session *s, int argc, char **argv, int call,
-                                    int n, double timeout_s, const char *prog)
+CHRONO_API int chrono_processes_run(chrono_processes *ps, const chrono_session *s, int argc,
+                                    char **argv, int call, int n, double timeout_s,
+                                    const char *prog)
 {
     int k, tty = CHRONO__ISATTY(stderr);
     if (!ps) return CHRONO_EINVAL;
     memset(ps, 0, sizeof *ps);
     if (!(CHRONO__OS_LINUX || CHRONO__OS_POSIX)) return CHRONO_ENOTSUP;
-    if (!s || argc < 1 || !argv || !argv[0] || n < 1 || n > CHRONO_PROCESSES_MAX || !(timeout_s > 0)) return CHRONO_EINVAL;
-    if (!(ps->procs = (chrono_process *)CHRONO_MALLOC((size_t)n * sizeof *ps->procs))) return CHRONO_ENOMEM;
+    if (!s || argc < 1 || !argv || !argv[0] || n < 1 || n > CHRONO_PROCESSES_MAX ||
+        !(timeout_s > 0))
+        return CHRONO_EINVAL;
+    if (!(ps->procs = (chrono_process *)CHRONO_MALLOC((size_t)n * sizeof *ps->procs)))
+        return CHRONO_ENOMEM;
     memset(ps->procs, 0, (size_t)n * sizeof *ps->procs);
     ps->n = n;
     if (!prog) prog = argv[0];
@@ -16407,8 +16456,8 @@ CHRONO_API int chrono_processes_run(chrono_processes *ps, const chrono_session *
         chrono__process_run(o, s, argc, argv, k, call, timeout_s);
         if (tty) { fputs("\r\033[K", stderr); fflush(stderr); }
         if (o->why[0] && !o->complete) {
-            fprintf(stderr, "%s: process %d of %d (pid %ld) %s; %s\n", prog, k + 1, n, o->pid, o->why,
-                    "the other processes' results are kept");
+            fprintf(stderr, "%s: process %d of %d (pid %ld) %s; %s\n", prog, k + 1, n, o->pid,
+                    o->why, "the other processes' results are kept");
             ps->failed++;
         } else if (o->why[0]) {
             fprintf(stderr, "%s: process %d of %d (pid %ld): %s\n", prog, k + 1, n, o->pid, o->why);
@@ -16444,9 +16493,11 @@ CHRONO__PRIVATE size_t chrono__pool_pick(const chrono_result *const *rs, size_t 
 
 /* The counts of k processes added, their flags joined, the all_* figures
    pooled (counts added, means weighted, the spread within and between). */
-CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k, chrono_result *out)
+CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k,
+                                        chrono_result *out)
 {
-    chrono_stats *all = (chrono_stats *)CHRONO_MALLOC(k * (sizeof *all + sizeof(chrono_stats *))), pooled;
+    chrono_stats *all = (chrono_stats *)CHRONO_MALLOC(k * (sizeof *all + sizeof(chrono_stats *))),
+                 pooled;
     const chrono_stats **ptr = (const chrono_stats **)(void *)(all + k);
     size_t i;
     if (!all) return CHRONO_ENOMEM;
@@ -16465,7 +16516,9 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
         out->warnings |= rs[i]->warnings;
         out->truncated |= rs[i]->truncated;
         out->has_cycles &= rs[i]->has_cycles;
-        all[i].n = rs[i]->all_n; all[i].mean = rs[i]->all_ns_mean; all[i].stddev = rs[i]->all_ns_stddev;
+        all[i].n = rs[i]->all_n;
+        all[i].mean = rs[i]->all_ns_mean;
+        all[i].stddev = rs[i]->all_ns_stddev;
         ptr[i] = &all[i];
     }
 #undef CHRONO__REJECTION_ZERO
@@ -16482,8 +16535,8 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
    the processes are the units of the interval; MAD, quartiles, outliers and
    the histogram over all the samples, which the session keeps for the plots).
    0, or a negative code when a process handed back no samples. */
-CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result *const *rs, size_t k, double conf,
-                                         chrono_result *out)
+CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result *const *rs,
+                                         size_t k, double conf, chrono_result *out)
 {
     const double **xs = (const double **)CHRONO_MALLOC(k * (sizeof *xs + sizeof(size_t)));
     size_t *ns = (size_t *)(void *)(xs + k), i, total = 0, at = 0;
@@ -16496,7 +16549,10 @@ CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result 
         total += ns[i];
     }
     if (rc == 0) rc = chrono_stats_pool(xs, ns, k, conf, &out->ns);
-    if (rc < 0 || !(all = (double *)CHRONO_MALLOC(total * sizeof *all))) { CHRONO_FREE(xs); return rc; }   /* no plot */
+    if (rc < 0 || !(all = (double *)CHRONO_MALLOC(total * sizeof *all))) {
+        CHRONO_FREE(xs);
+        return rc;
+    } /* no plot */
     for (i = 0; i < k; i++) { memcpy(all + at, xs[i], ns[i] * sizeof *all); at += ns[i]; }
     out->hist_lo = out->ns.min;   /* the sketch: min .. q3 + 3 IQR, as one process's */
     out->hist_hi = chrono__sketch_top(&out->ns);
@@ -16510,9 +16566,11 @@ CHRONO__PRIVATE int chrono__pool_samples(chrono_session *s, const chrono_result 
 /* The pooled cycles: extremes, mean and interval from the processes' own
    cycle figures, the spread figures (MAD, quartiles) the ns ones at the
    pooled core clock (the median of the processes' cycles per ns). */
-CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k, double conf, chrono_result *out)
+CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k, double conf,
+                                        chrono_result *out)
 {
-    const chrono_stats **st = (const chrono_stats **)CHRONO_MALLOC(k * (sizeof *st + sizeof(double)));
+    const chrono_stats **st =
+        (const chrono_stats **)CHRONO_MALLOC(k * (sizeof *st + sizeof(double)));
     double *ratio = (double *)(void *)(st + k), f = NAN;
     chrono_stats c;
     size_t i;
@@ -16524,9 +16582,12 @@ CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k
     }
     rc = chrono_stats_pool_summaries(st, k, conf, &c);
     if (rc == 0) {
-        if (chrono__all_finite(ratio, k)) f = chrono_stats_median(ratio, k);   /* cycles per ns: GHz */
-#define CHRONO__STATS_FROM_NS(member, unit) if (unit && c.member != c.member) c.member = out->ns.member * f;
-        CHRONO__STATS_FIGURES(CHRONO__STATS_FROM_NS)   /* what the summaries cannot pool: ns's, in cycles */
+        /* cycles per ns: GHz */
+        if (chrono__all_finite(ratio, k)) f = chrono_stats_median(ratio, k);
+#define CHRONO__STATS_FROM_NS(member, unit) \
+    if (unit && c.member != c.member) c.member = out->ns.member * f;
+        CHRONO__STATS_FIGURES(CHRONO__STATS_FROM_NS)   /* what the summaries cannot pool: ns's, in
+                                                          cycles */
 #undef CHRONO__STATS_FROM_NS
         c.outliers_low = out->ns.outliers_low; c.outliers_high = out->ns.outliers_high;
         c.outliers_severe = out->ns.outliers_severe;
@@ -16537,7 +16598,8 @@ CHRONO__PRIVATE int chrono__pool_cycles(const chrono_result *const *rs, size_t k
 }
 
 /* The spread between the processes' medians; work: k doubles. */
-CHRONO__PRIVATE void chrono__pool_spread(const chrono_result *const *rs, size_t k, double *work, chrono_result *out)
+CHRONO__PRIVATE void chrono__pool_spread(const chrono_result *const *rs, size_t k, double *work,
+                                         chrono_result *out)
 {
     size_t i;
     for (i = 0; i < k; i++) work[i] = rs[i]->ns.median;
@@ -16550,10 +16612,11 @@ CHRONO__PRIVATE void chrono__pool_spread(const chrono_result *const *rs, size_t 
 /* Pool k results of one benchmark into *out.  ns: over the processes'
    samples (chrono__pool_samples), or their summaries when one sent none;
    ticks: the ns figures in ticks (one clock); cycles: chrono__pool_cycles. */
-CHRONO__PRIVATE int chrono__pool_results(chrono_session *s, const chrono_result *const *rs, size_t k, double conf,
-                                         chrono_result *out)
+CHRONO__PRIVATE int chrono__pool_results(chrono_session *s, const chrono_result *const *rs,
+                                         size_t k, double conf, chrono_result *out)
 {
-    const chrono_stats **sn = (const chrono_stats **)CHRONO_MALLOC(k * (sizeof *sn + sizeof(double)));
+    const chrono_stats **sn =
+        (const chrono_stats **)CHRONO_MALLOC(k * (sizeof *sn + sizeof(double)));
     double *work = (double *)(void *)(sn + k), f;
     size_t i, pick;
     int rc;
@@ -16567,7 +16630,8 @@ CHRONO__PRIVATE int chrono__pool_results(chrono_session *s, const chrono_result 
         (void)chrono_stats_pool_summaries(sn, k, conf, &out->ns);
         out->sample_ns = NULL; out->nsample_ns = 0;
     }
-    out->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
+    /* the pooled interval's level, not a process's */
+    out->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;
     if (chrono_stats_level_short(out->ns.ci_level, conf)) out->warnings |= CHRONO_WARN_LOW_LEVEL;
     f = rs[pick]->ns.median > 0 ? rs[pick]->ticks.median / rs[pick]->ns.median : NAN;
     chrono_stats_scale(&out->ns, f, &out->ticks);
@@ -16579,25 +16643,30 @@ CHRONO__PRIVATE int chrono__pool_results(chrono_session *s, const chrono_result 
 }
 
 /* Each process's result named `name` (the last of its session's), into rs; how many. */
-CHRONO__PRIVATE size_t chrono__gather(const chrono_processes *ps, const char *name, const chrono_result **rs)
+CHRONO__PRIVATE size_t chrono__gather(const chrono_processes *ps, const char *name,
+                                      const chrono_result **rs)
 {
     size_t k = 0, i;
     int c;
     for (c = 0; c < ps->n; c++)
         for (i = ps->procs[c].nresults; i-- > 0;)
-            if (!strcmp(ps->procs[c].results[i].name, name)) { rs[k++] = &ps->procs[c].results[i]; break; }
+            if (!strcmp(ps->procs[c].results[i].name, name)) {
+                rs[k++] = &ps->procs[c].results[i];
+                break;
+            }
     return k;
 }
 
-CHRONO_API int chrono_processes_pool(const chrono_processes *ps, chrono_session *s, const char *name,
-                                     chrono_result *out)
+CHRONO_API int chrono_processes_pool(const chrono_processes *ps, chrono_session *s,
+                                     const char *name, chrono_result *out)
 {
     const chrono_result **rs;
     size_t k;
     int rc;
     if (!ps || !s || !name || !out || (ps->n && !ps->procs)) return CHRONO_EINVAL;
     if (!ps->n) return CHRONO_ENOSAMPLES;
-    if (!(rs = (const chrono_result **)CHRONO_MALLOC((size_t)ps->n * sizeof *rs))) return CHRONO_ENOMEM;
+    if (!(rs = (const chrono_result **)CHRONO_MALLOC((size_t)ps->n * sizeof *rs)))
+        return CHRONO_ENOMEM;
     k = chrono__gather(ps, name, rs);
     rc = k ? chrono__pool_results(s, rs, k, s->cfg.confidence, out) : CHRONO_ENOSAMPLES;
     CHRONO_FREE(rs);
@@ -16605,8 +16674,8 @@ CHRONO_API int chrono_processes_pool(const chrono_processes *ps, chrono_session 
 }
 
 /* Each process's comparison a vs b (the last of its session's) into cs; how many. */
-CHRONO__PRIVATE size_t chrono__gather_comparisons(const chrono_processes *ps, const char *a, const char *b,
-                                                  const chrono_comparison **cs)
+CHRONO__PRIVATE size_t chrono__gather_comparisons(const chrono_processes *ps, const char *a,
+                                                  const char *b, const chrono_comparison **cs)
 {
     size_t k = 0, i;
     int c;
@@ -16620,12 +16689,17 @@ CHRONO__PRIVATE size_t chrono__gather_comparisons(const chrono_processes *ps, co
 
 /* The ratios of k comparisons as one: the processes' ratios the units (one
    process: its own ratio and interval); lo, hi, rat: k doubles each. */
-CHRONO__PRIVATE void chrono__pool_ratios(const chrono_comparison *const *cs, size_t k, double conf, double *rat,
-                                         double *lo, double *hi, chrono_comparison *cmp)
+CHRONO__PRIVATE void chrono__pool_ratios(const chrono_comparison *const *cs, size_t k, double conf,
+                                         double *rat, double *lo, double *hi,
+                                         chrono_comparison *cmp)
 {
     chrono_stats st;
     size_t i;
-    for (i = 0; i < k; i++) { rat[i] = cs[i]->ratio; lo[i] = cs[i]->ci_low; hi[i] = cs[i]->ci_high; }
+    for (i = 0; i < k; i++) {
+        rat[i] = cs[i]->ratio;
+        lo[i] = cs[i]->ci_low;
+        hi[i] = cs[i]->ci_high;
+    }
     cmp->rounds = 0; cmp->warnings = 0;
     cmp->process_min_ratio = cmp->process_max_ratio = rat[0];
     for (i = 0; i < k; i++) {
@@ -16635,17 +16709,23 @@ CHRONO__PRIVATE void chrono__pool_ratios(const chrono_comparison *const *cs, siz
     }
     if (k < 2) return;
     if (chrono_stats_pool_median(rat, lo, hi, k, conf, NULL, &st) == 0) {
-        cmp->ratio = st.median; cmp->ci_low = st.ci_low; cmp->ci_high = st.ci_high; cmp->ci_level = st.ci_level;
+        cmp->ratio = st.median;
+        cmp->ci_low = st.ci_low;
+        cmp->ci_high = st.ci_high;
+        cmp->ci_level = st.ci_level;
     }
-    for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;   /* the cycles' ratio: the processes' median too */
+    /* the cycles' ratio: the processes' median too */
+    for (i = 0; i < k; i++) rat[i] = cs[i]->cycles_ratio;
     cmp->cycles_ratio = chrono__all_finite(rat, k) ? chrono_stats_median(rat, k) : NAN;
-    cmp->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;   /* the pooled interval's level, not a process's */
+    /* the pooled interval's level, not a process's */
+    cmp->warnings &= ~(unsigned)CHRONO_WARN_LOW_LEVEL;
     if (chrono_stats_level_short(cmp->ci_level, conf)) cmp->warnings |= CHRONO_WARN_LOW_LEVEL;
     cmp->warnings |= (cmp->a.warnings | cmp->b.warnings) & CHRONO_WARN_LOW_LEVEL;
 }
 
-CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chrono_session *s, const char *name_a,
-                                                const char *name_b, chrono_comparison *out)
+CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chrono_session *s,
+                                                const char *name_a, const char *name_b,
+                                                chrono_comparison *out)
 {
     size_t n, k, i;
     const chrono_comparison **cs;
@@ -16654,7 +16734,8 @@ CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chro
     int rc = CHRONO_ENOSAMPLES;
     if (!ps || !s || !name_a || !name_b || !out || (ps->n && !ps->procs)) return CHRONO_EINVAL;
     n = (size_t)ps->n;
-    cs = (const chrono_comparison **)CHRONO_MALLOC(n * (sizeof *cs + 2 * sizeof *side + 3 * sizeof *rat) + 1);
+    cs = (const chrono_comparison **)CHRONO_MALLOC(
+        n * (sizeof *cs + 2 * sizeof *side + 3 * sizeof *rat) + 1);
     if (!cs) return CHRONO_ENOMEM;
     side = (const chrono_result **)(void *)(cs + n);
     rat = (double *)(void *)(side + 2 * n);
@@ -16670,7 +16751,8 @@ CHRONO_API int chrono_processes_pool_comparison(const chrono_processes *ps, chro
     return rc;
 }
 
-CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const char *name, chrono_sweep_result *out)
+CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const char *name,
+                                           chrono_sweep_result *out)
 {
     double *pu, *fx;
     size_t nsw = 0, i;
@@ -16698,8 +16780,8 @@ CHRONO_API int chrono_processes_pool_sweep(const chrono_processes *ps, const cha
 /* ---- a program table's entries, pooled -------------------------------------------- */
 
 /* A pooled result kept in s with the entry's throughput, then to the hooks. */
-CHRONO__PRIVATE int chrono__keep_pooled(chrono_session *s, const chrono_entry *e, const chrono_result *pooled,
-                                        const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__keep_pooled(chrono_session *s, const chrono_entry *e,
+                                        const chrono_result *pooled, const chrono_entry_hooks *h)
 {
     int rc = chrono__keep_result(s, pooled);
     if (rc == 0) {
@@ -16710,8 +16792,8 @@ CHRONO__PRIVATE int chrono__keep_pooled(chrono_session *s, const chrono_entry *e
 }
 
 /* A sweep pooled: each point as a run, then the sweep's own figures. */
-CHRONO__PRIVATE int chrono__pool_sweep_entry(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
-                                             const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__pool_sweep_entry(const chrono_processes *ps, chrono_session *s,
+                                             const chrono_entry *e, const chrono_entry_hooks *h)
 {
     chrono_sweep_result sw;
     char name[CHRONO_NAME_MAX + 32];
@@ -16719,7 +16801,8 @@ CHRONO__PRIVATE int chrono__pool_sweep_entry(const chrono_processes *ps, chrono_
     size_t i, first = s->nresults;
     int rc = chrono_processes_pool_sweep(ps, e->name, &sw);
     for (i = 0; rc == 0 && i < e->nparams; i++) {
-        (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name, (unsigned long long)e->params[i]);
+        (void)chrono__bprintf(name, sizeof name, "%s/%llu", e->name,
+                              (unsigned long long)e->params[i]);
         rc = chrono_processes_pool(ps, s, name, &pooled);
         if (rc == 0) rc = chrono__keep_pooled(s, e, &pooled, h);
     }
@@ -16730,8 +16813,8 @@ CHRONO__PRIVATE int chrono__pool_sweep_entry(const chrono_processes *ps, chrono_
 }
 
 /* A product's points the hooks take, each pooled as a run. */
-CHRONO__PRIVATE int chrono__pool_product(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
-                                         const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__pool_product(const chrono_processes *ps, chrono_session *s,
+                                         const chrono_entry *e, const chrono_entry_hooks *h)
 {
     size_t j, n = chrono_entry_points(e);
     char name[CHRONO_NAME_MAX];
@@ -16746,8 +16829,8 @@ CHRONO__PRIVATE int chrono__pool_product(const chrono_processes *ps, chrono_sess
     return rc;
 }
 
-CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_session *s, const chrono_entry *e,
-                                           const chrono_entry_hooks *hooks)
+CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_session *s,
+                                           const chrono_entry *e, const chrono_entry_hooks *hooks)
 {
     chrono_result pooled;
     chrono_comparison cmp;
@@ -16765,25 +16848,31 @@ CHRONO_API int chrono_processes_pool_entry(const chrono_processes *ps, chrono_se
         if ((rc = chrono_processes_pool_comparison(ps, s, e->name, e->name_b, &cmp)) < 0) return rc;
         chrono_entry_throughput(&cmp.a, e);
         chrono_entry_throughput(&cmp.b, e);
-        rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof cmp);
+        rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1,
+                          sizeof cmp);
         if (rc == 0) {
             s->comparisons[s->ncomparisons++] = cmp;
-            if (hooks && hooks->comparison) rc = hooks->comparison(hooks->ctx, &s->comparisons[s->ncomparisons - 1]);
+            if (hooks && hooks->comparison)
+                rc = hooks->comparison(hooks->ctx, &s->comparisons[s->ncomparisons - 1]);
         }
         return rc;
     }
     return CHRONO_EINVAL;
 }
 
-CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed, chrono_table_builder *tb)
+CHRONO_API int chrono_processes_table(const chrono_processes *ps, uint64_t seed,
+                                      chrono_table_builder *tb)
 {
     static const char *const cols[5] = { "process", "pid", "results", "status", "order seed" };
     int i;
     if (!tb) return CHRONO_EINVAL;
     memset(tb, 0, sizeof *tb);
     if (!ps || (ps->n && !ps->procs)) return CHRONO_EINVAL;
-    if (chrono_table_init(tb, "processes", ps->failed ? "processes (some failed: their results are missing from the "
-                          "pooled figures)" : "processes", cols, 5) < 0)
+    if (chrono_table_init(tb, "processes",
+                          ps->failed ? "processes (some failed: their results are missing from the "
+                                       "pooled figures)"
+                                     : "processes",
+                          cols, 5) < 0)
         return tb->error;
     for (i = 0; i < ps->n; i++) {
         const chrono_process *o = &ps->procs[i];
