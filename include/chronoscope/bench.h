@@ -151,8 +151,14 @@
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(CHRONO__KEEP_PORTABLE)
 #  if defined(__cplusplus)
 extern "C++" {
-template <class T> inline void chrono__keep(T &x) { __asm__ __volatile__("" : "+rm"(x) : : "memory"); }
-template <class T> inline void chrono__keep(const T &x) { __asm__ __volatile__("" : : "r,m"(x) : "memory"); }
+template <class T> inline void chrono__keep(T &x)
+{
+    __asm__ __volatile__("" : "+rm"(x) : : "memory");
+}
+template <class T> inline void chrono__keep(const T &x)
+{
+    __asm__ __volatile__("" : : "r,m"(x) : "memory");
+}
 }
 #    define chrono_keep(x) chrono__keep(x)
 #  else
@@ -165,8 +171,13 @@ extern "C++" {
 template <class T> inline void chrono__keep(const T &x) { chrono__keep_ptr(&x); }
 }
 #    define chrono_keep(x) chrono__keep(x)
-#  elif (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L) || (defined(_MSC_VER) && _MSC_VER >= 1939)
-#    define chrono_keep(x) do { __typeof__(x) chrono__kept = (x); chrono__keep_ptr(&chrono__kept); } while (0)
+#  elif (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L) || \
+    (defined(_MSC_VER) && _MSC_VER >= 1939)
+#    define chrono_keep(x) \
+    do { \
+        __typeof__(x) chrono__kept = (x); \
+        chrono__keep_ptr(&chrono__kept); \
+    } while (0)
 #  else
 #    define chrono_keep(x) chrono__keep_ptr((volatile const void *)&(x))
 #  endif
@@ -184,7 +195,8 @@ CHRONO_API chrono_config chrono_config_default(void);
 
 /* Open a session: resolve the configuration, pin the thread, open and
    calibrate the clock, read the environment.  cfg may be NULL. */
-CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg, unsigned long caller);
+CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg,
+                                      unsigned long caller);
 /* A macro, so that the session's environment describes the caller's build
    (optimised? assertions?) and a caller compiled against another version of
    this header is refused (CHRONO_EVERSION). */
@@ -205,7 +217,8 @@ CHRONO_API int chrono_session_emulated(const chrono_session *s);
 
 /* Time fn: size the batch, warm up, take the samples, summarise.  The
    result is written to *out (may be NULL) and kept in the session. */
-CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out);
+CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                          chrono_result *out);
 
 /* Interleaved A/B: rounds ordered ABBA, the ratio a/b of the per-iteration
    times and its interval from the median of the paired log-ratios.  Each side
@@ -235,14 +248,15 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
 #define CHRONO_BETWEEN_GAPS_MAX 100000u
 typedef void (*chrono_between_fn)(void *ctx, size_t k);
 CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                  chrono_between_fn between, void *between_ctx, size_t gaps, chrono_result *out);
+                                  chrono_between_fn between, void *between_ctx, size_t gaps,
+                                  chrono_result *out);
 
 /* Untimed setup before every call: setup(ctx) runs before each fn(ctx, 1),
    and only fn is timed, call by call (see "Setup per iteration" above).
    setup may be NULL.  The result is kept in the session like chrono_run's. */
 typedef void (*chrono_setup_fn)(void *ctx);
-CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setup_fn setup, chrono_fn fn, void *ctx,
-                                chrono_result *out);
+CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setup_fn setup,
+                                chrono_fn fn, void *ctx, chrono_result *out);
 
 CHRONO__EXTERN_C_END
 
@@ -286,15 +300,18 @@ CHRONO__PRIVATE int chrono__config_resolve(const chrono_config *in, chrono_confi
     if (!chrono__finite_nonneg(in->warmup_ms) || !chrono__finite_nonneg(in->min_sample_us) ||
         !chrono__finite_nonneg(in->max_ms) || !chrono__finite_nonneg(in->ref_tolerance))
         return CHRONO_EINVAL;
-    if (!chrono__finite_nonneg(in->contention_tolerance) && in->contention_tolerance != CHRONO_CONTENTION_OFF)
+    if (!chrono__finite_nonneg(in->contention_tolerance) &&
+        in->contention_tolerance != CHRONO_CONTENTION_OFF)
         return CHRONO_EINVAL;
     if (!(in->confidence == 0 || (in->confidence > 0 && in->confidence < 1))) return CHRONO_EINVAL;
     if ((int)in->pin < CHRONO_PIN_AUTO || (int)in->pin > CHRONO_PIN_PREFER) return CHRONO_EINVAL;
-    if ((int)in->cycles < CHRONO_CYCLES_AUTO || (int)in->cycles > CHRONO_CYCLES_OFF) return CHRONO_EINVAL;
+    if ((int)in->cycles < CHRONO_CYCLES_AUTO || (int)in->cycles > CHRONO_CYCLES_OFF)
+        return CHRONO_EINVAL;
     if ((in->pin == CHRONO_PIN_CPU || in->pin == CHRONO_PIN_PREFER) && in->cpu < CHRONO_CPU_CURRENT)
         return CHRONO_EINVAL;
-    if (in->custom_clock && !(in->custom_clock->hz > 0 && in->custom_clock->hz < 1e12 &&
-                              in->custom_clock->ns_per_tick > 0 && !isinf(in->custom_clock->ns_per_tick)))
+    if (in->custom_clock &&
+        !(in->custom_clock->hz > 0 && in->custom_clock->hz < 1e12 &&
+          in->custom_clock->ns_per_tick > 0 && !isinf(in->custom_clock->ns_per_tick)))
         return CHRONO_EINVAL;   /* not an opened clock: rate out of range or never set */
     if ((int)in->clock < 0 || in->clock >= CHRONO_CLOCK_CUSTOM) return CHRONO_EINVAL;
     if (!in->samples) out->samples = d.samples;
@@ -328,12 +345,14 @@ CHRONO__PRIVATE int chrono__emulated_why(const chrono_session *s, char *why, siz
 {
     const char *env = getenv("CHRONO_EMULATED");
     char ghz[32];
-    if (s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;   /* a clock of the user's counts what it says */
+    /* a clock of the user's counts what it says */
+    if (s->clock.source == CHRONO_CLOCK_CUSTOM) return 0;
     if (s->env.emulator[0]) chrono__str_copy(why, n, s->env.emulator);
     else if (chrono__under_valgrind()) chrono__str_copy(why, n, "valgrind");
     else if (env && env[0] && strcmp(env, "0") != 0) chrono__str_copy(why, n, "CHRONO_EMULATED=1");
     else if (s->core_ghz == s->core_ghz && (s->core_ghz < 0.8 || s->core_ghz > 7.0))
-        (void)chrono__bprintf(why, n, "a %s GHz core", chrono__num(ghz, sizeof ghz, "%.2f", s->core_ghz));
+        (void)chrono__bprintf(why, n, "a %s GHz core",
+                              chrono__num(ghz, sizeof ghz, "%.2f", s->core_ghz));
     else return 0;
     return 1;
 }
@@ -355,7 +374,8 @@ CHRONO_API int chrono_session_emulated(const chrono_session *s)
     return s && chrono__emulated_why(s, why, sizeof why);
 }
 
-CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg, unsigned long caller)
+CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cfg,
+                                      unsigned long caller)
 {
     int rc;
     if (!s) return CHRONO_EINVAL;
@@ -370,8 +390,10 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     else rc = chrono_clock_open(&s->clock, s->cfg.clock);
     if (rc < 0) { chrono_cpu_unpin(&s->pin); return rc; }
     if ((rc = chrono_env_read_at(&s->env, caller)) < 0) { chrono_cpu_unpin(&s->pin); return rc; }
-    s->warnings |= s->env.warnings & ~(unsigned)CHRONO_WARN_EMULATED;   /* the session decides (a custom clock is not) */
-    if (s->clock.source == CHRONO_CLOCK_TSC && !s->clock.invariant_tsc) s->warnings |= CHRONO_WARN_NO_INVARIANT_TSC;
+    /* the session decides (a custom clock is not) */
+    s->warnings |= s->env.warnings & ~(unsigned)CHRONO_WARN_EMULATED;
+    if (s->clock.source == CHRONO_CLOCK_TSC && !s->clock.invariant_tsc)
+        s->warnings |= CHRONO_WARN_NO_INVARIANT_TSC;
     s->ref_adds = CHRONO__REF_ADDS;
     s->has_cycles = CHRONO__HAS_REF_CHAIN && s->cfg.cycles == CHRONO_CYCLES_AUTO;
     if (s->has_cycles) s->ref_fixed_ticks = (uint64_t)(chrono__ref_fixed(s) + 0.5);
@@ -380,7 +402,8 @@ CHRONO_API int chrono_session_open_at(chrono_session *s, const chrono_config *cf
     chrono__session_emulation(s);
     s->fe_best = INFINITY;
     s->port_expect = chrono__port_expect(s);
-    (void)chrono_counters_open(&s->counters, s->cfg.counters);   /* those refused: said in the environment */
+    /* those refused: said in the environment */
+    (void)chrono_counters_open(&s->counters, s->cfg.counters);
     s->is_open = 1;
     return 0;
 }
@@ -415,8 +438,8 @@ CHRONO__PRIVATE int chrono__check_name(const char *name)
 
 /* The peak RSS's growth since m0 (the run's start), and the allocator hook's
    counts for one more batch of fn. */
-CHRONO__PRIVATE void chrono__mem_finish(const chrono_session *s, const chrono__mem *m0, chrono_fn fn, void *ctx,
-                                        uint64_t iters, chrono_result *r)
+CHRONO__PRIVATE void chrono__mem_finish(const chrono_session *s, const chrono__mem *m0,
+                                        chrono_fn fn, void *ctx, uint64_t iters, chrono_result *r)
 {
     const chrono_memory_hook *h = s->cfg.memory_hook;
     chrono__mem m1;
@@ -429,7 +452,8 @@ CHRONO__PRIVATE void chrono__mem_finish(const chrono_session *s, const chrono__m
         r->alloc_bytes_per_iter = (double)bytes / (double)iters;
     }
     m1 = chrono__mem_read();
-    if (m0->rss == m0->rss && m1.rss == m1.rss) r->max_rss_growth_bytes = m1.rss > m0->rss ? m1.rss - m0->rss : 0;
+    if (m0->rss == m0->rss && m1.rss == m1.rss)
+        r->max_rss_growth_bytes = m1.rss > m0->rss ? m1.rss - m0->rss : 0;
 }
 
 /* About a cycle an iteration or less, the loop itself: the body may be gone. */
@@ -446,7 +470,8 @@ CHRONO__PRIVATE void chrono__check_empty(const chrono_session *s, chrono_result 
 CHRONO__PRIVATE int chrono__user_check(const chrono_session *s)
 {
     int k;
-    if (s->cfg.nuser_counters < 0 || s->cfg.nuser_counters > CHRONO_USER_COUNTERS_MAX) return CHRONO_EINVAL;
+    if (s->cfg.nuser_counters < 0 || s->cfg.nuser_counters > CHRONO_USER_COUNTERS_MAX)
+        return CHRONO_EINVAL;
     if (s->cfg.nuser_counters && !s->cfg.user_counters) return CHRONO_EINVAL;
     for (k = 0; k < s->cfg.nuser_counters; k++) {
         const char *c = s->cfg.user_counters[k].name;
@@ -481,7 +506,8 @@ CHRONO__PRIVATE void chrono__user_read(const chrono_session *s, chrono_result *r
 
 /* The start of a run: arguments checked, *out defined even on failure.  0
    or the error. */
-CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono_fn fn, chrono_result *out)
+CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono_fn fn,
+                                     chrono_result *out)
 {
     int rc = chrono__check_session(s);
     if (out) chrono__result_init(out, "", 0);
@@ -491,8 +517,8 @@ CHRONO__PRIVATE int chrono__run_open(chrono_session *s, const char *name, chrono
 }
 
 /* The engine of a run of fn into *r: one side, `rows` rows, controls on. */
-CHRONO__PRIVATE int chrono__run_engine(chrono_engine *e, chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                       size_t rows, chrono_result *r)
+CHRONO__PRIVATE int chrono__run_engine(chrono_engine *e, chrono_session *s, const char *name,
+                                       chrono_fn fn, void *ctx, size_t rows, chrono_result *r)
 {
     chrono_engine_side side;
     int rc;
@@ -508,8 +534,8 @@ CHRONO__PRIVATE int chrono__run_engine(chrono_engine *e, chrono_session *s, cons
    warnings (SHORT_BODY below min_cycles, or min_ns where cycles are
    unknown; 0: no such floor), a copy kept in the session and in *out.  0
    or the error. */
-CHRONO__PRIVATE int chrono__run_close(chrono_engine *e, const chrono__mem *mem0, double min_cycles, double min_ns,
-                                      chrono_result *out)
+CHRONO__PRIVATE int chrono__run_close(chrono_engine *e, const chrono__mem *mem0, double min_cycles,
+                                      double min_ns, chrono_result *out)
 {
     chrono_session *s = e->s;
     chrono_result *r = e->r[0];
@@ -540,7 +566,8 @@ CHRONO__PRIVATE void chrono__run_warm(chrono_engine *e)
     chrono__user_zero(e->s);   /* the body's counts: the samples' own */
 }
 
-CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, chrono_result *out)
+CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                          chrono_result *out)
 {
     chrono_engine_target t = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL };
     chrono_engine e;
@@ -563,7 +590,8 @@ CHRONO_API int chrono_run(chrono_session *s, const char *name, chrono_fn fn, voi
    at the end like chrono_run's.  The samples' own CPU time and page faults
    are counted, not between's (the engine counts around its loop). */
 CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                  chrono_between_fn between, void *between_ctx, size_t gaps, chrono_result *out)
+                                  chrono_between_fn between, void *between_ctx, size_t gaps,
+                                  chrono_result *out)
 {
     chrono_engine_target t = { CHRONO_ENGINE_TAKEN, 0, 0, NULL, NULL };
     chrono_engine e;
@@ -577,7 +605,8 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
     attempts = chrono__attempts(s);
     total = gaps > (size_t)s->cfg.samples ? gaps : (size_t)s->cfg.samples;
     mem0 = chrono__mem_read();
-    if ((rc = chrono__run_engine(&e, s, name, fn, ctx, total > attempts ? total : attempts, &r)) < 0) return rc;
+    rc = chrono__run_engine(&e, s, name, fn, ctx, total > attempts ? total : attempts, &r);
+    if (rc < 0) return rc;
     chrono__run_warm(&e);
     for (k = 0; k < gaps; k++) {
         t.n = (total * (k + 1) + gaps - 1) / gaps;
@@ -595,8 +624,9 @@ CHRONO_API int chrono_run_between(chrono_session *s, const char *name, chrono_fn
    of the samples (the clock's resolution over the median sample, each side);
    *unstable: the two halves' intervals do not overlap (the ratio changed
    level), and then the interval covers both halves' too. */
-CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__columns *ca, const chrono__columns *cb,
-                                  size_t n, const uint64_t iters[2], chrono_ratio *out, int *unstable)
+CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__columns *ca,
+                                       const chrono__columns *cb, size_t n, const uint64_t iters[2],
+                                       chrono_ratio *out, int *unstable)
 {
     chrono_ratio h1, h2;
     double q, ta, tb, res = (double)(s->clock.resolution_ticks ? s->clock.resolution_ticks : 1);
@@ -613,8 +643,10 @@ CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__co
     tb = ca->scratch[n / 2] * (double)iters[1];
     q = (ta > 0 ? res / ta : 0) + (tb > 0 ? res / tb : 0);
     if (h >= 8 && chrono_stats_ratio(ca->ns, cb->ns, h, s->cfg.confidence, ca->scratch, &h1) == 0 &&
-        chrono_stats_ratio(ca->ns + h, cb->ns + h, n - h, s->cfg.confidence, ca->scratch, &h2) == 0 &&
-        (h1.ci_high * (1 + q) < h2.ci_low * (1 - q) || h2.ci_high * (1 + q) < h1.ci_low * (1 - q))) {
+        chrono_stats_ratio(ca->ns + h, cb->ns + h, n - h, s->cfg.confidence, ca->scratch,
+                           &h2) == 0 &&
+        (h1.ci_high * (1 + q) < h2.ci_low * (1 - q) ||
+         h2.ci_high * (1 + q) < h1.ci_low * (1 - q))) {
         *unstable = 1;
         if (h1.ci_low < out->ci_low) out->ci_low = h1.ci_low;
         if (h2.ci_low < out->ci_low) out->ci_low = h2.ci_low;
@@ -630,9 +662,11 @@ CHRONO__PRIVATE int chrono__pair_ratio(const chrono_session *s, const chrono__co
    error), and more rounds when the ratio changed level (UNSTABLE if it
    still does); the thread's CPU time over them into both sides.  The pairs
    kept. */
-CHRONO__PRIVATE size_t chrono__compare_rounds(chrono_engine *e, chrono_comparison *cmp, chrono_ratio *ratio, int *rc)
+CHRONO__PRIVATE size_t chrono__compare_rounds(chrono_engine *e, chrono_comparison *cmp,
+                                              chrono_ratio *ratio, int *rc)
 {
-    chrono_engine_target first = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL }, more = { CHRONO_ENGINE_MORE, 0, 0, NULL, NULL };
+    chrono_engine_target first = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL },
+                         more = { CHRONO_ENGINE_MORE, 0, 0, NULL, NULL };
     int unstable = 0;
     (void)chrono_engine_run(e, &first);
     (void)chrono_engine_drop(e, CHRONO_ENGINE_DROP_RUN);
@@ -649,8 +683,8 @@ CHRONO__PRIVATE size_t chrono__compare_rounds(chrono_engine *e, chrono_compariso
 
 /* The start of a comparison: arguments checked, *out defined even on
    failure.  0 or the error. */
-CHRONO__PRIVATE int chrono__compare_open(chrono_session *s, const char *name_a, chrono_fn a, const char *name_b,
-                                         chrono_fn b, chrono_comparison *out)
+CHRONO__PRIVATE int chrono__compare_open(chrono_session *s, const char *name_a, chrono_fn a,
+                                         const char *name_b, chrono_fn b, chrono_comparison *out)
 {
     int rc = chrono__check_session(s);
     if (out) {
@@ -669,7 +703,8 @@ CHRONO__PRIVATE int chrono__compare_open(chrono_session *s, const char *name_a, 
 /* The engine of a comparison, both sides sized and warmed up alternately
    (A B A B, so neither runs on a colder machine), then sized again now that
    they are warm: both samples must reach the target. */
-CHRONO__PRIVATE int chrono__compare_engine(chrono_engine *e, chrono_session *s, const chrono_engine_side side[2])
+CHRONO__PRIVATE int chrono__compare_engine(chrono_engine *e, chrono_session *s,
+                                           const chrono_engine_side side[2])
 {
     double max_ms = s->cfg.max_ms;
     int rc = chrono_engine_open(e, s, side, 2, chrono__attempts(s));
@@ -692,15 +727,16 @@ CHRONO__PRIVATE void chrono__compare_keep_samples(chrono_engine *e, chrono_compa
 }
 
 /* The ratio's figures into cmp (and the cycles' ratio), kept in the session. */
-CHRONO__PRIVATE int chrono__compare_store(chrono_engine *e, chrono_comparison *cmp, const chrono_ratio *ratio)
+CHRONO__PRIVATE int chrono__compare_store(chrono_engine *e, chrono_comparison *cmp,
+                                          const chrono_ratio *ratio)
 {
     chrono_session *s = e->s;
     chrono_ratio cycles;
     cmp->ratio = ratio->ratio; cmp->ci_low = ratio->ci_low; cmp->ci_high = ratio->ci_high;
     cmp->ci_level = ratio->ci_level;
     cmp->process_min_ratio = cmp->process_max_ratio = ratio->ratio;
-    if (s->has_cycles &&
-        chrono_stats_ratio(e->col[0].cycles, e->col[1].cycles, e->n, s->cfg.confidence, e->col[0].scratch, &cycles) == 0)
+    if (s->has_cycles && chrono_stats_ratio(e->col[0].cycles, e->col[1].cycles, e->n,
+                                            s->cfg.confidence, e->col[0].scratch, &cycles) == 0)
         cmp->cycles_ratio = cycles.ratio;
     return chrono_engine_keep(e, cmp);
 }
@@ -708,8 +744,8 @@ CHRONO__PRIVATE int chrono__compare_store(chrono_engine *e, chrono_comparison *c
 /* The end of a comparison: the sides' statistics (even when the ratio
    failed: no pairs gives CHRONO_ENOSAMPLES first), the warnings, the
    figures kept in the session and in *out.  0 or the error. */
-CHRONO__PRIVATE int chrono__compare_close(chrono_engine *e, chrono_comparison *cmp, const chrono_ratio *ratio, int rc,
-                                          chrono_comparison *out)
+CHRONO__PRIVATE int chrono__compare_close(chrono_engine *e, chrono_comparison *cmp,
+                                          const chrono_ratio *ratio, int rc, chrono_comparison *out)
 {
     chrono_session *s = e->s;
     int rs;
@@ -721,7 +757,8 @@ CHRONO__PRIVATE int chrono__compare_close(chrono_engine *e, chrono_comparison *c
     chrono__compare_keep_samples(e, cmp);
     if ((rs = chrono_engine_summarise(e)) < 0) rc = rs;
     if (rc == 0) { chrono__check_empty(s, &cmp->a); chrono__check_empty(s, &cmp->b); }
-    if (rc == 0 && chrono_stats_level_short(ratio->ci_level, s->cfg.confidence)) cmp->warnings |= CHRONO_WARN_LOW_LEVEL;
+    if (rc == 0 && chrono_stats_level_short(ratio->ci_level, s->cfg.confidence))
+        cmp->warnings |= CHRONO_WARN_LOW_LEVEL;
     cmp->warnings |= cmp->a.warnings | cmp->b.warnings;
     s->warnings |= cmp->warnings;
     cmp->rounds = e->n;
@@ -749,7 +786,11 @@ CHRONO_API int chrono_compare(chrono_session *s, const char *name_a, chrono_fn a
 }
 
 /* ---- sweeps -------------------------------------------------------------------- */
-typedef struct chrono__sweep_point { chrono_sweep_fn fn; void *ctx; uint64_t param; } chrono__sweep_point;
+typedef struct chrono__sweep_point {
+    chrono_sweep_fn fn;
+    void *ctx;
+    uint64_t param;
+} chrono__sweep_point;
 
 CHRONO__PRIVATE void chrono__sweep_trampoline(void *ctx, uint64_t iters)
 {
@@ -762,8 +803,10 @@ CHRONO__PRIVATE void chrono__sweep_trampoline(void *ctx, uint64_t iters)
    the fixed cost drowns in their noise), with normal-theory intervals from
    the weighted residuals.  When the weighted fit cannot be made (a median of
    0), plain least squares without intervals. */
-CHRONO__PRIVATE int chrono__sweep_fit(const double *x, const double *ones, const double *y, size_t n, double confidence,
-                                      double *fixed, double fixed_ci[2], double *per_unit, double per_unit_ci[2], double *r2)
+CHRONO__PRIVATE int chrono__sweep_fit(const double *x, const double *ones, const double *y,
+                                      size_t n, double confidence, double *fixed,
+                                      double fixed_ci[2], double *per_unit, double per_unit_ci[2],
+                                      double *r2)
 {
     double z = chrono_stats_z(confidence);
     chrono_fit2 f;
@@ -799,7 +842,8 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
     if (rc < 0) return rc;
     if (!fn || !params || nparams < 2 || nparams > 10000) return CHRONO_EINVAL;
     for (i = 1; i < nparams && (double)params[i] == (double)params[0]; i++) {}
-    if (i == nparams) return CHRONO_EINVAL;   /* every param the same (as a double): no line to fit */
+    /* every param the same (as a double): no line to fit */
+    if (i == nparams) return CHRONO_EINVAL;
     if ((rc = chrono__check_name(name)) < 0) return rc;
     if (strlen(name) + 22 >= CHRONO_NAME_MAX) return CHRONO_ERANGE;
     memset(&sw, 0, sizeof sw);
@@ -812,7 +856,8 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
         chrono__bprintf(point, sizeof point, "%s/%llu", name, (unsigned long long)params[i]);
         if ((rc = chrono_run(s, point, chrono__sweep_trampoline, &pt, NULL)) < 0) return rc;
     }
-    x = (double *)CHRONO_MALLOC(4 * nparams * sizeof(double));   /* x, y, cycles, and the fits' column of ones */
+    /* x, y, cycles, and the fits' column of ones */
+    x = (double *)CHRONO_MALLOC(4 * nparams * sizeof(double));
     if (!x) return CHRONO_ENOMEM;
     y = x + nparams; yc = y + nparams; ones = yc + nparams;
     for (i = 0; i < nparams; i++) {
@@ -820,12 +865,15 @@ CHRONO_API int chrono_sweep(chrono_session *s, const char *name, chrono_sweep_fn
         x[i] = (double)params[i]; y[i] = r->ns.median; yc[i] = r->cycles.median; ones[i] = 1.0;
     }
     sw.points = nparams;
-    rc = chrono__sweep_fit(x, ones, y, nparams, s->cfg.confidence, &sw.fixed_ns, sw.fixed_ci, &sw.per_unit_ns, sw.per_unit_ci, &sw.r2);
+    rc = chrono__sweep_fit(x, ones, y, nparams, s->cfg.confidence, &sw.fixed_ns, sw.fixed_ci,
+                           &sw.per_unit_ns, sw.per_unit_ci, &sw.r2);
     sw.per_unit_cycles = sw.fixed_cycles = sw.r2_cycles = NAN;
-    sw.per_unit_cycles_ci[0] = sw.per_unit_cycles_ci[1] = sw.fixed_cycles_ci[0] = sw.fixed_cycles_ci[1] = NAN;
+    sw.per_unit_cycles_ci[0] = sw.per_unit_cycles_ci[1] = sw.fixed_cycles_ci[0] =
+        sw.fixed_cycles_ci[1] = NAN;
     if (rc == 0 && s->has_cycles)
-        (void)chrono__sweep_fit(x, ones, yc, nparams, s->cfg.confidence, &sw.fixed_cycles, sw.fixed_cycles_ci,
-                                &sw.per_unit_cycles, sw.per_unit_cycles_ci, &sw.r2_cycles);
+        (void)chrono__sweep_fit(x, ones, yc, nparams, s->cfg.confidence, &sw.fixed_cycles,
+                                sw.fixed_cycles_ci, &sw.per_unit_cycles, sw.per_unit_cycles_ci,
+                                &sw.r2_cycles);
     CHRONO_FREE(x);
     if (rc == 0) rc = chrono__grow((void **)&s->sweeps, &s->cap_sweeps, s->nsweeps + 1, sizeof sw);
     if (rc == 0) s->sweeps[s->nsweeps++] = sw;
@@ -882,7 +930,8 @@ CHRONO__PRIVATE void chrono__setup_chain(void *ctx, uint64_t iters)
    an untimed chain of varying length, so the clock's steps fall at varying
    phases (as the user's setup makes them) and the mean of the quantised
    readings is unbiased; a trimmed mean or a median would not be. */
-CHRONO__PRIVATE double chrono__setup_mean(const chrono_session *s, chrono_fn volatile fn, void *ctx, double *d, int k)
+CHRONO__PRIVATE double chrono__setup_mean(const chrono_session *s, chrono_fn volatile fn, void *ctx,
+                                          double *d, int k)
 {
     double med, lim, sum = 0;
     int i, m = 0;
@@ -921,7 +970,8 @@ CHRONO__PRIVATE double chrono__setup_fixed(const chrono_session *s)
     for (i = 0; i < 3; i++) {   /* the median of three estimates: a burst of noise spoils one */
         one = chrono__setup_mean(s, chrono__setup_chain, &n1, d, K);
         two = chrono__setup_mean(s, chrono__setup_chain, &n2, d, K);
-        one = (chrono__setup_mean(s, chrono__setup_chain, &n1, d, K) + one) / 2;   /* N 2N N: drift cancels */
+        /* N 2N N: drift cancels */
+        one = (chrono__setup_mean(s, chrono__setup_chain, &n1, d, K) + one) / 2;
         est[i] = 2 * one - two;
     }
     CHRONO_FREE(d);
@@ -930,7 +980,8 @@ CHRONO__PRIVATE double chrono__setup_fixed(const chrono_session *s)
 }
 
 /* The net ticks of the last batch: its calls less the fixed cost of each. */
-CHRONO__PRIVATE uint64_t chrono__setup_net(const chrono__setup_tramp *t, uint64_t iters, double fixed)
+CHRONO__PRIVATE uint64_t chrono__setup_net(const chrono__setup_tramp *t, uint64_t iters,
+                                           double fixed)
 {
     double net = (double)t->raw - fixed * (double)iters;
     return net > 0 ? (uint64_t)(net + 0.5) : 0;
@@ -938,15 +989,18 @@ CHRONO__PRIVATE uint64_t chrono__setup_net(const chrono__setup_tramp *t, uint64_
 
 /* Calls per sample: grow until the timed calls add up to the runner's
    target, or a sample (setups included) lasts 20 targets. */
-CHRONO__PRIVATE uint64_t chrono__setup_size(const chrono_session *s, chrono__setup_tramp *t, double fixed,
-                                            uint64_t iters, uint64_t since, double budget_ms)
+CHRONO__PRIVATE uint64_t chrono__setup_size(const chrono_session *s, chrono__setup_tramp *t,
+                                            double fixed, uint64_t iters, uint64_t since,
+                                            double budget_ms)
 {
     uint64_t target = chrono__target_ticks(s);
     for (;;) {
-        uint64_t w = chrono__time_once(s, chrono__setup_batch, t, iters), net = chrono__setup_net(t, iters, fixed), grow;
+        uint64_t w = chrono__time_once(s, chrono__setup_batch, t, iters),
+                 net = chrono__setup_net(t, iters, fixed), grow;
         if (net >= target || w >= 20 * target) return iters;
         if (iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
-        grow = net > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)net) + 1 : iters * 100;
+        grow = net > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)net) + 1
+                       : iters * 100;
         if (w > 0 && grow > (uint64_t)((double)iters * 20.0 * (double)target / (double)w) + 1)
             grow = (uint64_t)((double)iters * 20.0 * (double)target / (double)w) + 1;
         if (grow > iters * 100) grow = iters * 100;
@@ -962,8 +1016,8 @@ CHRONO__PRIVATE void chrono__setup_net_sample(void *ctx, uint64_t iters, chrono_
     sm->ticks = chrono__setup_net(t, iters, t->fixed);
 }
 
-CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setup_fn setup, chrono_fn fn, void *ctx,
-                                chrono_result *out)
+CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setup_fn setup,
+                                chrono_fn fn, void *ctx, chrono_result *out)
 {
     chrono_engine_target target = { CHRONO_ENGINE_SAMPLES, 0, 0, NULL, NULL };
     chrono_engine e;
@@ -975,7 +1029,8 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     if (rc < 0) return rc;
     t.s = s; t.setup = setup; t.fn = fn; t.ctx = ctx; t.raw = 0;
     mem0 = chrono__mem_read();
-    if ((rc = chrono__run_engine(&e, s, name, chrono__setup_batch, &t, chrono__attempts(s), &r)) < 0) return rc;
+    rc = chrono__run_engine(&e, s, name, chrono__setup_batch, &t, chrono__attempts(s), &r);
+    if (rc < 0) return rc;
     e.net = chrono__setup_net_sample;
     max_ms = s->cfg.max_ms;
     t.fixed = chrono__setup_fixed(s);
@@ -983,7 +1038,8 @@ CHRONO_API int chrono_run_setup(chrono_session *s, const char *name, chrono_setu
     (void)chrono_engine_warm(&e, s->cfg.warmup_ms, 1);
     chrono__engine_iters(&e, chrono__setup_size(s, &t, t.fixed, e.iters[0], e.start, max_ms / 2));
     chrono__user_zero(s);
-    (void)chrono_engine_run(&e, &target);   /* the setups' page faults and CPU time are counted too */
+    /* the setups' page faults and CPU time are counted too */
+    (void)chrono_engine_run(&e, &target);
     return chrono__run_close(&e, &mem0, CHRONO__SETUP_MIN_CYCLES, CHRONO__SETUP_MIN_NS, out);
 }
 
