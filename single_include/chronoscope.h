@@ -3819,32 +3819,38 @@ typedef struct chrono_entry {
     const uint64_t *params;
     size_t nparams;
     double bytes, items;         /* processed by one iteration; 0: none */
-    const char *unit;            /* sweep: what the parameter counts ("bytes": the report shows GB/s too) */
+    const char *unit;            /* sweep: what the parameter counts ("bytes": the report shows GB/s
+                                    too) */
     int samples;                 /* 0: the program's */
     double max_ms;               /* 0: the program's */
     double warmup_ms;            /* 0: the program's */
     int expect_empty;            /* the body is meant to cost nothing (an "empty call" row): no
                                     CHRONO_WARN_EMPTY_BODY */
-    chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL: none */
+    chrono_setup_fn setup;       /* run: untimed setup before every call (chrono_run_setup); NULL:
+                                    none */
     int blocking;                /* 1: the body blocks by design (chrono_config.blocking) */
     chrono_args_fn args_fn;      /* product: the body */
     const uint64_t *args[CHRONO_ARGS_MAX];   /* product: its parameter lists (chrono_with_args) */
     size_t nargs[CHRONO_ARGS_MAX];
     int nlists;
-    int fit;                     /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
+    /* product: 1 + the list fitted along (chrono_with_fit), 0: no fit */
+    int fit;
     const char *counters;        /* counters.h names this entry reads besides --counters
                                     ("context-switches,page-faults"); NULL: none */
     int threads;                 /* run: in this many threads at once (chrono_with_threads);
                                     CHRONO_THREADS_CLI: --threads; 0: one thread, not a threaded run */
-    chrono_user_counter *user_counters;   /* run, product: the body's own counts (chrono_with_user_counters) */
+    chrono_user_counter *user_counters;   /* run, product: the body's own counts
+                                             (chrono_with_user_counters) */
     int nuser_counters;
 } chrono_entry;
 
 /* What chrono_entry_run hands back as it goes; every member may be NULL/0. */
 typedef struct chrono_entry_hooks {
     void *ctx;
-    int (*want)(void *ctx, const char *name);                 /* a product's point: 1 runs it (NULL: all) */
-    int (*result)(void *ctx, const chrono_result *r);         /* each result kept, as it finishes: 0 or an error */
+    /* a product's point: 1 runs it (NULL: all) */
+    int (*want)(void *ctx, const char *name);
+    /* each result kept, as it finishes: 0 or an error */
+    int (*result)(void *ctx, const chrono_result *r);
     int (*comparison)(void *ctx, const chrono_comparison *c); /* a comparison kept: 0 or an error */
     int threads;                 /* CHRONO_THREADS_CLI's count (--threads); 0: the online CPUs */
 } chrono_entry_hooks;
@@ -3910,7 +3916,8 @@ CHRONO_API size_t chrono_entry_points(const chrono_entry *e);
    last list, or the fitted one, varies fastest) named NAME/a/b...; with star
    nonzero '*' stands in the fitted list's place: the name of the fit whose
    slice holds point j.  Returns buf (n bytes). */
-CHRONO_API const char *chrono_entry_point_name(char *buf, size_t n, const chrono_entry *e, size_t j, int star);
+CHRONO_API const char *chrono_entry_point_name(char *buf, size_t n, const chrono_entry *e, size_t j,
+                                               int star);
 
 /* 1 when the entry makes a result called `name`: a run's name, either side
    of a comparison, a sweep's point "NAME/PARAM", a product's point. */
@@ -3936,7 +3943,8 @@ CHRONO_API void chrono_entry_throughput(chrono_result *r, const chrono_entry *e)
    takes, and with a fit each slice whose points it takes all of as a sweep.
    0, CHRONO_EINVAL (NULL, a malformed entry, unknown counters), the runner's
    error, or the first a hook returned (the rest of the entry is not run). */
-CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e, const chrono_entry_hooks *hooks);
+CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e,
+                                const chrono_entry_hooks *hooks);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_ENTRY_H */
@@ -15731,7 +15739,11 @@ CHRONO_API chrono_entry chrono_sweep_entry(const char *name, chrono_sweep_fn fn,
     return e;
 }
 
-CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes) { e.bytes = bytes; return e; }
+CHRONO_API chrono_entry chrono_with_bytes(chrono_entry e, double bytes)
+{
+    e.bytes = bytes;
+    return e;
+}
 
 CHRONO_API chrono_entry chrono_with_user_counters(chrono_entry e, chrono_user_counter *c, int n)
 {
@@ -15756,15 +15768,23 @@ CHRONO_API chrono_entry chrono_with_args(chrono_entry e, const uint64_t *values,
 }
 
 CHRONO_API chrono_entry chrono_with_fit(chrono_entry e, int list) { e.fit = list + 1; return e; }
-CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double items) { e.items = items; return e; }
-CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int samples) { e.samples = samples; return e; }
+CHRONO_API chrono_entry chrono_with_items(chrono_entry e, double v) { e.items = v; return e; }
+CHRONO_API chrono_entry chrono_with_samples(chrono_entry e, int v) { e.samples = v; return e; }
 CHRONO_API chrono_entry chrono_with_empty_body(chrono_entry e) { e.expect_empty = 1; return e; }
-CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double max_ms) { e.max_ms = max_ms; return e; }
-CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double warmup_ms) { e.warmup_ms = warmup_ms; return e; }
-CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *unit) { e.unit = unit; return e; }
-CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup) { e.setup = setup; return e; }
+CHRONO_API chrono_entry chrono_with_budget(chrono_entry e, double v) { e.max_ms = v; return e; }
+CHRONO_API chrono_entry chrono_with_warmup(chrono_entry e, double v) { e.warmup_ms = v; return e; }
+CHRONO_API chrono_entry chrono_with_unit(chrono_entry e, const char *v) { e.unit = v; return e; }
+CHRONO_API chrono_entry chrono_with_setup(chrono_entry e, chrono_setup_fn setup)
+{
+    e.setup = setup;
+    return e;
+}
 CHRONO_API chrono_entry chrono_with_blocking(chrono_entry e) { e.blocking = 1; return e; }
-CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *list) { e.counters = list; return e; }
+CHRONO_API chrono_entry chrono_with_counters(chrono_entry e, const char *v)
+{
+    e.counters = v;
+    return e;
+}
 CHRONO_API chrono_entry chrono_with_threads(chrono_entry e, int n) { e.threads = n; return e; }
 
 CHRONO_API size_t chrono_entry_points(const chrono_entry *e)
@@ -15772,10 +15792,13 @@ CHRONO_API size_t chrono_entry_points(const chrono_entry *e)
     size_t total = 1;
     int l;
     if (!e || e->kind != CHRONO_ENTRY_PRODUCT || !e->name) return 0;
-    if (!e->args_fn || e->nlists < 1 || e->nlists > CHRONO_ARGS_MAX || e->fit < 0 || e->fit > e->nlists) return 0;
+    if (!e->args_fn || e->nlists < 1 || e->nlists > CHRONO_ARGS_MAX || e->fit < 0 ||
+        e->fit > e->nlists)
+        return 0;
     if (strlen(e->name) + 21 * (size_t)e->nlists >= CHRONO_NAME_MAX - 22) return 0;
     for (l = 0; l < e->nlists; l++) {
-        if (!e->args[l] || !e->nargs[l] || e->nargs[l] > CHRONO_PRODUCT_POINTS_MAX / total) return 0;
+        if (!e->args[l] || !e->nargs[l] || e->nargs[l] > CHRONO_PRODUCT_POINTS_MAX / total)
+            return 0;
         total *= e->nargs[l];
     }
     if (e->fit) {
@@ -15799,7 +15822,8 @@ CHRONO__PRIVATE void chrono__product_index(const chrono_entry *e, size_t j, size
     }
 }
 
-CHRONO_API const char *chrono_entry_point_name(char *buf, size_t n, const chrono_entry *e, size_t j, int star)
+CHRONO_API const char *chrono_entry_point_name(char *buf, size_t n, const chrono_entry *e, size_t j,
+                                               int star)
 {
     size_t w, idx[CHRONO_ARGS_MAX];
     int l;
@@ -15892,7 +15916,12 @@ CHRONO_API int chrono_entry_makes(const chrono_entry *e, const char *name)
 }
 
 /* ---- running one --------------------------------------------------------------------- */
-typedef struct chrono__product_pt { chrono_args_fn fn; void *ctx; int k; uint64_t args[CHRONO_ARGS_MAX]; } chrono__product_pt;
+typedef struct chrono__product_pt {
+    chrono_args_fn fn;
+    void *ctx;
+    int k;
+    uint64_t args[CHRONO_ARGS_MAX];
+} chrono__product_pt;
 
 CHRONO__PRIVATE void chrono__product_tramp(void *ctx, uint64_t iters)
 {
@@ -15924,14 +15953,17 @@ CHRONO_API int chrono_entry_wants(const chrono_entry *e, const chrono_entry_hook
     size_t j, n;
     int any = 0;
     if (!chrono_entry_ok(e)) return 0;
-    if (e->kind != CHRONO_ENTRY_PRODUCT) return chrono__entry_wants(hooks, chrono_entry_name(name, sizeof name, e));
+    if (e->kind != CHRONO_ENTRY_PRODUCT)
+        return chrono__entry_wants(hooks, chrono_entry_name(name, sizeof name, e));
     for (j = 0, n = chrono_entry_points(e); j < n; j++)
-        if (chrono__entry_wants(hooks, chrono_entry_point_name(name, sizeof name, e, j, 0))) any = 1;
+        if (chrono__entry_wants(hooks, chrono_entry_point_name(name, sizeof name, e, j, 0)))
+            any = 1;
     return any;
 }
 
 /* The results from `first` on, with the entry's throughput, to the hooks. */
-CHRONO__PRIVATE int chrono__entry_rows(chrono_session *s, const chrono_entry *e, size_t first, const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__entry_rows(chrono_session *s, const chrono_entry *e, size_t first,
+                                       const chrono_entry_hooks *h)
 {
     int rc = 0;
     for (; rc == 0 && first < s->nresults; first++) {
@@ -15953,16 +15985,18 @@ CHRONO__PRIVATE void chrono__product_args(const chrono_entry *e, size_t j, chron
 /* One slice of a fitted product (its points j0.. along the fitted list) as a
    sweep named with '*', the other lists at the slice's values, its points
    renamed NAME/a/b. */
-CHRONO__PRIVATE int chrono__product_slice(chrono_session *s, const chrono_entry *e, size_t j0, chrono__product_pt *pt)
+CHRONO__PRIVATE int chrono__product_slice(chrono_session *s, const chrono_entry *e, size_t j0,
+                                          chrono__product_pt *pt)
 {
     size_t i, first = s->nresults, nk = e->nargs[e->fit - 1];
     char name[CHRONO_NAME_MAX];
     int rc;
     chrono__product_args(e, j0, pt);
     pt->k = e->fit - 1;
-    rc = chrono_sweep(s, chrono_entry_point_name(name, sizeof name, e, j0, 1), chrono__product_sweep_tramp, pt,
-                      e->args[e->fit - 1], nk, NULL);
-    if (rc == 0 && e->unit) chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
+    rc = chrono_sweep(s, chrono_entry_point_name(name, sizeof name, e, j0, 1),
+                      chrono__product_sweep_tramp, pt, e->args[e->fit - 1], nk, NULL);
+    if (rc == 0 && e->unit)
+        chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
     for (i = 0; rc == 0 && i < nk && first + i < s->nresults; i++)
         chrono__str_copy(s->results[first + i].name, sizeof s->results[0].name,
                          chrono_entry_point_name(name, sizeof name, e, j0 + i, 0));
@@ -15970,27 +16004,32 @@ CHRONO__PRIVATE int chrono__product_slice(chrono_session *s, const chrono_entry 
 }
 
 /* 1 when the hooks take every point of the slice from j0 (a fit runs). */
-CHRONO__PRIVATE int chrono__slice_wanted(const chrono_entry *e, size_t j0, const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__slice_wanted(const chrono_entry *e, size_t j0,
+                                         const chrono_entry_hooks *h)
 {
     size_t i, nk = e->nargs[e->fit - 1];
     char name[CHRONO_NAME_MAX];
     for (i = 0; i < nk; i++)
-        if (!chrono__entry_wants(h, chrono_entry_point_name(name, sizeof name, e, j0 + i, 0))) return 0;
+        if (!chrono__entry_wants(h, chrono_entry_point_name(name, sizeof name, e, j0 + i, 0)))
+            return 0;
     return 1;
 }
 
 /* A product: the points the hooks take, each a run; with a fit, each slice
    whose points they all take a sweep. */
-CHRONO__PRIVATE int chrono__run_product(chrono_session *s, const chrono_entry *e, const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__run_product(chrono_session *s, const chrono_entry *e,
+                                        const chrono_entry_hooks *h)
 {
-    size_t j, n = chrono_entry_points(e), first = s->nresults, nk = e->fit ? e->nargs[e->fit - 1] : 1;
+    size_t j, n = chrono_entry_points(e), first = s->nresults,
+              nk = e->fit ? e->nargs[e->fit - 1] : 1;
     char name[CHRONO_NAME_MAX];
     chrono__product_pt pt;
     int rc = 0;
     memset(&pt, 0, sizeof pt);
     pt.fn = e->args_fn; pt.ctx = e->ctx;
     for (j = 0; rc == 0 && j < n; j++) {
-        if (e->fit && j % nk == 0 && chrono__slice_wanted(e, j, h)) {   /* a whole slice taken: fitted */
+        /* a whole slice taken: fitted */
+        if (e->fit && j % nk == 0 && chrono__slice_wanted(e, j, h)) {
             rc = chrono__product_slice(s, e, j, &pt);
             if (rc == 0) rc = chrono__entry_rows(s, e, first, h);
             first = s->nresults;
@@ -16016,14 +16055,17 @@ CHRONO__PRIVATE int chrono__entry_threads(const chrono_entry *e, const chrono_en
 }
 
 /* The entry's kind, run; the session's settings are the entry's already. */
-CHRONO__PRIVATE int chrono__entry_kind_run(chrono_session *s, const chrono_entry *e, const chrono_entry_hooks *h)
+CHRONO__PRIVATE int chrono__entry_kind_run(chrono_session *s, const chrono_entry *e,
+                                           const chrono_entry_hooks *h)
 {
     size_t first = s->nresults;
     int rc = CHRONO_EINVAL;
     switch (e->kind) {
     case CHRONO_ENTRY_RUN:
-        if (e->threads && e->setup) rc = CHRONO_EINVAL;   /* a setup per call has no threaded form */
-        else if (e->threads) rc = chrono_run_threads(s, e->name, e->fn, e->ctx, chrono__entry_threads(e, h), NULL);
+        /* a setup per call has no threaded form */
+        if (e->threads && e->setup) rc = CHRONO_EINVAL;
+        else if (e->threads)
+            rc = chrono_run_threads(s, e->name, e->fn, e->ctx, chrono__entry_threads(e, h), NULL);
         else rc = e->setup ? chrono_run_setup(s, e->name, e->setup, e->fn, e->ctx, NULL)
                            : chrono_run(s, e->name, e->fn, e->ctx, NULL);
         if (rc == 0) chrono_entry_throughput(&s->results[s->nresults - 1], e);
@@ -16040,7 +16082,8 @@ CHRONO__PRIVATE int chrono__entry_kind_run(chrono_session *s, const chrono_entry
         break;
     case CHRONO_ENTRY_SWEEP:
         rc = chrono_sweep(s, e->name, e->sweep_fn, e->ctx, e->params, e->nparams, NULL);
-        if (rc == 0 && e->unit) chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
+        if (rc == 0 && e->unit)
+            chrono__str_copy(s->sweeps[s->nsweeps - 1].unit, sizeof s->sweeps[0].unit, e->unit);
         if (rc == 0) rc = chrono__entry_rows(s, e, first, h);
         break;
     case CHRONO_ENTRY_PRODUCT:
@@ -16050,7 +16093,8 @@ CHRONO__PRIVATE int chrono__entry_kind_run(chrono_session *s, const chrono_entry
     return rc;
 }
 
-CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e, const chrono_entry_hooks *hooks)
+CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e,
+                                const chrono_entry_hooks *hooks)
 {
     chrono_config saved;
     int has_cycles, rc = 0;
@@ -16061,12 +16105,16 @@ CHRONO_API int chrono_entry_run(chrono_session *s, const chrono_entry *e, const 
     if (e->max_ms > 0) s->cfg.max_ms = e->max_ms;
     if (e->warmup_ms > 0) s->cfg.warmup_ms = e->warmup_ms;
     if (e->expect_empty) s->cfg.expect_empty = 1;
-    if (e->nuser_counters) { s->cfg.user_counters = e->user_counters; s->cfg.nuser_counters = e->nuser_counters; }
+    if (e->nuser_counters) {
+        s->cfg.user_counters = e->user_counters;
+        s->cfg.nuser_counters = e->nuser_counters;
+    }
     /* A blocking body is timed without core-cycle estimates: the reference
        chains around it bracket a sleep (another process's work, an idle
        CPU) and would disagree, rejecting the sample. */
     if (e->blocking) { s->cfg.blocking = 1; s->has_cycles = 0; }
-    if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0) rc = CHRONO_EINVAL;
+    if (e->counters && chrono_counters_parse(e->counters, &s->cfg.counters, NULL, 0) < 0)
+        rc = CHRONO_EINVAL;
     if (rc == 0) rc = chrono__entry_kind_run(s, e, hooks);
     s->cfg = saved;
     s->has_cycles = has_cycles;
