@@ -89,15 +89,18 @@ typedef struct chrono_program {
     chrono_format chrono__file_fmt;
     chrono_table chrono__tables[CHRONO_PROGRAM_TABLES_MAX];
     size_t chrono__ntables;
-    double process_timeout_s;    /* --processes: a child still running after this is killed; 0: from the entries */
+    double process_timeout_s;    /* --processes: a child still running after this is killed; 0: from
+                                    the entries */
     int chrono__child;           /* in a child of --processes: its index + 1, else 0 */
     int chrono__child_fd;        /* where it hands its results back (processes.h) */
     int chrono__call;            /* calls of chrono_program_run / _run_processes so far */
-    int chrono__child_call;      /* in a child: the call whose entries it runs (the others are skipped), -1 all */
+    int chrono__child_call;      /* in a child: the call whose entries it runs (the others are
+                                    skipped), -1 all */
     char **chrono__argv;         /* argv with the private flag taken out (children), else NULL */
     char **chrono__parent_argv;  /* the argv children are started with */
     int chrono__parent_argc;
-    chrono_table_builder chrono__proc_tables[CHRONO_PROGRAM_TABLES_MAX];   /* "processes" tables, freed at the end */
+    /* "processes" tables, freed at the end */
+    chrono_table_builder chrono__proc_tables[CHRONO_PROGRAM_TABLES_MAX];
     size_t chrono__nproc_tables;
     size_t chrono__wanted;       /* entries --filter selected, over every chrono_program_run */
     int chrono__file_errno;      /* why writing the --out file failed (errno), 0: it did not */
@@ -110,8 +113,9 @@ CHRONO__EXTERN_C_BEGIN
    --version, open --out and, unless --list, the session.  1: go on and run;
    0: nothing to run (help, version); CHRONO_EINVAL: bad flags (printed; the
    exit status is 2); another negative code: the session could not open. */
-CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv, const chrono_cli_flag *flags,
-                                       size_t nflags, unsigned long caller);
+CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
+                                       const chrono_cli_flag *flags, size_t nflags,
+                                       unsigned long caller);
 #define chrono_program_begin(p, argc, argv, flags, nflags) \
     chrono_program_begin_at((p), (argc), (argv), (flags), (nflags), CHRONO__CALLER)
 
@@ -139,7 +143,8 @@ CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t);
    the calls of chrono_program_run and chrono_program_run_processes are
    counted alike in both: a child runs the entries of the call that started
    it, here, and skips the other calls. */
-CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc);
+CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries,
+                                            size_t n, int nproc);
 
 /* 0 in the program the user started; in a child of --processes (or of
    chrono_program_run_processes) its number, from 1.  Work whose results do
@@ -151,7 +156,8 @@ CHRONO_API int chrono_program_child(const chrono_program *p);
 CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, const char *name);
 
 /* The comparison whose A side is named `name_a` (the last one), NULL if none. */
-CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p, const char *name_a);
+CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p,
+                                                            const char *name_a);
 
 /* A line of the program's own (a note, a skipped part) on the console: on
    stdout beside a text report, on stderr when stdout carries JSON, CSV or
@@ -173,8 +179,10 @@ CHRONO_API int chrono_program_end(chrono_program *p);
    chrono_program_end.  0 or the error writing the report. */
 CHRONO_API int chrono_program_finish(chrono_program *p);
 
-CHRONO_API int chrono_main_at(int argc, char **argv, const chrono_entry *entries, size_t n, unsigned long caller);
-#define chrono_main(argc, argv, entries, n) chrono_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
+CHRONO_API int chrono_main_at(int argc, char **argv, const chrono_entry *entries, size_t n,
+                              unsigned long caller);
+#define chrono_main(argc, argv, entries, n) \
+    chrono_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_PROGRAM_H */
@@ -223,7 +231,8 @@ CHRONO__PRIVATE int chrono__child_args(chrono_program *p, int *argc, char ***arg
     int rc = chrono_processes_child_args(argc, argv, &f, &p->chrono__argv);
     if (rc == CHRONO_EINVAL) {
         p->cli.prog = *argc > 0 && *argv ? (*argv)[0] : NULL;
-        (void)chrono_cli_reject(&p->cli, CHRONO_PROCESSES_FLAG, f.text ? f.text + strlen(CHRONO_PROCESSES_FLAG) : "",
+        (void)chrono_cli_reject(&p->cli, CHRONO_PROCESSES_FLAG,
+                                f.text ? f.text + strlen(CHRONO_PROCESSES_FLAG) : "",
                                 "is not K:FD:CALL (the private flag of a child of --processes)");
     }
     if (rc < 0) return rc;
@@ -233,8 +242,9 @@ CHRONO__PRIVATE int chrono__child_args(chrono_program *p, int *argc, char ***arg
     return 0;
 }
 
-CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv, const chrono_cli_flag *flags,
-                                       size_t nflags, unsigned long caller)
+CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
+                                       const chrono_cli_flag *flags, size_t nflags,
+                                       unsigned long caller)
 {
     int rc;
     if (!p) return CHRONO_EINVAL;
@@ -243,19 +253,22 @@ CHRONO_API int chrono_program_begin_at(chrono_program *p, int argc, char **argv,
     p->chrono__parent_argv = argv;
     p->chrono__parent_argc = argc;
     if ((rc = chrono__child_args(p, &argc, &argv)) < 0) return chrono__program_fail(p, rc);
-    if ((rc = chrono_cli_parse_ex(&p->cfg, &p->cli, argc, argv, flags, nflags)) < 0) return chrono__program_fail(p, rc);
+    if ((rc = chrono_cli_parse_ex(&p->cfg, &p->cli, argc, argv, flags, nflags)) < 0)
+        return chrono__program_fail(p, rc);
     if (chrono_cli_handle_info(&p->cli, p->cli.prog)) return 0;
     if (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0 && !p->cli.list && !p->chrono__child) {
         p->chrono__file = fopen(p->cli.out_path, "wb");
         if (!p->chrono__file) {
-            fprintf(stderr, "%s: --out: cannot write '%s': %s\n", p->cli.prog, p->cli.out_path, strerror(errno));
+            fprintf(stderr, "%s: --out: cannot write '%s': %s\n", p->cli.prog, p->cli.out_path,
+                    strerror(errno));
             p->status = 2;
             return CHRONO_EINVAL;
         }
         p->chrono__file_fmt = p->cli.out_format;   /* --format, else the extension's (cli.h) */
     }
     if (p->cli.list) return 1;
-    if ((rc = chrono_session_open_at(&p->session, &p->cfg, caller)) < 0) return chrono__program_fail(p, rc);
+    if ((rc = chrono_session_open_at(&p->session, &p->cfg, caller)) < 0)
+        return chrono__program_fail(p, rc);
     p->chrono__open = 1;
     return 1;
 }
@@ -305,7 +318,8 @@ CHRONO__PRIVATE int chrono__run_entry(chrono_program *p, const chrono_entry *e)
 /* 1 when --filter selects the entry (its name, or "a vs b"). */
 CHRONO__PRIVATE int chrono__entry_selected(const chrono_program *p, const chrono_entry *e)
 {
-    chrono_entry_hooks h = chrono__program_hooks((chrono_program *)p);   /* want: chrono_cli_match, no print */
+    /* want: chrono_cli_match, no print */
+    chrono_entry_hooks h = chrono__program_hooks((chrono_program *)p);
     return chrono_entry_wants(e, &h);
 }
 
@@ -315,7 +329,9 @@ CHRONO__PRIVATE int chrono__program_has(const chrono_program *p, const char *nam
     size_t i;
     if (chrono_program_find(p, name)) return 1;
     for (i = 0; i < p->session.ncomparisons; i++)
-        if (!strcmp(p->session.comparisons[i].a.name, name) || !strcmp(p->session.comparisons[i].b.name, name)) return 1;
+        if (!strcmp(p->session.comparisons[i].a.name, name) ||
+            !strcmp(p->session.comparisons[i].b.name, name))
+            return 1;
     return 0;
 }
 
@@ -324,13 +340,15 @@ CHRONO__PRIVATE int chrono__program_has(const chrono_program *p, const char *nam
    can show its ratio), n when none needs to (no --baseline, or it ran in an
    earlier chrono_program_run).  CHRONO_EINVAL, with .error, when no entry
    that --filter selects measures it. */
-CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_entry *entries, size_t n, size_t *first)
+CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_entry *entries,
+                                             size_t n, size_t *first)
 {
     const char *b = p->cli.baseline;
     size_t i;
     *first = n;
     /* a child runs one call's entries and prints nothing: its parent checks */
-    if (!b || p->cli.list || p->chrono__child || (p->chrono__open && chrono__program_has(p, b))) return 0;
+    if (!b || p->cli.list || p->chrono__child || (p->chrono__open && chrono__program_has(p, b)))
+        return 0;
     for (i = 0; i < n; i++) {
         char what[160], q[52];
         size_t k;
@@ -338,15 +356,18 @@ CHRONO__PRIVATE int chrono__program_baseline(chrono_program *p, const chrono_ent
         if (chrono__entry_selected(p, &entries[i])) { *first = i; return 0; }
         for (k = 0; p->cli.filter[k] && k < 48; k++) q[k] = p->cli.filter[k];
         q[k] = '\0';
-        (void)chrono__bprintf(what, sizeof what, "is not among the benchmarks that --filter='%s' selects", q);
+        (void)chrono__bprintf(what, sizeof what,
+                              "is not among the benchmarks that --filter='%s' selects", q);
         return chrono_cli_reject(&p->cli, "--baseline", b, what);
     }
-    return chrono_cli_reject(&p->cli, "--baseline", b, "is not the name of a benchmark of this program (--list shows them)");
+    return chrono_cli_reject(&p->cli, "--baseline", b,
+                             "is not the name of a benchmark of this program (--list shows them)");
 }
 
 /* --threads=N with no entry of the table that takes it (chrono_with_threads(e,
    CHRONO_THREADS_CLI)): bad input (exit 2), not a flag silently ignored. */
-CHRONO__PRIVATE int chrono__program_threads(chrono_program *p, const chrono_entry *entries, size_t n)
+CHRONO__PRIVATE int chrono__program_threads(chrono_program *p, const chrono_entry *entries,
+                                            size_t n)
 {
     char v[24];
     size_t i;
@@ -354,8 +375,9 @@ CHRONO__PRIVATE int chrono__program_threads(chrono_program *p, const chrono_entr
     for (i = 0; i < n; i++)
         if (entries[i].threads == CHRONO_THREADS_CLI) return 0;
     (void)chrono__bprintf(v, sizeof v, "%d", p->cli.threads);
-    return chrono_cli_reject(&p->cli, "--threads", v,
-                             "applies to threaded benchmarks, and this program has none (--list shows them)");
+    return chrono_cli_reject(
+        &p->cli, "--threads", v,
+        "applies to threaded benchmarks, and this program has none (--list shows them)");
 }
 
 /* A --filter that selected no entry of any chrono_program_run: bad input
@@ -363,9 +385,11 @@ CHRONO__PRIVATE int chrono__program_threads(chrono_program *p, const chrono_entr
 CHRONO__PRIVATE int chrono__program_filter_check(chrono_program *p)
 {
     if (!p->cli.filter || p->chrono__wanted || p->status == 2 || p->chrono__child) return 0;
-    (void)chrono_cli_reject(&p->cli, "--filter", p->cli.filter,
-                            p->cli.nfilters > 1 ? "and the other --filter flags select no benchmark of this program (--list shows them)"
-                                                : "matches no benchmark of this program (--list shows them)");
+    (void)chrono_cli_reject(
+        &p->cli, "--filter", p->cli.filter,
+        p->cli.nfilters > 1
+            ? "and the other --filter flags select no benchmark of this program (--list shows them)"
+            : "matches no benchmark of this program (--list shows them)");
     return chrono__program_fail(p, CHRONO_EINVAL);
 }
 
@@ -399,8 +423,8 @@ CHRONO__PRIVATE void chrono__progress(const chrono_program *p, const char *name)
 }
 
 /* Pool and print every entry the flags select, the baseline first. */
-CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry *entries, size_t n, size_t first,
-                                          const chrono_processes *ps)
+CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry *entries, size_t n,
+                                          size_t first, const chrono_processes *ps)
 {
     char name[2 * CHRONO_NAME_MAX + 8];
     size_t i, *order = chrono__run_order(p, n, first);
@@ -408,12 +432,16 @@ CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry 
     for (i = 0; i < n; i++) {
         const chrono_entry *e = &entries[order ? order[i] : i];
         int rc;
-        if (!chrono_entry_ok(e) || (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono__entry_selected(p, e)
-                                     : !chrono_cli_want(&p->cli, chrono_entry_name(name, sizeof name, e))))
+        if (!chrono_entry_ok(e) ||
+            (e->kind == CHRONO_ENTRY_PRODUCT
+                 ? !chrono__entry_selected(p, e)
+                 : !chrono_cli_want(&p->cli, chrono_entry_name(name, sizeof name, e))))
             continue;
         if ((rc = chrono_processes_pool_entry(ps, &p->session, e, &h)) < 0) {
-            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog, chrono_entry_name(name, sizeof name, e),
-                    rc == CHRONO_ENOSAMPLES ? "no process handed back its result" : chrono_strerror(rc));
+            fprintf(stderr, "%s: %s failed: %s\n", p->cli.prog,
+                    chrono_entry_name(name, sizeof name, e),
+                    rc == CHRONO_ENOSAMPLES ? "no process handed back its result"
+                                            : chrono_strerror(rc));
             p->failed++;
         }
     }
@@ -425,10 +453,12 @@ CHRONO__PRIVATE void chrono__pool_entries(chrono_program *p, const chrono_entry 
 CHRONO__PRIVATE void chrono__processes_table(chrono_program *p, const chrono_processes *ps)
 {
     chrono_table_builder *tb;
-    if (p->chrono__nproc_tables == CHRONO_PROGRAM_TABLES_MAX) return;   /* chrono_program_table would refuse it */
+    /* chrono_program_table would refuse it */
+    if (p->chrono__nproc_tables == CHRONO_PROGRAM_TABLES_MAX) return;
     tb = &p->chrono__proc_tables[p->chrono__nproc_tables];
     if (chrono_processes_table(ps, p->cfg.seed, tb) < 0) {
-        fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog, ps->n);
+        fprintf(stderr, "%s: out of memory for the processes table (%d processes)\n", p->cli.prog,
+                ps->n);
         chrono_table_free(tb);
         return;
     }
@@ -436,23 +466,31 @@ CHRONO__PRIVATE void chrono__processes_table(chrono_program *p, const chrono_pro
     (void)chrono_program_table(p, &tb->table);
 }
 
-CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry *entries, size_t n,
+                                          int nproc)
 {
     chrono_processes ps;
     size_t first = n;
-    double limit = p->process_timeout_s > 0 ? p->process_timeout_s : chrono_processes_timeout(&p->cfg, entries, n);
+    double limit = p->process_timeout_s > 0 ? p->process_timeout_s
+                                            : chrono_processes_timeout(&p->cfg, entries, n);
     int rc;
     if (!p->chrono__open || p->chrono__child) return CHRONO_EINVAL;
-    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0) return chrono__program_fail(p, rc);
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0)
+        return chrono__program_fail(p, rc);
     if (!p->chrono__parent_argv) {
-        fprintf(stderr, "%s: --processes: the program's argv is unknown (chrono_program_begin was not given it)\n", p->cli.prog);
+        fprintf(stderr,
+                "%s: --processes: the program's argv is unknown (chrono_program_begin was not "
+                "given it)\n",
+                p->cli.prog);
         p->status = 1;
         return CHRONO_EINVAL;
     }
-    rc = chrono_processes_run(&ps, &p->session, p->chrono__parent_argc, p->chrono__parent_argv, p->chrono__call - 1, nproc,
-                              limit, p->cli.prog);
+    rc = chrono_processes_run(&ps, &p->session, p->chrono__parent_argc, p->chrono__parent_argv,
+                              p->chrono__call - 1, nproc, limit, p->cli.prog);
     if (rc == CHRONO_ENOTSUP)
-        fprintf(stderr, "%s: --processes: running benchmarks in separate processes is not supported on this platform yet\n",
+        fprintf(stderr,
+                "%s: --processes: running benchmarks in separate processes is not supported on "
+                "this platform yet\n",
                 p->cli.prog);
     if (rc == 0) {
         chrono__pool_entries(p, entries, n, first, &ps);
@@ -467,7 +505,8 @@ CHRONO__PRIVATE int chrono__run_processes(chrono_program *p, const chrono_entry 
    into the session's group before the header is streamed, so that its
    counters line names them too (opened outside any timed region; a run
    would add them anyway). */
-CHRONO__PRIVATE void chrono__entries_counters(chrono_program *p, const chrono_entry *entries, size_t n)
+CHRONO__PRIVATE void chrono__entries_counters(chrono_program *p, const chrono_entry *entries,
+                                              size_t n)
 {
     unsigned mask = 0;
     size_t i;
@@ -492,7 +531,8 @@ CHRONO__PRIVATE int chrono__console_begin(chrono_program *p, const chrono_entry 
     chrono__entries_counters(p, entries, n);
     ro.executable = p->cli.prog;
     ro.baseline = p->cli.baseline;
-    rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p), chrono__console_format(p), &ro);
+    rc = chrono_report_begin(&p->chrono__console, &p->session, chrono__console_stream(p),
+                             chrono__console_format(p), &ro);
     return rc < 0 ? chrono__program_fail(p, rc) : 0;
 }
 
@@ -522,11 +562,13 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
     int bad = 0, rc, none;
     char buf[2 * CHRONO_NAME_MAX + 8];
     chrono_entry_hooks list = chrono__program_hooks(p);
-    list.want = chrono__hook_list;   /* a product's points: each name --filter takes printed under --list */
+    list.want = chrono__hook_list;   /* a product's points: each name --filter takes printed under
+                                        --list */
     if (p->status == 2 || (!p->chrono__open && !p->cli.list)) return CHRONO_EINVAL;
     /* the flags checked against the table before anything runs or prints */
     none = chrono__count_selected(p, entries, n);
-    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0 || (rc = chrono__program_threads(p, entries, n)) < 0)
+    if ((rc = chrono__program_baseline(p, entries, n, &first)) < 0 ||
+        (rc = chrono__program_threads(p, entries, n)) < 0)
         return chrono__program_fail(p, rc);
     if (none) return 0;   /* no header over an empty table (the end says why) */
     if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
@@ -539,14 +581,15 @@ CHRONO__PRIVATE int chrono__program_run(chrono_program *p, const chrono_entry *e
         i = order ? order[j] : j;
         e = &entries[i];
         if (!chrono_entry_ok(e)) {
-            fprintf(stderr, "%s: entry %zu (%s): malformed (a NULL name, body or parameter list)\n", p->cli.prog, i,
-                    e->name ? e->name : "no name");
+            fprintf(stderr, "%s: entry %zu (%s): malformed (a NULL name, body or parameter list)\n",
+                    p->cli.prog, i, e->name ? e->name : "no name");
             p->failed++; bad = 1;
             continue;
         }
         name = chrono_entry_name(buf, sizeof buf, e);   /* a run's own name, or "a vs b" in buf */
-        if (e->kind == CHRONO_ENTRY_PRODUCT ? !chrono_entry_wants(e, &list) || p->cli.list || p->cli.help || p->cli.version
-                                            : !chrono_cli_want(&p->cli, name))
+        if (e->kind == CHRONO_ENTRY_PRODUCT
+                ? !chrono_entry_wants(e, &list) || p->cli.list || p->cli.help || p->cli.version
+                : !chrono_cli_want(&p->cli, name))
             continue;   /* a product's points are named (--list) and selected one by one */
         chrono__progress(p, name);
         rc = chrono__run_entry(p, e);
@@ -568,12 +611,14 @@ CHRONO_API int chrono_program_run(chrono_program *p, const chrono_entry *entries
     return chrono__program_run(p, entries, n);
 }
 
-CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries, size_t n, int nproc)
+CHRONO_API int chrono_program_run_processes(chrono_program *p, const chrono_entry *entries,
+                                            size_t n, int nproc)
 {
     int rc;
     if (!p || (n && !entries) || nproc < 1 || nproc > 1000) return CHRONO_EINVAL;
     if (chrono__call_skipped(p)) return 0;
-    if (p->chrono__child) return chrono__program_run(p, entries, n);   /* the call that started this child: here */
+    /* the call that started this child: here */
+    if (p->chrono__child) return chrono__program_run(p, entries, n);
     if (!p->chrono__open || p->status == 2) return CHRONO_EINVAL;
     if (chrono__count_selected(p, entries, n)) return 0;   /* run_processes checks the baseline */
     if ((rc = chrono__console_begin(p, entries, n)) < 0) return rc;
@@ -587,13 +632,16 @@ CHRONO_API int chrono_program_child(const chrono_program *p)
 
 CHRONO_API int chrono_program_table(chrono_program *p, const chrono_table *t)
 {
-    if (!p || !t || !t->key || !t->cols || !t->ncols || (t->nrows && !t->cells)) return CHRONO_EINVAL;
+    if (!p || !t || !t->key || !t->cols || !t->ncols || (t->nrows && !t->cells))
+        return CHRONO_EINVAL;
     if (p->chrono__ntables == CHRONO_PROGRAM_TABLES_MAX) return CHRONO_ERANGE;
     if (p->cli.list) return 0;
-    if (p->chrono__open && !p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);   /* the header first */
+    /* the header first */
+    if (p->chrono__open && !p->chrono__console.session) (void)chrono__console_begin(p, NULL, 0);
     p->chrono__tables[p->chrono__ntables++] = *t;
     /* shown now on a text console; other formats carry it at the end */
-    if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT) return chrono_report_table(chrono__console_stream(p), CHRONO_FORMAT_TEXT, t);
+    if (p->chrono__open && chrono__console_format(p) == CHRONO_FORMAT_TEXT)
+        return chrono_report_table(chrono__console_stream(p), CHRONO_FORMAT_TEXT, t);
     return 0;
 }
 
@@ -606,7 +654,8 @@ CHRONO_API const chrono_result *chrono_program_find(const chrono_program *p, con
     return NULL;
 }
 
-CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p, const char *name_a)
+CHRONO_API const chrono_comparison *chrono_program_compared(const chrono_program *p,
+                                                            const char *name_a)
 {
     size_t i;
     if (!p || !name_a || !p->chrono__open) return NULL;
@@ -619,9 +668,11 @@ CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ..
 {
     va_list ap;
     FILE *f;
+    int text;
     if (!p || !fmt || p->cli.list) return;
     /* text on stdout unless stdout carries another format (no --out) */
-    f = p->cli.format == CHRONO_FORMAT_TEXT || (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0) ? stdout : stderr;
+    text = p->cli.format == CHRONO_FORMAT_TEXT;
+    f = text || (p->cli.out_path && strcmp(p->cli.out_path, "-") != 0) ? stdout : stderr;
     va_start(ap, fmt);
     vfprintf(f, fmt, ap);
     va_end(ap);
@@ -632,24 +683,31 @@ CHRONO_API void chrono_program_note(const chrono_program *p, const char *fmt, ..
 /* --compare: the "baseline" table, each slower entry named; the status 1 or 2. */
 CHRONO__PRIVATE void chrono__program_compare(chrono_program *p)
 {
-    static const char *const cols[] = { "entry", "now", "baseline", "now/baseline", "ci_low", "ci_high", "verdict", "why" };
+    static const char *const cols[] = { "entry",  "now",     "baseline", "now/baseline",
+                                        "ci_low", "ci_high", "verdict",  "why" };
     chrono_table_builder *tb = &p->chrono__baseline;
     chrono_baseline_row *rows;
     char why[320], title[400];
     size_t n = 0, i, cap = p->session.nresults + 1;
     int rc;
-    if (!(rows = (chrono_baseline_row *)CHRONO_MALLOC(cap * sizeof *rows))) { p->status = 1; return; }
-    if ((rc = chrono_baseline_compare(&p->session, p->cli.compare, p->cli.fail_above, rows, cap, &n, why, sizeof why)) < 0) {
+    if (!(rows = (chrono_baseline_row *)CHRONO_MALLOC(cap * sizeof *rows))) {
+        p->status = 1;
+        return;
+    }
+    if ((rc = chrono_baseline_compare(&p->session, p->cli.compare, p->cli.fail_above, rows, cap, &n,
+                                      why, sizeof why)) < 0) {
         fprintf(stderr, "%s: --compare: %s\n", p->cli.prog, why[0] ? why : chrono_strerror(rc));
         p->status = 2;
         CHRONO_FREE(rows);
         return;
     }
     (void)chrono_baseline_path(why, sizeof why, p->cli.compare);
-    (void)chrono__bprintf(title, sizeof title, "Against the baseline %s (slower: now/baseline above %g with its interval "
-                          "above 1, --fail-above=%g%%).  A baseline is a separate run: the machine's drift since it "
-                          "is in these ratios (an interleaved A/B does not carry it)", why, 1 + p->cli.fail_above / 100,
-                          p->cli.fail_above);
+    (void)chrono__bprintf(
+        title, sizeof title,
+        "Against the baseline %s (slower: now/baseline above %g with its interval above 1, "
+        "--fail-above=%g%%).  A baseline is a separate run: the machine's drift since it is in "
+        "these ratios (an interleaved A/B does not carry it)",
+        why, 1 + p->cli.fail_above / 100, p->cli.fail_above);
     (void)chrono_table_init(tb, "baseline", title, cols, 8);
     for (i = 0; i < n; i++) {
         const chrono_baseline_row *r = &rows[i];
@@ -659,10 +717,12 @@ CHRONO__PRIVATE void chrono__program_compare(chrono_program *p)
         (void)chrono_table_number(tb, r->found ? r->v.ratio : NAN, "%.4f", NULL);
         (void)chrono_table_number(tb, r->found ? r->v.ci_low : NAN, "%.4f", NULL);
         (void)chrono_table_number(tb, r->found ? r->v.ci_high : NAN, "%.4f", NULL);
-        (void)chrono_table_text(tb, r->found ? chrono_change_name(r->v.change) : "not in the baseline");
+        (void)chrono_table_text(tb,
+                                r->found ? chrono_change_name(r->v.change) : "not in the baseline");
         (void)chrono_table_text(tb, r->found ? r->v.why : "no verdict");
         if (r->found && r->v.change == CHRONO_CHANGE_SLOWER) {
-            fprintf(stderr, "%s: --compare: %s is slower than in %s: %s\n", p->cli.prog, r->name, why, r->v.why);
+            fprintf(stderr, "%s: --compare: %s is slower than in %s: %s\n", p->cli.prog, r->name,
+                    why, r->v.why);
             if (p->status == 0) p->status = 1;
         }
     }
@@ -706,9 +766,13 @@ CHRONO_API int chrono_program_finish(chrono_program *p)
     {
         chrono_report_writer *w = &p->chrono__console;
         /* the console's tables were printed as they came (text) */
-        if (w->fmt != CHRONO_FORMAT_TEXT) { w->tables = p->chrono__tables; w->ntables = p->chrono__ntables; }
+        if (w->fmt != CHRONO_FORMAT_TEXT) {
+            w->tables = p->chrono__tables;
+            w->ntables = p->chrono__ntables;
+        }
         rc = chrono_report_end(w);
-        if (p->chrono__child) rc = chrono_processes_hand_back(&p->session, p->chrono__child_fd);   /* a child of --processes: its results to the parent */
+        /* a child of --processes: its results to the parent */
+        if (p->chrono__child) rc = chrono_processes_hand_back(&p->session, p->chrono__child_fd);
         else if (rc == 0 && (p->chrono__file || chrono__program_html_stdout(p))) {
             errno = 0;
             rc = chrono__program_report(p);
@@ -732,7 +796,8 @@ CHRONO_API int chrono_program_end(chrono_program *p)
 {
     int rc;
     if (!p) return 2;
-    if (p->cli.list && !p->chrono__child) (void)chrono__program_filter_check(p);   /* --list --filter=nomatch */
+    /* --list --filter=nomatch */
+    if (p->cli.list && !p->chrono__child) (void)chrono__program_filter_check(p);
     rc = chrono_program_finish(p);
     if (p->chrono__open) {
         chrono_session_close(&p->session);
@@ -743,27 +808,31 @@ CHRONO_API int chrono_program_end(chrono_program *p)
         p->chrono__file = NULL;
     }
     if (rc < 0 && p->chrono__file_errno) {   /* the file, named: /dev/full, a full disk */
-        fprintf(stderr, "%s: --out: the report could not be written to '%s': %s\n", p->cli.prog ? p->cli.prog : "chronoscope",
-                p->cli.out_path ? p->cli.out_path : "?", strerror(p->chrono__file_errno));
+        fprintf(stderr, "%s: --out: the report could not be written to '%s': %s\n",
+                p->cli.prog ? p->cli.prog : "chronoscope", p->cli.out_path ? p->cli.out_path : "?",
+                strerror(p->chrono__file_errno));
         if (p->status == 0) p->status = 1;
     } else if (rc < 0) {
-        fprintf(stderr, "%s: the report could not be written to standard output: %s\n", p->cli.prog ? p->cli.prog : "chronoscope",
-                chrono_strerror(rc));
+        fprintf(stderr, "%s: the report could not be written to standard output: %s\n",
+                p->cli.prog ? p->cli.prog : "chronoscope", chrono_strerror(rc));
         if (p->status == 0) p->status = 1;
     }
     if (fflush(stdout) != 0 && p->status == 0) p->status = 1;
     chrono_cli_close(&p->cli);   /* the compiled --filter patterns */
     CHRONO_FREE(p->chrono__argv);
-    while (p->chrono__nproc_tables) chrono_table_free(&p->chrono__proc_tables[--p->chrono__nproc_tables]);
+    while (p->chrono__nproc_tables)
+        chrono_table_free(&p->chrono__proc_tables[--p->chrono__nproc_tables]);
     chrono_table_free(&p->chrono__baseline);
     p->chrono__argv = NULL;
     return p->status;
 }
 
-CHRONO_API int chrono_main_at(int argc, char **argv, const chrono_entry *entries, size_t n, unsigned long caller)
+CHRONO_API int chrono_main_at(int argc, char **argv, const chrono_entry *entries, size_t n,
+                              unsigned long caller)
 {
     chrono_program p;
-    if (chrono_program_begin_at(&p, argc, argv, NULL, 0, caller) == 1) (void)chrono_program_run(&p, entries, n);
+    if (chrono_program_begin_at(&p, argc, argv, NULL, 0, caller) == 1)
+        (void)chrono_program_run(&p, entries, n);
     return chrono_program_end(&p);
 }
 
