@@ -1486,8 +1486,8 @@ typedef struct chrono_session {
    The runs of bench.h (run, compare, setup, between) and the sequential
    verdicts of check.h drive it through the interface below.
 
-   Usage (the interface for the modules above; the fields named in the
-   struct's first block may be read, the rest are the engine's):
+   Usage (the public interface bench.h and check.h drive; the fields named in
+   the struct's first block may be read, the rest are the engine's):
 
        chrono_engine e;
        chrono_result ra, rb;
@@ -1539,20 +1539,23 @@ typedef struct chrono_session {
    (CHRONO_WARN_INTERRUPTED).  With controls on (one side), a control chain
    after every few rounds.
 
-   Private names the modules above use besides (documented here; every other
-   private name of this file is its own):
+   Interface for the modules above
      chrono__check_session(s)            0 when s is an open session (bench.h, check.h)
      chrono__grow(&p, &cap, n, size)     grow an array to n elements (bench.h, check.h, processes.h)
      chrono__result_init(r, name, iters) a result named, figures NAN
-     chrono__keep_result / chrono__keep_samples   a result, or a copy of samples, into the session
+     chrono__keep_result, chrono__keep_samples   a result, or a copy of samples, into the session
      chrono__attempts(s)                 the rows a run may take
-     chrono__elapsed_ms(s, since), chrono__time_once(s, fn, ctx, iters), chrono__target_ticks(s)
-                                         budgets, one timed call, the shortest sample
-     chrono__engine_iters(e, iters)      every side's iterations per sample (chrono_run_setup sizes its own)
-     chrono__columns, chrono__sample, CHRONO__ITERS_MAX   a run's columns, one sample, the largest batch
+     chrono__elapsed_ms(s, since)        ms since a clock reading (budgets)
+     chrono__time_once(s, fn, ctx, iters)   one timed call of a batch, in ticks
+     chrono__target_ticks(s)             the shortest sample, in ticks
+     chrono__engine_iters(e, iters)      every side's iterations per sample (chrono_run_setup
+                                         sizes its own)
+     chrono__columns, chrono__sample     a run's columns, one sample
+     CHRONO__ITERS_MAX                   the largest batch
      chrono__mem, chrono__mem_read()     page faults and resident memory
-     chrono__ref_chain(n), chrono__ref_fixed(s), CHRONO__REF_ADDS, CHRONO__HAS_REF_CHAIN, chrono__core_ghz,
-     chrono__port_expect                 the reference chains and the port probe (bench.h's session open) */
+     chrono__ref_chain(n), chrono__ref_fixed(s), CHRONO__REF_ADDS, CHRONO__HAS_REF_CHAIN
+                                         the reference chains (bench.h's session open)
+     chrono__core_ghz, chrono__port_expect   the core's clock and the port probe (the same) */
 #ifndef CHRONOSCOPE_ENGINE_H
 #define CHRONOSCOPE_ENGINE_H
 
@@ -1638,12 +1641,13 @@ typedef struct chrono_engine_target {
 } chrono_engine_target;
 
 typedef enum chrono_engine_drop_rule {
-    CHRONO_ENGINE_DROP_RUN = 0,   /* the runs': controls judged; contended rows of the segment dropped,
-                                     or, when fewer than a quarter of .samples and fewer than ten are
-                                     quiet, its first .samples rows kept and the run warned SHARED_CORE;
-                                     no row accepted: the interrupted ones (INTERRUPTED) */
-    CHRONO_ENGINE_DROP_DECIDED    /* a sequential decision's: every row when fewer than a quarter are
-                                     quiet (the session warned CONTENDED), else the quiet ones */
+    CHRONO_ENGINE_DROP_RUN = 0,   /* the runs': controls judged; contended rows of the segment
+                                     dropped, or, when fewer than a quarter of .samples and fewer
+                                     than ten are quiet, its first .samples rows kept and the run
+                                     warned SHARED_CORE; no row accepted: the interrupted ones
+                                     (INTERRUPTED) */
+    CHRONO_ENGINE_DROP_DECIDED    /* a sequential decision's: every row when fewer than a quarter
+                                     are quiet (the session warned CONTENDED), else the quiet ones */
 } chrono_engine_drop_rule;
 
 struct chrono_engine {
@@ -1652,17 +1656,21 @@ struct chrono_engine {
     int sides;                   /* 1 or 2 */
     chrono_fn fn[2];
     void *ctx[2];
-    chrono_result *r[2];         /* the sides' results: counts as it samples, statistics at summarise */
+    chrono_result *r[2];         /* the sides' results: counts as it samples, statistics at
+                                    summarise */
     uint64_t iters[2];           /* iterations per sample, each side's (chrono_engine_size) */
-    uint64_t sample_ticks[2];    /* what a sample of each side takes: sizing's, then the last one's */
+    /* what a sample of each side takes: sizing's, then the last one's */
+    uint64_t sample_ticks[2];
     uint64_t start;              /* clock ticks at open (not serialized) */
     size_t n;                    /* rows: rounds whose every sample was accepted */
     size_t quiet;                /* rows of the segment quiet by both probes */
     size_t rounds;               /* rounds taken */
-    chrono__columns col[2];      /* each side's rows: .ns, .ticks, .cycles ... per iteration; .scratch free */
+    chrono__columns col[2];      /* each side's rows: .ns, .ticks, .cycles ... per iteration;
+                                    .scratch free */
     chrono_engine_target target; /* the one being run */
     /* private */
-    chrono__net_fn net;          /* an accepted sample's ticks made the body's own (NULL: as measured) */
+    chrono__net_fn net;          /* an accepted sample's ticks made the body's own (NULL: as
+                                    measured) */
     int controls;                /* 1: control chains between the rounds (one side) */
     size_t cap;                  /* rows a side the columns hold */
     size_t seg, seg_rounds;      /* the segment's first row and the rounds before it */
@@ -1674,8 +1682,8 @@ struct chrono_engine {
 };
 
 CHRONO__EXTERN_C_BEGIN
-CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chrono_engine_side *sides, int nsides,
-                                  size_t rows);
+CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s,
+                                  const chrono_engine_side *sides, int nsides, size_t rows);
 CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double ms_a, double ms_b);
 CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds);
 CHRONO_API int chrono_engine_run(chrono_engine *e, const chrono_engine_target *target);
@@ -7217,17 +7225,20 @@ CHRONO__EXTERN_C_BEGIN
    cores do with immediates); the loop counter is a second, independent chain
    that runs alongside. */
 #  if defined(CHRONO__X86)
-#    define CHRONO__CHAIN_ASM(op) "1:\n\t.rept 16\n\t" op " %[one], %[x]\n\t.endr\n\tsub $1, %[n]\n\tjnz 1b"
+#    define CHRONO__CHAIN_ASM(op) \
+    "1:\n\t.rept 16\n\t" op " %[one], %[x]\n\t.endr\n\tsub $1, %[n]\n\tjnz 1b"
 #    define CHRONO__MUL_OP "imul"
 #  else
-#    define CHRONO__CHAIN_ASM(op) "1:\n\t.rept 16\n\t" op " %[x], %[x], %[one]\n\t.endr\n\tsubs %[n], %[n], #1\n\tb.ne 1b"
+#    define CHRONO__CHAIN_ASM(op) \
+    "1:\n\t.rept 16\n\t" op " %[x], %[x], %[one]\n\t.endr\n\tsubs %[n], %[n], #1\n\tb.ne 1b"
 #    define CHRONO__MUL_OP "mul"
 #  endif
-#  define CHRONO__CHAIN(fname, op)                                                                          \
-CHRONO__PRIVATE void fname(uintptr_t n)                                                                       \
-{                                                                                                             \
-    uintptr_t x = 1, one = 1, loops = n / 16;                                                                 \
-    __asm__ __volatile__(CHRONO__CHAIN_ASM(op) : [x] "+r"(x), [n] "+r"(loops) : [one] "r"(one) : "cc");       \
+#  define CHRONO__CHAIN(fname, op)                                 \
+CHRONO__PRIVATE void fname(uintptr_t n)                            \
+{                                                                  \
+    uintptr_t x = 1, one = 1, loops = n / 16;                      \
+    __asm__ __volatile__(CHRONO__CHAIN_ASM(op) : [x] "+r"(x),      \
+                         [n] "+r"(loops) : [one] "r"(one) : "cc"); \
 }
 CHRONO__CHAIN(chrono__ref_chain, "add")
 CHRONO__CHAIN(chrono__mul_chain, CHRONO__MUL_OP)
@@ -7294,7 +7305,8 @@ CHRONO__PRIVATE int chrono__fe_on(const chrono_session *s)
 }
 
 /* ---- the port probe ------------------------------------------------------------- */
-#define CHRONO__PORT_MULS 1024u   /* ~3070 cycles: ~1840 ticks at 2.1 GHz, a 21-tick step ~1.1% of the 3% tolerance */
+#define CHRONO__PORT_MULS 1024u   /* ~3070 cycles: ~1840 ticks at 2.1 GHz, a 21-tick step ~1.1% of
+                                     the 3% tolerance */
 #define CHRONO__PORT_SHARE 0.6    /* its tolerance: this times .contention_tolerance (3%) */
 
 /* Ticks of the multiply chain less the reference chain's fixed cost (the same
@@ -7309,7 +7321,8 @@ CHRONO__PRIVATE uint64_t chrono__mul_ticks(const chrono_session *s)
 
 /* The port probe's reading: a multiply's time over an add's, from the ticks
    of the two chains (NAN when either is unknown). */
-CHRONO__PRIVATE double chrono__port_ratio(const chrono_session *s, uint64_t mul_ticks, uint64_t add_ticks)
+CHRONO__PRIVATE double chrono__port_ratio(const chrono_session *s, uint64_t mul_ticks,
+                                          uint64_t add_ticks)
 {
     if (!mul_ticks || !add_ticks) return NAN;
     return ((double)mul_ticks / CHRONO__PORT_MULS) / ((double)add_ticks / (double)s->ref_adds);
@@ -7419,7 +7432,8 @@ CHRONO__PRIVATE chrono__columns chrono__columns_over(double *block, size_t cap)
 }
 
 /* Row `from` of the counter columns of a into row `to` of b (NULL columns: none). */
-CHRONO__PRIVATE void chrono__cnt_move(chrono__columns *b, size_t to, const chrono__columns *a, size_t from)
+CHRONO__PRIVATE void chrono__cnt_move(chrono__columns *b, size_t to, const chrono__columns *a,
+                                      size_t from)
 {
     int i;
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
@@ -7427,14 +7441,16 @@ CHRONO__PRIVATE void chrono__cnt_move(chrono__columns *b, size_t to, const chron
 }
 
 /* A sample's counts per iteration into row k. */
-CHRONO__PRIVATE void chrono__cnt_row(const chrono__sample *sm, uint64_t iters, chrono__columns *col, size_t k)
+CHRONO__PRIVATE void chrono__cnt_row(const chrono__sample *sm, uint64_t iters, chrono__columns *col,
+                                     size_t k)
 {
     int i;
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++) col->cnt[i][k] = sm->cnt[i] / (double)iters;
 }
 
 /* The first n rows of every measured column of from into to (not scratch). */
-CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__columns *from, size_t n)
+CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__columns *from,
+                                          size_t n)
 {
     int i;
     memcpy(to->ns, from->ns, n * sizeof(double));
@@ -7448,7 +7464,10 @@ CHRONO__PRIVATE void chrono__columns_copy(chrono__columns *to, const chrono__col
 
 
 /* Ticks now, for budgets (not serialized: not a measurement). */
-CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s) { return chrono_clock_read(&s->clock); }
+CHRONO__PRIVATE uint64_t chrono__now(const chrono_session *s)
+{
+    return chrono_clock_read(&s->clock);
+}
 
 CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t since)
 {
@@ -7476,13 +7495,15 @@ CHRONO__PRIVATE int chrono__switch_brief(const chrono_session *s, double c0, uin
 /* One sample of fn(ctx, iters), bracketed by the reference chains and the
    probes; long (CHRONO__LONG_SAMPLE_MS expected): a switch in it rejects it
    only when it kept the thread off the CPU for long. */
-CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters, int long_sample,
-                                    chrono__sample *out)
+CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx,
+                                         uint64_t iters, int long_sample, chrono__sample *out)
 {
-    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1, w0 = long_sample ? chrono__now(s) : 0;   /* read only where used */
+    uint64_t r0 = 0, r1 = 0, f0 = 0, f1 = 0, m1 = 0, t0, t1,
+             w0 = long_sample ? chrono__now(s) : 0; /* read only where used */
     chrono_counter_read k0, k1;
     int counted = (s->cfg.counters & s->counters.open) != 0;
-    long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary : chrono_cpu_switches;
+    long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary
+                                             : chrono_cpu_switches;
     double c0 = long_sample ? chrono_cpu_thread_ns() : NAN;
     long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
@@ -7511,14 +7532,21 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     /* the time, whatever else happened: an interrupted sample may still serve
        (chrono__record_soft) */
     out->ticks = 0;
-    if (t1 >= t0) out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
+    if (t1 >= t0)
+        out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     if (cpu0 != cpu1) { out->status = CHRONO__REJECTED(migrated); return; }
-    if (sw0 != sw1 && !chrono__switch_brief(s, c0, w0)) { out->status = CHRONO__REJECTED(preempted); return; }
+    if (sw0 != sw1 && !chrono__switch_brief(s, c0, w0)) {
+        out->status = CHRONO__REJECTED(preempted);
+        return;
+    }
     if (t1 < t0) { out->status = CHRONO__REJECTED(backwards); return; }
     out->status = CHRONO__OK;
     if (s->has_cycles) {
         double lo = (double)(r0 < r1 ? r0 : r1), hi = (double)(r0 < r1 ? r1 : r0);
-        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) { out->status = CHRONO__REJECTED(ref_rejected); return; }
+        if (lo <= 0 || hi / lo - 1.0 > s->cfg.ref_tolerance) {
+            out->status = CHRONO__REJECTED(ref_rejected);
+            return;
+        }
         out->cycles_per_tick = 2.0 * (double)s->ref_adds / (lo + hi);
         out->ghz = out->cycles_per_tick / s->clock.ns_per_tick;
         if (f0 && f1)   /* both probes ran and read */
@@ -7528,7 +7556,8 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
 }
 
 /* Ticks one call of fn(ctx, iters) takes (serialized, overhead subtracted). */
-CHRONO__PRIVATE uint64_t chrono__time_once(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters)
+CHRONO__PRIVATE uint64_t chrono__time_once(const chrono_session *s, chrono_fn fn, void *ctx,
+                                           uint64_t iters)
 {
     uint64_t t0 = chrono_clock_start(&s->clock), t1;
     fn(ctx, iters);
@@ -7542,7 +7571,8 @@ CHRONO__PRIVATE uint64_t chrono__target_ticks(const chrono_session *s)
 {
     double t = s->cfg.min_sample_us * 1e-6 * s->clock.hz;
     double floor_ticks = 1000.0 * (double)(s->clock.overhead_ticks > s->clock.resolution_ticks
-                                               ? s->clock.overhead_ticks : s->clock.resolution_ticks);
+                                               ? s->clock.overhead_ticks
+                                               : s->clock.resolution_ticks);
     if (t < floor_ticks) t = floor_ticks;
     return (uint64_t)t;
 }
@@ -7556,8 +7586,9 @@ CHRONO__PRIVATE uint64_t chrono__target_ticks(const chrono_session *s)
    is not run twice for a count that cannot shrink below one).  A body that
    takes longer than the target gets a batch of one; one the timer cannot see
    grows (at most x100 a step) to 2^40.  *ticks: what the batch kept took. */
-CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
-                                       uint64_t since, double budget_ms, uint64_t *ticks)
+CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx,
+                                            uint64_t iters, uint64_t since, double budget_ms,
+                                            uint64_t *ticks)
 {
     uint64_t target = chrono__target_ticks(s);
     for (;;) {
@@ -7569,9 +7600,11 @@ CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn f
             if (again >= target) return iters;
             *ticks = t = again;
         }
-        if (t >= target || iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms) return iters;
+        if (t >= target || iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms)
+            return iters;
         /* Aim 20% past the target from what this batch took. */
-        grow = t > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)t) + 1 : iters * 100;
+        grow = t > 0 ? (uint64_t)((double)iters * 1.2 * (double)target / (double)t) + 1
+                     : iters * 100;
         if (grow > iters * 100) grow = iters * 100;
         if (grow <= iters) grow = iters + 1;
         iters = grow < CHRONO__ITERS_MAX ? grow : CHRONO__ITERS_MAX;
@@ -7583,8 +7616,8 @@ CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn f
    Windows are counted rather than the total time, so a clock that jumps
    back cannot keep it going.  A body whose one call outlasts warmup_ms
    (a compile of seconds) has warmed itself in that call.  Returns the ms spent. */
-CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx, uint64_t iters,
-                                 double warmup_ms)
+CHRONO__PRIVATE double chrono__warmup(const chrono_session *s, chrono_fn fn, void *ctx,
+                                      uint64_t iters, double warmup_ms)
 {
     uint64_t start = chrono__now(s);
     double window_ms = warmup_ms / 5, prev = 0;
@@ -7620,13 +7653,18 @@ CHRONO__PRIVATE void chrono__all_finish(chrono_result *r)
 }
 
 /* Accept or count one sample into the columns at index *n. */
-CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
-                               chrono__columns *col, size_t *n, chrono_result *r)
+CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters,
+                                    const chrono_clock *clk, chrono__columns *col, size_t *n,
+                                    chrono_result *r)
 {
     r->samples_taken++;
     if (sm->status != CHRONO__REJECTED(migrated) && sm->status != CHRONO__REJECTED(backwards))
         chrono__all_add(r, (double)sm->ticks / (double)iters * clk->ns_per_tick);
-#define CHRONO__REJECTION_COUNT(field, words, key) if (sm->status == CHRONO__REJECTED(field)) { r->field++; return; }
+#define CHRONO__REJECTION_COUNT(field, words, key) \
+    if (sm->status == CHRONO__REJECTED(field)) { \
+        r->field++; \
+        return; \
+    }
     CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT)
 #undef CHRONO__REJECTION_COUNT
     col->ticks[*n] = (double)sm->ticks / (double)iters;
@@ -7646,16 +7684,18 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters, co
    case no sample of the run is accepted. */
 CHRONO__PRIVATE int chrono__soft(const chrono__sample *sm)
 {
-    return sm->status == CHRONO__OK || sm->status == CHRONO__REJECTED(preempted) || sm->status == CHRONO__REJECTED(ref_rejected);
+    return sm->status == CHRONO__OK || sm->status == CHRONO__REJECTED(preempted) ||
+           sm->status == CHRONO__REJECTED(ref_rejected);
 }
 
 /* Row k of col from a sample, whatever its status. */
-CHRONO__PRIVATE void chrono__soft_row(const chrono__sample *sm, uint64_t iters, const chrono_clock *clk,
-                                      chrono__columns *col, size_t k)
+CHRONO__PRIVATE void chrono__soft_row(const chrono__sample *sm, uint64_t iters,
+                                      const chrono_clock *clk, chrono__columns *col, size_t k)
 {
     col->ticks[k] = (double)sm->ticks / (double)iters;
     col->ns[k] = col->ticks[k] * clk->ns_per_tick;
-    col->cycles[k] = sm->cycles_per_tick > 0 ? col->ticks[k] * sm->cycles_per_tick : NAN;   /* NAN: the refs disagreed */
+    /* NAN: the refs disagreed */
+    col->cycles[k] = sm->cycles_per_tick > 0 ? col->ticks[k] * sm->cycles_per_tick : NAN;
     col->ghz[k] = sm->cycles_per_tick > 0 ? sm->ghz : NAN;
     col->fe[k] = col->port[k] = NAN;
     chrono__cnt_row(sm, iters, col, k);
@@ -7663,7 +7703,8 @@ CHRONO__PRIVATE void chrono__soft_row(const chrono__sample *sm, uint64_t iters, 
 
 /* No sample accepted, some only interrupted: rather than no figure, those,
    moved to the bottom rows, with CHRONO_WARN_INTERRUPTED on the run. */
-CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t soft, chrono_result *r)
+CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t soft,
+                                        chrono_result *r)
 {
     size_t i;
     for (i = 0; i < soft; i++) {
@@ -7679,26 +7720,32 @@ CHRONO__PRIVATE size_t chrono__use_soft(chrono__columns *col, size_t cap, size_t
 /* The counters' statistics per iteration, for those the run asked for that
    counted every kept sample; IPC; the PMU's cycles against the reference
    chains' estimate (more than 1% apart: CHRONO_WARN_CYCLES_DISAGREE). */
-CHRONO__PRIVATE void chrono__summarise_counters(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
+CHRONO__PRIVATE void chrono__summarise_counters(const chrono_session *s, chrono__columns *col,
+                                                size_t n, chrono_result *r)
 {
     int i;
-    const chrono_stats *ins = &r->counter[CHRONO_COUNTER_INSTRUCTIONS], *cyc = &r->counter[CHRONO_COUNTER_CYCLES];
+    const chrono_stats *ins = &r->counter[CHRONO_COUNTER_INSTRUCTIONS],
+                       *cyc = &r->counter[CHRONO_COUNTER_CYCLES];
     r->counters = 0;
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++) {
-        if (!(s->cfg.counters & s->counters.open & CHRONO_COUNTER_BIT(i)) || !chrono__all_finite(col->cnt[i], n)) continue;
-        if (chrono_stats_compute(col->cnt[i], n, s->cfg.confidence, col->scratch, &r->counter[i]) == 0)
+        if (!(s->cfg.counters & s->counters.open & CHRONO_COUNTER_BIT(i)) ||
+            !chrono__all_finite(col->cnt[i], n))
+            continue;
+        if (chrono_stats_compute(col->cnt[i], n, s->cfg.confidence, col->scratch,
+                                 &r->counter[i]) == 0)
             r->counters |= CHRONO_COUNTER_BIT(i);
     }
-    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_INSTRUCTIONS)) && (r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES))
-        && cyc->median > 0)
+    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_INSTRUCTIONS)) &&
+        (r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES)) && cyc->median > 0)
         r->ipc = ins->median / cyc->median;
-    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES)) && r->has_cycles && r->cycles.median > 0
-        && fabs(cyc->median / r->cycles.median - 1.0) > 0.01)
+    if ((r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_CYCLES)) && r->has_cycles &&
+        r->cycles.median > 0 && fabs(cyc->median / r->cycles.median - 1.0) > 0.01)
         r->warnings |= CHRONO_WARN_CYCLES_DISAGREE;
 }
 
 /* Statistics of the accepted samples into r. */
-CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n, chrono_result *r)
+CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *col, size_t n,
+                                      chrono_result *r)
 {
     double conf = s->cfg.confidence;
     chrono_stats ghz;
@@ -7706,10 +7753,15 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->samples = n;
     chrono__all_finish(r);
     /* cycles where every kept sample has them (interrupted ones may not) */
-    r->has_cycles = s->has_cycles && n && chrono__all_finite(col->cycles, n) && chrono__all_finite(col->ghz, n);
+    r->has_cycles = s->has_cycles && n && chrono__all_finite(col->cycles, n) &&
+                    chrono__all_finite(col->ghz, n);
     r->core_ghz = NAN;
     chrono__stats_nan(&r->cycles, n);
-    if (n == 0) { chrono__stats_nan(&r->ns, 0); chrono__stats_nan(&r->ticks, 0); return CHRONO_ENOSAMPLES; }
+    if (n == 0) {
+        chrono__stats_nan(&r->ns, 0);
+        chrono__stats_nan(&r->ticks, 0);
+        return CHRONO_ENOSAMPLES;
+    }
     rc = chrono_stats_compute(col->ns, n, conf, col->scratch, &r->ns);
     if (rc == 0) rc = chrono_stats_compute(col->ticks, n, conf, col->scratch, &r->ticks);
     if (rc == 0 && r->has_cycles) {
@@ -7721,7 +7773,8 @@ CHRONO__PRIVATE int chrono__summarise(const chrono_session *s, chrono__columns *
     r->hist_lo = r->ns.min;   /* the sketch: min .. q3 + 3 IQR */
     r->hist_hi = chrono__sketch_top(&r->ns);
     chrono_stats_histogram(col->ns, n, r->hist_lo, r->hist_hi, r->hist, CHRONO_HIST_BINS);
-    if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;   /* the probes' CPU time is not the body's */
+    /* the probes' CPU time is not the body's */
+    if (r->cpu_ns_per_iter > r->ns.median) r->cpu_ns_per_iter = r->ns.median;
     chrono__summarise_counters(s, col, n, r);
     if (chrono_stats_level_short(r->ns.ci_level, conf)) r->warnings |= CHRONO_WARN_LOW_LEVEL;
     return 0;
@@ -7746,8 +7799,8 @@ CHRONO__PRIVATE size_t chrono__attempts(const chrono_session *s)
    ones for each wanted; at max_ms (truncated); and once .samples are accepted
    but some were contended, waiting for quiet ones stops at max_ms / 8 (250
    ms by default: a default run stays under half a second). */
-CHRONO__PRIVATE int chrono__more_samples(const chrono_session *s, uint64_t start, size_t taken, size_t accepted,
-                                    size_t quiet, int *truncated)
+CHRONO__PRIVATE int chrono__more_samples(const chrono_session *s, uint64_t start, size_t taken,
+                                         size_t accepted, size_t quiet, int *truncated)
 {
     size_t want = (size_t)s->cfg.samples;
     double ms;
@@ -7773,11 +7826,12 @@ CHRONO__PRIVATE int chrono__is_quiet(const chrono_session *s, double fe_a, doubl
 }
 
 /* Row i of a run (both sides of a pair) quiet by both probes; port arrays may be NULL. */
-CHRONO__PRIVATE int chrono__row_quiet(const chrono_session *s, const double *fe_a, const double *fe_b,
-                                 const double *port_a, const double *port_b, size_t i)
+CHRONO__PRIVATE int chrono__row_quiet(const chrono_session *s, const double *fe_a,
+                                      const double *fe_b, const double *port_a,
+                                      const double *port_b, size_t i)
 {
-    return chrono__is_quiet(s, fe_a[i], fe_b ? fe_b[i] : NAN) && (!port_a || chrono__port_ok(s, port_a[i])) &&
-           (!port_b || chrono__port_ok(s, port_b[i]));
+    return chrono__is_quiet(s, fe_a[i], fe_b ? fe_b[i] : NAN) &&
+           (!port_a || chrono__port_ok(s, port_a[i])) && (!port_b || chrono__port_ok(s, port_b[i]));
 }
 
 /* Fold the reading of the last accepted row (index n-1; both sides for a
@@ -7785,12 +7839,14 @@ CHRONO__PRIVATE int chrono__row_quiet(const chrono_session *s, const double *fe_
    now (by both probes; port_a, port_b may be NULL).  A lower best turns
    earlier rows contended: recount then (rarely). */
 CHRONO__PRIVATE size_t chrono__note_fe(chrono_session *s, const double *fe_a, const double *fe_b,
-                                  const double *port_a, const double *port_b, size_t n, size_t quiet_before)
+                                       const double *port_a, const double *port_b, size_t n,
+                                       size_t quiet_before)
 {
     double lo = fe_a[n - 1];
     size_t i, quiet = 0;
     if (fe_b && fe_b[n - 1] < lo) lo = fe_b[n - 1];
-    if (!(lo < s->fe_best)) return quiet_before + (size_t)chrono__row_quiet(s, fe_a, fe_b, port_a, port_b, n - 1);
+    if (!(lo < s->fe_best))
+        return quiet_before + (size_t)chrono__row_quiet(s, fe_a, fe_b, port_a, port_b, n - 1);
     s->fe_best = lo;
     for (i = 0; i < n; i++) quiet += (size_t)chrono__row_quiet(s, fe_a, fe_b, port_a, port_b, i);
     return quiet;
@@ -7805,7 +7861,8 @@ CHRONO__PRIVATE void chrono__columns_move(chrono__columns *c, size_t to, size_t 
 }
 
 /* Count a contended side: the front end first, else the ports. */
-CHRONO__PRIVATE void chrono__count_contended(const chrono_session *s, const chrono__columns *c, size_t i, chrono_result *r)
+CHRONO__PRIVATE void chrono__count_contended(const chrono_session *s, const chrono__columns *c,
+                                             size_t i, chrono_result *r)
 {
     if (!chrono__is_quiet(s, c->fe[i], NAN)) r->contended++;
     else if (c->port && !chrono__port_ok(s, c->port[i])) r->port_contended++;
@@ -7824,8 +7881,9 @@ CHRONO__PRIVATE void chrono__count_contended(const chrono_session *s, const chro
    at least as many of them as the ports').  (Measured on a 2-vCPU guest with
    the other vCPU busy: runs of 1000 adds with 15-24 quiet samples of ~1000
    read 1000 cycles from those and 1110-1165 from the first 101 rows.) */
-CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns *a, chrono_result *ra,
-                                         chrono__columns *b, chrono_result *rb, size_t n, size_t quiet)
+CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns *a,
+                                              chrono_result *ra, chrono__columns *b,
+                                              chrono_result *rb, size_t n, size_t quiet)
 {
     size_t i, k = 0, fe_busy = 0, port_busy = 0, want = (size_t)s->cfg.samples;
     int most_contended = quiet * 4 < want && quiet < CHRONO__QUIET_ENOUGH;
@@ -7846,7 +7904,8 @@ CHRONO__PRIVATE size_t chrono__drop_contended(chrono_session *s, chrono__columns
         }
     }
     if (most_contended) {
-        unsigned w = (unsigned)CHRONO_WARN_SHARED_CORE | (fe_busy >= port_busy ? (unsigned)CHRONO_WARN_CONTENDED : 0u);
+        unsigned w = (unsigned)CHRONO_WARN_SHARED_CORE |
+                     (fe_busy >= port_busy ? (unsigned)CHRONO_WARN_CONTENDED : 0u);
         ra->warnings |= w;
         if (rb) rb->warnings |= w;
         s->warnings |= w;
@@ -7917,8 +7976,13 @@ CHRONO__PRIVATE chrono__mem chrono__mem_read(void)
     {
         struct rusage u;
 #  if CHRONO__OS_LINUX
-        if (getrusage(RUSAGE_THREAD, &u) == 0) { m.minor = (double)u.ru_minflt; m.major = (double)u.ru_majflt; m.ok = 1; }
-        if (getrusage(RUSAGE_SELF, &u) == 0) m.rss = (double)u.ru_maxrss * 1024.0;   /* KiB on Linux */
+        if (getrusage(RUSAGE_THREAD, &u) == 0) {
+            m.minor = (double)u.ru_minflt;
+            m.major = (double)u.ru_majflt;
+            m.ok = 1;
+        }
+        /* KiB on Linux */
+        if (getrusage(RUSAGE_SELF, &u) == 0) m.rss = (double)u.ru_maxrss * 1024.0;
 #  else
         if (getrusage(RUSAGE_SELF, &u) == 0) {
             m.minor = (double)u.ru_minflt; m.major = (double)u.ru_majflt; m.ok = 1;
@@ -7957,12 +8021,13 @@ CHRONO__PRIVATE void chrono__mem_faults(const chrono__mem *sum, double iters, ch
 
 /* A session-owned copy of v[0..n) (for the plots), made after the samples:
    *dst is NULL when n is 0 or memory ran out (the plots then do without). */
-CHRONO__PRIVATE void chrono__keep_samples(chrono_session *s, const double *v, size_t n, const double **dst,
-                                          size_t *ndst)
+CHRONO__PRIVATE void chrono__keep_samples(chrono_session *s, const double *v, size_t n,
+                                          const double **dst, size_t *ndst)
 {
     double *p;
     *dst = NULL; *ndst = 0;
-    if (n == 0 || chrono__grow((void **)&s->kept, &s->cap_kept, s->nkept + 1, sizeof *s->kept) < 0) return;
+    if (n == 0 || chrono__grow((void **)&s->kept, &s->cap_kept, s->nkept + 1, sizeof *s->kept) < 0)
+        return;
     if (!(p = (double *)CHRONO_MALLOC(n * sizeof *p))) return;
     memcpy(p, v, n * sizeof *p);
     s->kept[s->nkept++] = p;
@@ -7994,7 +8059,8 @@ CHRONO__PRIVATE int chrono__keep_result(chrono_session *s, const chrono_result *
 #define CHRONO__CONTROL_EVERY 4          /* a control after every 4th sample */
 #define CHRONO__CONTROL_MAX_US 1000.0    /* the longest control */
 #define CHRONO__CONTROL_SHARE 0.10       /* with longer samples, controls take at most this share */
-#define CHRONO__CONTROL_QUANTILE 0.6     /* the run warns when more than 40% of the controls read slow */
+#define CHRONO__CONTROL_QUANTILE 0.6     /* the run warns when more than 40% of the controls read
+                                            slow */
 #define CHRONO__CONTROL_MIN 5            /* fewer controls decide nothing */
 
 
@@ -8010,9 +8076,11 @@ CHRONO__PRIVATE void chrono__control_body(void *ctx, uint64_t adds)
    that controls cost at most CHRONO__CONTROL_SHARE; and no more than twice
    the .samples call for (a run on a shared core may take many more samples
    while it waits for quiet ones: its controls would cost it 14% more time). */
-CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono__sample *sm, chrono__controls *c)
+CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono__sample *sm,
+                                           chrono__controls *c)
 {
-    double cycles = (double)sm->ticks * sm->cycles_per_tick, most = CHRONO__CONTROL_MAX_US * 1e3 * sm->ghz, adds;
+    double cycles = (double)sm->ticks * sm->cycles_per_tick,
+           most = CHRONO__CONTROL_MAX_US * 1e3 * sm->ghz, adds;
     if (c->adds || !chrono__fe_on(s) || !(cycles > 0) || !(most > 0)) return;
     adds = cycles < most ? cycles : most;
     if (adds < (double)s->ref_adds) adds = (double)s->ref_adds;
@@ -8029,7 +8097,8 @@ CHRONO__PRIVATE void chrono__controls_size(const chrono_session *s, const chrono
 /* One control into col->ctl: its reading, core cycles an add (1.0: as fast
    as the references say), when it was timed whole (not switched out, not
    migrated, references agreeing). */
-CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *c, chrono__columns *col, size_t cap)
+CHRONO__PRIVATE void chrono__control(const chrono_session *s, chrono__controls *c,
+                                     chrono__columns *col, size_t cap)
 {
     chrono__sample sm;
     if (!c->adds || c->n >= cap || c->n >= c->most) return;
@@ -8056,8 +8125,8 @@ CHRONO__PRIVATE uint64_t chrono__splitmix(uint64_t *state)
    with k = 1 the readings' own quantile; else that of the means of k
    readings drawn at random (m draws, m <= room of scratch), since a long
    sample sums k stretches, each hit as a control is. */
-CHRONO__PRIVATE double chrono__controls_quantile(const double *ctl, size_t n, size_t k, uint64_t seed, double *scratch,
-                                                 size_t m)
+CHRONO__PRIVATE double chrono__controls_quantile(const double *ctl, size_t n, size_t k,
+                                                 uint64_t seed, double *scratch, size_t m)
 {
     size_t i, j;
     if (k <= 1) {
@@ -8080,8 +8149,8 @@ CHRONO__PRIVATE double chrono__controls_quantile(const double *ctl, size_t n, si
    length: when more than 40% of those read slow, the median sample may have
    been hit too).  Above 1 + .ref_tolerance the run warns
    (CHRONO_WARN_HOST_SLOWED). */
-CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chrono__controls *c, chrono__columns *col,
-                                            size_t cap, chrono_result *r)
+CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chrono__controls *c,
+                                            chrono__columns *col, size_t cap, chrono_result *r)
 {
     double tol = s->cfg.ref_tolerance, k = c->adds ? c->sample_cycles / (double)c->adds : 1;
     size_t i, m = cap < CHRONO__CONTROL_DRAWS ? cap : CHRONO__CONTROL_DRAWS;
@@ -8090,8 +8159,10 @@ CHRONO__PRIVATE void chrono__controls_judge(const chrono_session *s, const chron
     for (i = 0; i < c->n; i++) r->controls_slow += (size_t)(col->ctl[i] > 1.0 + tol);
     if (c->n == 0) return;
     if (k > CHRONO__CONTROL_K_MAX) k = CHRONO__CONTROL_K_MAX;
-    r->control_reading = chrono__controls_quantile(col->ctl, c->n, (size_t)(k + 0.5), s->cfg.seed, col->scratch, m);
-    if (c->n >= CHRONO__CONTROL_MIN && r->control_reading > 1.0 + tol) r->warnings |= CHRONO_WARN_HOST_SLOWED;
+    r->control_reading =
+        chrono__controls_quantile(col->ctl, c->n, (size_t)(k + 0.5), s->cfg.seed, col->scratch, m);
+    if (c->n >= CHRONO__CONTROL_MIN && r->control_reading > 1.0 + tol)
+        r->warnings |= CHRONO_WARN_HOST_SLOWED;
 }
 
 /* Columns c from row `off` on (a segment of a run). */
@@ -8099,7 +8170,13 @@ CHRONO__PRIVATE chrono__columns chrono__columns_at(const chrono__columns *c, siz
 {
     chrono__columns x = *c;
     int i;
-    x.ns += off; x.ticks += off; x.cycles += off; x.ghz += off; x.fe += off; x.port += off; x.scratch += off;
+    x.ns += off;
+    x.ticks += off;
+    x.cycles += off;
+    x.ghz += off;
+    x.fe += off;
+    x.port += off;
+    x.scratch += off;
     x.ctl += off;
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++) x.cnt[i] += off;
     return x;
@@ -8111,16 +8188,18 @@ CHRONO__PRIVATE chrono__columns chrono__columns_at(const chrono__columns *c, siz
 CHRONO__PRIVATE void chrono__engine_lay(chrono_engine *e, double *block, size_t cap)
 {
     int k;
-    for (k = 0; k < e->sides; k++) e->col[k] = chrono__columns_over(block + (size_t)k * CHRONO__NCOLUMNS * cap, cap);
+    for (k = 0; k < e->sides; k++)
+        e->col[k] = chrono__columns_over(block + (size_t)k * CHRONO__NCOLUMNS * cap, cap);
     e->cap = cap;
 }
 
 /* What a side's columns hold into the same side's larger ones: the rows, the
    interrupted rows kept apart at the top, the controls' readings. */
-CHRONO__PRIVATE void chrono__engine_move(const chrono_engine *e, chrono__columns *to, const chrono__columns *from,
-                                         size_t old_cap)
+CHRONO__PRIVATE void chrono__engine_move(const chrono_engine *e, chrono__columns *to,
+                                         const chrono__columns *from, size_t old_cap)
 {
-    chrono__columns top_to = chrono__columns_at(to, e->cap - e->soft), top_from = chrono__columns_at(from, old_cap - e->soft);
+    chrono__columns top_to = chrono__columns_at(to, e->cap - e->soft),
+                    top_from = chrono__columns_at(from, old_cap - e->soft);
     chrono__columns_copy(to, from, e->n);
     chrono__columns_copy(&top_to, &top_from, e->soft);
     memcpy(to->ctl, from->ctl, e->ctl.n * sizeof(double));
@@ -8150,7 +8229,11 @@ CHRONO__PRIVATE int chrono__engine_reserve(chrono_engine *e, size_t rows)
     if (rows <= e->cap) return 0;
     if (rows > (size_t)-1 / (2 * CHRONO__NCOLUMNS * sizeof(double))) return CHRONO_ENOMEM;
     need = rows * CHRONO__NCOLUMNS * (size_t)e->sides;
-    if (old_cap == 0 && need <= s->buf_len) { chrono__touch(s->buf, need); chrono__engine_lay(e, s->buf, rows); return 0; }
+    if (old_cap == 0 && need <= s->buf_len) {
+        chrono__touch(s->buf, need);
+        chrono__engine_lay(e, s->buf, rows);
+        return 0;
+    }
     if (!(p = (double *)CHRONO_MALLOC(need * sizeof(double)))) return CHRONO_ENOMEM;
     chrono__touch(p, need);
     old[0] = e->col[0]; old[1] = e->col[1];
@@ -8164,8 +8247,8 @@ CHRONO__PRIVATE int chrono__engine_reserve(chrono_engine *e, size_t rows)
 
 /* Open an engine for nsides (1 or 2) sides: their results started (named,
    NAN figures), `rows` rows a side ready, the clock's start taken. */
-CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chrono_engine_side *sides, int nsides,
-                                  size_t rows)
+CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s,
+                                  const chrono_engine_side *sides, int nsides, size_t rows)
 {
     int k, rc;
     if (!e) return CHRONO_EINVAL;
@@ -8175,7 +8258,8 @@ CHRONO_API int chrono_engine_open(chrono_engine *e, chrono_session *s, const chr
     e->s = s;
     e->sides = nsides;
     e->iters[0] = e->iters[1] = 1;
-    if (s->cfg.counters & ~s->counters.asked)   /* a run that asks for more: into the group, outside any sample */
+    if (s->cfg.counters & ~s->counters.asked)   /* a run that asks for more: into the group, outside
+                                                   any sample */
         (void)chrono_counters_add(&s->counters, s->cfg.counters);
     e->faults.ok = 1;
     e->ctl.cpu = &e->cpu;
@@ -8231,9 +8315,11 @@ CHRONO__PRIVATE void chrono__engine_match_lengths(chrono_engine *e)
     l = e->sample_ticks[0] > e->sample_ticks[1] ? 0 : 1;
     k = 1 - l;
     if ((double)e->sample_ticks[l] > 1.5 * (double)e->sample_ticks[k]) {
-        double f = (double)e->sample_ticks[l] / (double)e->sample_ticks[k], it = (double)e->iters[k] * f;
+        double f = (double)e->sample_ticks[l] / (double)e->sample_ticks[k],
+               it = (double)e->iters[k] * f;
         uint64_t n = it < (double)CHRONO__ITERS_MAX ? (uint64_t)it : CHRONO__ITERS_MAX;
-        e->sample_ticks[k] = (uint64_t)((double)e->sample_ticks[k] * (double)n / (double)e->iters[k]);
+        e->sample_ticks[k] =
+            (uint64_t)((double)e->sample_ticks[k] * (double)n / (double)e->iters[k]);
         chrono__engine_side_iters(e, k, n);
     }
 }
@@ -8249,14 +8335,16 @@ CHRONO_API uint64_t chrono_engine_size(chrono_engine *e, uint64_t from, double m
     int k;
     for (k = 0; k < e->sides; k++) {
         it[k] = !from && chrono__engine_sized_long(e, k)
-                    ? 1   /* one call, 4x the target: a count that cannot shrink, not timed again */
-                    : chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k], e->start,
-                                         k ? ms_b : ms_a, &e->sample_ticks[k]);
+                    ? 1 /* one call, 4x the target: a count that cannot shrink, not timed again */
+                    : chrono__size_batch(e->s, e->fn[k], e->ctx[k], from ? from : e->iters[k],
+                                         e->start, k ? ms_b : ms_a, &e->sample_ticks[k]);
         if (it[k] > hi) hi = it[k];
         if (k == 0 || it[k] < lo) lo = it[k];
     }
     if ((double)hi <= CHRONO__SHARED_ITERS_SPAN * (double)lo) {
-        for (k = 0; k < e->sides; k++) e->sample_ticks[k] = (uint64_t)((double)e->sample_ticks[k] * (double)hi / (double)it[k]);
+        for (k = 0; k < e->sides; k++)
+            e->sample_ticks[k] =
+                (uint64_t)((double)e->sample_ticks[k] * (double)hi / (double)it[k]);
         chrono__engine_iters(e, hi);
         return hi;
     }
@@ -8281,7 +8369,10 @@ CHRONO_API double chrono_engine_warm(chrono_engine *e, double ms, int rounds)
     return spent;
 }
 
-CHRONO_API double chrono_engine_ms(const chrono_engine *e) { return chrono__elapsed_ms(e->s, e->start); }
+CHRONO_API double chrono_engine_ms(const chrono_engine *e)
+{
+    return chrono__elapsed_ms(e->s, e->start);
+}
 
 /* Columns of side k from the segment's first row. */
 CHRONO__PRIVATE chrono__columns chrono__engine_segment_cols(const chrono_engine *e, int k)
@@ -8295,7 +8386,8 @@ CHRONO__PRIVATE double chrono__engine_round_ms(const chrono_engine *e)
 {
     double ms = 0;
     int k;
-    for (k = 0; k < e->sides; k++) ms += chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) / 1e6 + 0.02;
+    for (k = 0; k < e->sides; k++)
+        ms += chrono_clock_ns(&e->s->clock, e->sample_ticks[k]) / 1e6 + 0.02;
     return ms;
 }
 
@@ -8312,15 +8404,16 @@ CHRONO_API int chrono_engine_fits(const chrono_engine *e, double limit_ms)
 CHRONO__PRIVATE int chrono__engine_more_segment(const chrono_engine *e)
 {
     size_t room = e->cap - e->seg, rows = e->n - e->seg;
-    return e->quiet < (size_t)e->s->cfg.samples && rows + 1 < room && e->rounds - e->seg_rounds < room &&
-           chrono_engine_fits(e, e->s->cfg.max_ms);
+    return e->quiet < (size_t)e->s->cfg.samples && rows + 1 < room &&
+           e->rounds - e->seg_rounds < room && chrono_engine_fits(e, e->s->cfg.max_ms);
 }
 
 /* Whether the SAMPLES target wants another round: the runner's rules
    (chrono__more_samples), within max_ms whatever was accepted. */
 CHRONO__PRIVATE int chrono__engine_more_samples(chrono_engine *e)
 {
-    if (!chrono__more_samples(e->s, e->start, e->rounds - e->seg_rounds, e->n - e->seg, e->quiet, &e->r[0]->truncated))
+    if (!chrono__more_samples(e->s, e->start, e->rounds - e->seg_rounds, e->n - e->seg, e->quiet,
+                              &e->r[0]->truncated))
         return 0;
     if (chrono_engine_fits(e, e->s->cfg.max_ms)) return 1;
     e->r[0]->truncated = 1;
@@ -8344,15 +8437,19 @@ CHRONO__PRIVATE int chrono__engine_more(chrono_engine *e)
    sized from the first. */
 CHRONO__PRIVATE void chrono__engine_take(chrono_engine *e, chrono__sample sm[2])
 {
-    int k, swap = e->sides == 2 && (e->rounds & 1);   /* ABBA: odd rounds run the second side first */
+    /* ABBA: odd rounds run the second side first */
+    int k, swap = e->sides == 2 && (e->rounds & 1);
     for (k = 0; k < e->sides; k++) {
         int side = swap ? 1 - k : k;
-        int long_sample = chrono_clock_ns(&e->s->clock, e->sample_ticks[side]) >= CHRONO__LONG_SAMPLE_MS * 1e6;
-        chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters[side], long_sample, &sm[side]);
+        int long_sample = chrono_clock_ns(&e->s->clock, e->sample_ticks[side]) >=
+                          CHRONO__LONG_SAMPLE_MS * 1e6;
+        chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters[side], long_sample,
+                            &sm[side]);
         if (sm[side].ticks) e->sample_ticks[side] = sm[side].ticks;
         if (sm[side].status != CHRONO__OK) continue;
         if (e->net) e->net(e->ctx[side], e->iters[side], &sm[side]);
-        if (e->controls) chrono__controls_size(e->s, &sm[side], &e->ctl);   /* the timed part's length */
+        /* the timed part's length */
+        if (e->controls) chrono__controls_size(e->s, &sm[side], &e->ctl);
     }
 }
 
@@ -8361,7 +8458,8 @@ CHRONO__PRIVATE void chrono__engine_note(chrono_engine *e)
 {
     chrono__columns a = chrono__engine_segment_cols(e, 0), b = chrono__engine_segment_cols(e, 1);
     int two = e->sides == 2;
-    e->quiet = chrono__note_fe(e->s, a.fe, two ? b.fe : NULL, a.port, two ? b.port : NULL, e->n - e->seg, e->quiet);
+    e->quiet = chrono__note_fe(e->s, a.fe, two ? b.fe : NULL, a.port, two ? b.port : NULL,
+                               e->n - e->seg, e->quiet);
 }
 
 /* A round whose samples were only interrupted: kept apart at the top of the
@@ -8371,7 +8469,8 @@ CHRONO__PRIVATE void chrono__engine_soft(chrono_engine *e, const chrono__sample 
 {
     int k;
     if (e->n + e->soft + 1 >= e->cap) return;
-    for (k = 0; k < e->sides; k++) chrono__soft_row(&sm[k], e->iters[k], &e->s->clock, &e->col[k], e->cap - 1 - e->soft);
+    for (k = 0; k < e->sides; k++)
+        chrono__soft_row(&sm[k], e->iters[k], &e->s->clock, &e->col[k], e->cap - 1 - e->soft);
     e->soft++;
 }
 
@@ -8418,7 +8517,8 @@ CHRONO__PRIVATE void chrono__engine_round(chrono_engine *e)
         if (soft) chrono__engine_soft(e, sm);
         if (++e->dry >= CHRONO__DRY_ROUNDS) chrono__engine_shorten(e);
     }
-    if (e->controls && e->ctl.adds && e->rounds % e->ctl.every == 0) chrono__control(e->s, &e->ctl, &e->col[0], e->cap);
+    if (e->controls && e->ctl.adds && e->rounds % e->ctl.every == 0)
+        chrono__control(e->s, &e->ctl, &e->col[0], e->cap);
 }
 
 /* Rounds until the target is met, the thread's CPU time and page faults
@@ -8446,9 +8546,12 @@ CHRONO_API int chrono_engine_run(chrono_engine *e, const chrono_engine_target *t
         e->quiet = e->soft = 0;
     }
     for (;;) {
-        if (e->target.until == CHRONO_ENGINE_ROWS && (rc = chrono__engine_reserve(e, e->target.n)) < 0) return rc;
+        if (e->target.until == CHRONO_ENGINE_ROWS &&
+            (rc = chrono__engine_reserve(e, e->target.n)) < 0)
+            return rc;
         chrono__engine_fill(e);
-        if (e->target.until != CHRONO_ENGINE_ROWS || !e->target.decide || !e->target.decide(e, e->target.user))
+        if (e->target.until != CHRONO_ENGINE_ROWS || !e->target.decide ||
+            !e->target.decide(e, e->target.user))
             return 0;
     }
 }
@@ -8456,8 +8559,8 @@ CHRONO_API int chrono_engine_run(chrono_engine *e, const chrono_engine_target *t
 CHRONO_API int chrono_engine_row_quiet(const chrono_engine *e, size_t i)
 {
     int two = e->sides == 2;
-    return chrono__row_quiet(e->s, e->col[0].fe, two ? e->col[1].fe : NULL, e->col[0].port, two ? e->col[1].port : NULL,
-                             i);
+    return chrono__row_quiet(e->s, e->col[0].fe, two ? e->col[1].fe : NULL, e->col[0].port,
+                             two ? e->col[1].port : NULL, i);
 }
 
 /* CHRONO_ENGINE_DROP_RUN on the segment (see the rule). */
@@ -8490,7 +8593,8 @@ CHRONO__PRIVATE size_t chrono__engine_drop_decided(chrono_engine *e)
     chrono_session *s = e->s;
     size_t i, k = 0;
     int j;
-    if (chrono__fe_on(s) && e->quiet * 4 < e->n && e->quiet < e->n) s->warnings |= CHRONO_WARN_CONTENDED;
+    if (chrono__fe_on(s) && e->quiet * 4 < e->n && e->quiet < e->n)
+        s->warnings |= CHRONO_WARN_CONTENDED;
     for (i = 0; i < e->n; i++) {
         if (!chrono_engine_row_kept(e, i)) {
             for (j = 0; j < e->sides; j++) chrono__count_contended(s, &e->col[j], i, e->r[j]);
@@ -8505,7 +8609,8 @@ CHRONO__PRIVATE size_t chrono__engine_drop_decided(chrono_engine *e)
 /* The rows that stay, by the rule; their count (e->n). */
 CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule rule)
 {
-    return rule == CHRONO_ENGINE_DROP_DECIDED ? chrono__engine_drop_decided(e) : chrono__engine_drop_run(e);
+    return rule == CHRONO_ENGINE_DROP_DECIDED ? chrono__engine_drop_decided(e)
+                                              : chrono__engine_drop_run(e);
 }
 
 /* The thread's CPU time over the sampling into every side's result: one
@@ -8515,7 +8620,8 @@ CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule r
    time per iteration. */
 CHRONO_API void chrono_engine_figures(chrono_engine *e)
 {
-    double iters = (double)e->r[0]->samples_taken * (double)e->iters[0], share = chrono__cpu_share(&e->cpu);
+    double iters = (double)e->r[0]->samples_taken * (double)e->iters[0],
+           share = chrono__cpu_share(&e->cpu);
     int k;
     for (k = 0; k < e->sides; k++) e->r[k]->cpu_share = share;
     if (e->sides == 1) {
@@ -8523,7 +8629,8 @@ CHRONO_API void chrono_engine_figures(chrono_engine *e)
         chrono__mem_faults(&e->faults, iters, e->r[0]);
         return;
     }
-    for (k = 0; k < e->sides; k++) e->r[k]->cpu_ns_per_iter = e->r[k]->all_n ? share * e->r[k]->all_ns_mean : NAN;
+    for (k = 0; k < e->sides; k++)
+        e->r[k]->cpu_ns_per_iter = e->r[k]->all_n ? share * e->r[k]->all_ns_mean : NAN;
 }
 
 /* Each side's statistics of the rows kept, and the time since open
@@ -8547,7 +8654,8 @@ CHRONO_API int chrono_engine_keep(chrono_engine *e, const chrono_comparison *cmp
     chrono_session *s = e->s;
     int rc;
     if (!cmp) return chrono__keep_result(s, e->r[0]);
-    rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1, sizeof *cmp);
+    rc = chrono__grow((void **)&s->comparisons, &s->cap_comparisons, s->ncomparisons + 1,
+                      sizeof *cmp);
     if (rc == 0) s->comparisons[s->ncomparisons++] = *cmp;
     return rc;
 }
