@@ -83,9 +83,11 @@ typedef struct chrono_delta {
     int below_noise;             /* 1: the CI includes 0 */
     int processes;               /* fresh processes the comparison was pooled over (1: this one) */
     double process_min_ns, process_max_ns;   /* the lowest and highest process's Δ (one: diff_ns) */
-    int split;                   /* 1: the processes disagree on its sign (some Δ <= 0, some >= 0) */
-    int resolved;                /* 1: not below_noise and not split: a difference that repeats (at ci_level:
-                                    chrono_delta_verdict also asks that level to reach the confidence) */
+    /* 1: the processes disagree on its sign (some Δ <= 0, some >= 0) */
+    int split;
+    int resolved;                /* 1: not below_noise and not split: a difference that repeats (at
+                                    ci_level: chrono_delta_verdict also asks that level to reach the
+                                    confidence) */
 } chrono_delta;
 
 typedef struct chrono_projection {
@@ -144,26 +146,29 @@ CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confid
 
 /* x − y of two Δs against one baseline (Definitions: between).  CHRONO_EINVAL
    for NULL or a non-finite Δ or interval. */
-CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out);
+CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y,
+                                    chrono_delta *out);
 
 /* ops iterations of r at its mean cost, with the mean's CI at `confidence`
    (0 < confidence < 1).  CHRONO_EINVAL for NULL, ops <= 0, no samples. */
-CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out);
+CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence,
+                              chrono_projection *out);
 
 /* ops iterations of fn, once, on the session's clock, in slices with the
    samples of a run of fn between them (chrono_run_between, kept in the
    session as "<name>/literal_beside"), whose mean is projected to ops at the
    session's confidence.  The errors of chrono_run; CHRONO_EINVAL for NULL,
    ops 0 or a closed session, CHRONO_ERANGE for a name too long for its suffix. */
-CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
-                                  chrono_literal *out);
+CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                  uint64_t ops, chrono_literal *out);
 
 /* Fill t->table (key, title, columns row, then, then_per_op, then_cycles,
    now, now_per_op, now_cycles_est, ratio_us, ratio_cycles, note) from rows.
    seed_mhz <= 0 (or NAN): then_cycles and ratio_cycles are "n/a".
    CHRONO_EINVAL, CHRONO_ENOMEM.  On error nothing is left allocated. */
 CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const char *title,
-                                     const chrono_then_now_row *rows, size_t nrows, double seed_mhz);
+                                     const chrono_then_now_row *rows, size_t nrows,
+                                     double seed_mhz);
 CHRONO_API void chrono_then_now_free(chrono_then_now *t);
 
 
@@ -182,7 +187,8 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
     double bm;
     if (!c || !out) return CHRONO_EINVAL;
     bm = c->b.ns.median;
-    if (!chrono__finite(bm) || !chrono__finite(c->ratio) || !chrono__finite(c->ci_low) || !chrono__finite(c->ci_high))
+    if (!chrono__finite(bm) || !chrono__finite(c->ratio) || !chrono__finite(c->ci_low) ||
+        !chrono__finite(c->ci_high))
         return CHRONO_EINVAL;
     out->ratio = c->ratio;
     out->diff_ns = (c->ratio - 1.0) * bm;
@@ -192,7 +198,8 @@ CHRONO_API int chrono_delta_from(const chrono_comparison *c, chrono_delta *out)
     out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
     out->processes = c->a.processes > 1 ? c->a.processes : 1;
     out->process_min_ns = out->process_max_ns = out->diff_ns;
-    if (out->processes > 1 && chrono__finite(c->process_min_ratio) && chrono__finite(c->process_max_ratio)) {
+    if (out->processes > 1 && chrono__finite(c->process_min_ratio) &&
+        chrono__finite(c->process_max_ratio)) {
         out->process_min_ns = (c->process_min_ratio - 1.0) * bm;
         out->process_max_ns = (c->process_max_ratio - 1.0) * bm;
     }
@@ -206,14 +213,16 @@ CHRONO_API const char *chrono_delta_verdict(const chrono_delta *d, double confid
     if (!d) return "n/a";
     if (d->below_noise) return "below noise (CI includes 0)";
     if (d->split) return "not repeated (the processes disagree on the sign)";
-    if (!(d->ci_level >= confidence - 1e-9)) return "no verdict (its interval's level is below the confidence asked)";
+    if (!(d->ci_level >= confidence - 1e-9))
+        return "no verdict (its interval's level is below the confidence asked)";
     return d->processes > 1 ? "resolved" : "resolved in one process";
 }
 
 CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y, chrono_delta *out)
 {
-    if (!x || !y || !out || !chrono__finite(x->diff_ns) || !chrono__finite(y->diff_ns) || !chrono__finite(x->ci_low_ns) ||
-        !chrono__finite(x->ci_high_ns) || !chrono__finite(y->ci_low_ns) || !chrono__finite(y->ci_high_ns))
+    if (!x || !y || !out || !chrono__finite(x->diff_ns) || !chrono__finite(y->diff_ns) ||
+        !chrono__finite(x->ci_low_ns) || !chrono__finite(x->ci_high_ns) ||
+        !chrono__finite(y->ci_low_ns) || !chrono__finite(y->ci_high_ns))
         return CHRONO_EINVAL;
     memset(out, 0, sizeof *out);
     out->diff_ns = x->diff_ns - y->diff_ns;
@@ -223,19 +232,21 @@ CHRONO_API int chrono_delta_between(const chrono_delta *x, const chrono_delta *y
     out->ratio = NAN;   /* two ratios against one baseline: no ratio of their own */
     out->below_noise = out->ci_low_ns <= 0.0 && out->ci_high_ns >= 0.0;
     out->processes = x->processes < y->processes ? x->processes : y->processes;
-    out->process_min_ns = out->process_max_ns = NAN;   /* processes are not paired across comparisons */
-    out->split = 0;                                    /* ... so their signs are not either: the CIs carry the spread */
+    out->process_min_ns = out->process_max_ns = NAN;   /* processes are not paired across
+                                                          comparisons */
+    out->split = 0;                                    /* ... so their signs are not either: the CIs
+                                                          carry the spread */
     out->resolved = !out->below_noise;
     return 0;
 }
 
-
-CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence, chrono_projection *out)
+CHRONO_API int chrono_project(const chrono_result *r, double ops, double confidence,
+                              chrono_projection *out)
 {
     double half = 0.0, mean, sd, n;
     int every;
-    if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) || r->ns.n == 0 ||
-        !chrono__finite(r->ns.mean))
+    if (!r || !out || !(ops > 0) || !chrono__finite(ops) || !(confidence > 0 && confidence < 1) ||
+        r->ns.n == 0 || !chrono__finite(r->ns.mean))
         return CHRONO_EINVAL;
     /* every whole sample where the run counted them, else the kept ones */
     every = r->all_n && chrono__finite(r->all_ns_mean);
@@ -275,7 +286,8 @@ typedef struct chrono__literal_batch {
 CHRONO__PRIVATE void chrono__literal_slice(void *p, size_t k)
 {
     chrono__literal_batch *b = (chrono__literal_batch *)p;
-    uint64_t count = b->ops / b->gaps + (k < b->ops % b->gaps ? 1u : 0u);   /* the first ops % gaps get one more */
+    /* the first ops % gaps get one more */
+    uint64_t count = b->ops / b->gaps + (k < b->ops % b->gaps ? 1u : 0u);
     long sw0 = chrono_cpu_switches(), sw1;
     uint64_t t0 = chrono_clock_start(&b->s->clock), t1;
     b->fn(b->ctx, count);
@@ -285,8 +297,8 @@ CHRONO__PRIVATE void chrono__literal_slice(void *p, size_t k)
     if (b->switches >= 0) b->switches = sw0 >= 0 && sw1 >= 0 ? b->switches + (sw1 - sw0) : -1;
 }
 
-CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx, uint64_t ops,
-                                  chrono_literal *out)
+CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
+                                  uint64_t ops, chrono_literal *out)
 {
     chrono__literal_batch b;
     chrono_result beside;
@@ -298,7 +310,9 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
     b.s = s; b.fn = fn; b.ctx = ctx; b.ops = ops; b.ticks = 0; b.switches = 0;
     b.gaps = ops < CHRONO__LITERAL_SLICES ? (size_t)ops : CHRONO__LITERAL_SLICES;
     (void)chrono__bprintf(run_name, sizeof run_name, "%s/literal_beside", name);
-    if ((rc = chrono_run_between(s, run_name, fn, ctx, chrono__literal_slice, &b, b.gaps, &beside)) < 0) return rc;
+    if ((rc = chrono_run_between(s, run_name, fn, ctx, chrono__literal_slice, &b, b.gaps,
+                                 &beside)) < 0)
+        return rc;
     out->ops = (double)ops;
     out->slices = b.gaps;
     out->ns = chrono_clock_ns(&s->clock, b.ticks);
@@ -309,7 +323,8 @@ CHRONO_API int chrono_literal_run(chrono_session *s, const char *name, chrono_fn
 }
 
 static const char *const chrono__then_now_cols[CHRONO_THEN_NOW_COLS] = {
-    "row", "then", "then_per_op", "then_cycles", "now", "now_per_op", "now_cycles_est", "ratio_us", "ratio_cycles", "note"
+    "row",        "then",           "then_per_op", "then_cycles",  "now",
+    "now_per_op", "now_cycles_est", "ratio_us",    "ratio_cycles", "note"
 };
 
 /* A duration cell in the unit a person reads it in ("2.23 µs", "21.0 s"), or "n/a". */
@@ -337,13 +352,17 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
     if (ncells) {
         t->chrono__text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
         t->chrono__cells = (const char **)CHRONO_MALLOC(ncells * sizeof *t->chrono__cells);
-        if (!t->chrono__text || !t->chrono__cells) { chrono_then_now_free(t); return CHRONO_ENOMEM; }
+        if (!t->chrono__text || !t->chrono__cells) {
+            chrono_then_now_free(t);
+            return CHRONO_ENOMEM;
+        }
     }
     for (i = 0; i < nrows; i++) {
         const chrono_then_now_row *r = &rows[i];
         char *c[CHRONO_THEN_NOW_COLS];
-        double then_us = chrono__finite(r->then_total_s) && r->then_ops > 0 ? r->then_total_s * 1e6 / r->then_ops
-                                                                              : r->then_us_per_op;
+        double then_us = chrono__finite(r->then_total_s) && r->then_ops > 0
+                             ? r->then_total_s * 1e6 / r->then_ops
+                             : r->then_us_per_op;
         double then_cyc = seed_mhz > 0 && chrono__finite(seed_mhz) ? then_us * seed_mhz : NAN;
         double now_cyc = r->now_ns * r->now_ghz;
         for (j = 0; j < CHRONO_THEN_NOW_COLS; j++) {
