@@ -130,7 +130,8 @@ typedef struct chrono_cli {
     const char *out_path;    /* --out, NULL: standard output */
     chrono_format out_format;   /* the --out file's: --format when given, else its extension's */
     const char *filter;      /* the first --filter, NULL: every name */
-    const char *filters[CHRONO_CLI_FILTERS_MAX];   /* every --filter in order ('-' first: excludes) */
+    /* every --filter in order ('-' first: excludes) */
+    const char *filters[CHRONO_CLI_FILTERS_MAX];
     int nfilters;
     const char *baseline;    /* --baseline, NULL: no relative column */
     const char *save;        /* --save, NULL: none (program.h writes baseline.h's file) */
@@ -198,7 +199,8 @@ CHRONO_API int chrono_cli_refuse(chrono_cli *o, const char *flag, const char *wh
 /* For a value the program finds bad after parsing (a --baseline that names
    no benchmark): .error = "FLAG: 'VALUE' WHAT" (value NULL: "FLAG: WHAT"),
    one printable line.  Returns CHRONO_EINVAL; chrono_cli_fail prints it. */
-CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *value, const char *what);
+CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *value,
+                                 const char *what);
 
 /* The report stream: --out opened for writing (once), else stdout.  NULL
    with .error set when the file cannot be opened. */
@@ -211,7 +213,8 @@ CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s);
 
 /* The same, with the program's own tables after the benchmarks (report.h's
    chrono_table; tables may be NULL when ntables is 0). */
-CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, const chrono_table *tables, size_t ntables);
+CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s,
+                                    const chrono_table *tables, size_t ntables);
 
 CHRONO__EXTERN_C_END
 
@@ -228,60 +231,82 @@ CHRONO__EXTERN_C_END
 #if CHRONO__OS_LINUX || CHRONO__OS_POSIX
 #  define CHRONO__CLI_REGEX 1
 #  include <regex.h>
-#  define CHRONO__CLI_FILTER_HELP                                                                                     \
-      "run only the benchmarks whose name matches REGEX (POSIX extended, or a plain substring); "                     \
+#  define CHRONO__CLI_FILTER_HELP                                                                 \
+      "run only the benchmarks whose name matches REGEX (POSIX extended, or a plain substring); " \
       "-REGEX excludes; repeatable: any positive, no negative"
 #else
 #  define CHRONO__CLI_REGEX 0
-#  define CHRONO__CLI_FILTER_HELP                                                                                     \
-      "run only the benchmarks whose name contains REGEX (a plain substring here: no regular expressions on "        \
-      "this platform); -TEXT excludes; repeatable: any positive, no negative"
+#  define CHRONO__CLI_FILTER_HELP                                                              \
+      "run only the benchmarks whose name contains REGEX (a plain substring here: no regular " \
+      "expressions on this platform); -TEXT excludes; repeatable: any positive, no negative"
 #endif
 
 CHRONO__EXTERN_C_BEGIN
 
-enum { CHRONO__SET_SAMPLES = 1, CHRONO__SET_WARMUP = 2, CHRONO__SET_MAX = 4, CHRONO__SET_CPU = 8, CHRONO__SET_NOPIN = 16 };
+enum {
+    CHRONO__SET_SAMPLES = 1,
+    CHRONO__SET_WARMUP = 2,
+    CHRONO__SET_MAX = 4,
+    CHRONO__SET_CPU = 8,
+    CHRONO__SET_NOPIN = 16
+};
 
 /* The built-in flags, one line each: X(id, flag, argument or NULL, help, takes a value). */
-#define CHRONO__CLI_BUILTINS(X)                                                                                        \
-    X(FORMAT, "--format", "FMT", "report format: text, md, csv, json, html or bmf (default text)", 1)                  \
-    X(OUT, "--out", "FILE", "write the report to FILE (default: standard output)", 1)                                 \
-    X(CPU, "--cpu", "N", "pin the benchmark thread to CPU N", 1)                                                      \
-    X(NOPIN, "--no-pin", NULL, "do not pin the thread", 0)                                                            \
-    X(SAMPLES, "--samples", "N", "samples per benchmark, 1..1000000 (default " CHRONO__XSTR(CHRONO_DEFAULT_SAMPLES) ")", 1) \
-    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default "                            \
-      CHRONO__XSTR(CHRONO_DEFAULT_WARMUP_MS) ")", 1)                                                                   \
-    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default "                                 \
-      CHRONO__XSTR(CHRONO_DEFAULT_MAX_MS) ")", 1)                                                                      \
-    X(FILTER, "--filter", "REGEX", CHRONO__CLI_FILTER_HELP, 1)                                                         \
-    X(QUICK, "--quick", NULL, "fast, less precise run for smoke tests (" CHRONO__XSTR(CHRONO_QUICK_SAMPLES)           \
-      " samples, " CHRONO__XSTR(CHRONO_QUICK_WARMUP_MS) " ms warmup, " CHRONO__XSTR(CHRONO_QUICK_MAX_MS) " ms budget)", 0) \
-    X(LIST, "--list", NULL, "list the benchmarks' names and exit", 0)                                                 \
-    X(HELP, "--help", NULL, "show this help and exit", 0)                                                             \
-    X(VERSION, "--version", NULL, "show the version and exit", 0)                                                     \
-    X(KEEP_CONTENDED, "--keep-contended", NULL,                                                                       \
-      "keep samples taken while another thread shared the core (no front-end probe)", 0)                              \
-    X(BASELINE, "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1)                    \
-    X(COUNTERS, "--counters", "LIST", "perf_event counters per iteration, comma-separated: instructions, cycles, "    \
-      "branches, branch-misses, cache-references, cache-misses, task-clock, context-switches, cpu-migrations, "      \
-      "page-faults (Linux; those the kernel refuses are named in the environment)", 1)                                 \
-    X(PROCESSES, "--processes", "N", "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1) \
-    X(THREADS, "--threads", "N", "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1) \
-    X(SAVE, "--save", "NAME", "save this run as the baseline NAME (.chronoscope/NAME.json; NAME with a '/' or "      \
-      "ending in .json: that path)", 1)                                                                                \
-    X(COMPARE, "--compare", "NAME", "compare each entry with the baseline NAME (a separate run: it carries the "     \
-      "machine's drift); exit 1 when one is slower beyond --fail-above, 2 when NAME is missing or malformed", 1)     \
-    X(FAIL_ABOVE, "--fail-above", "PCT", "with --compare: slower is now/saved above 1 + PCT/100 with its interval "  \
-      "above 1, 0..1000 (default 5)", 1)
+#define CHRONO__CLI_BUILTINS(X)                                                                    \
+    X(FORMAT, "--format", "FMT", "report format: text, md, csv, json, html or bmf (default text)", \
+      1)                                                                                           \
+    X(OUT, "--out", "FILE", "write the report to FILE (default: standard output)", 1)              \
+    X(CPU, "--cpu", "N", "pin the benchmark thread to CPU N", 1)                                   \
+    X(NOPIN, "--no-pin", NULL, "do not pin the thread", 0)                                         \
+    X(SAMPLES, "--samples", "N",                                                                   \
+      "samples per benchmark, 1..1000000 (default " CHRONO__XSTR(CHRONO_DEFAULT_SAMPLES) ")", 1)   \
+    X(WARMUP, "--warmup-ms", "X", "warm-up per benchmark in ms, 0.001..3600000 (default "          \
+      CHRONO__XSTR(CHRONO_DEFAULT_WARMUP_MS) ")", 1)                                               \
+    X(MAX, "--max-ms", "X", "time budget per benchmark in ms, 1..86400000 (default "               \
+      CHRONO__XSTR(CHRONO_DEFAULT_MAX_MS) ")", 1)                                                  \
+    X(FILTER, "--filter", "REGEX", CHRONO__CLI_FILTER_HELP, 1)                                     \
+    X(QUICK, "--quick", NULL,                                                                      \
+      "fast, less precise run for smoke tests (" CHRONO__XSTR(CHRONO_QUICK_SAMPLES)                \
+      " samples, " CHRONO__XSTR(CHRONO_QUICK_WARMUP_MS) " ms warmup, "                             \
+      "" CHRONO__XSTR(CHRONO_QUICK_MAX_MS) " ms budget)", 0)                                       \
+    X(LIST, "--list", NULL, "list the benchmarks' names and exit", 0)                              \
+    X(HELP, "--help", NULL, "show this help and exit", 0)                                          \
+    X(VERSION, "--version", NULL, "show the version and exit", 0)                                  \
+    X(KEEP_CONTENDED, "--keep-contended", NULL,                                                    \
+      "keep samples taken while another thread shared the core (no front-end probe)", 0)           \
+    X(BASELINE, "--baseline", "NAME", "show every row's median relative to the benchmark NAME", 1) \
+    X(COUNTERS, "--counters", "LIST",                                                              \
+      "perf_event counters per iteration, comma-separated: instructions, cycles, branches, "       \
+      "branch-misses, cache-references, cache-misses, task-clock, context-switches, "              \
+      "cpu-migrations, page-faults (Linux; those the kernel refuses are named in the "             \
+      "environment)", 1)                                                                           \
+    X(PROCESSES, "--processes", "N",                                                               \
+      "run the benchmarks in N fresh processes and pool them (program.h), 1..1000", 1)             \
+    X(THREADS, "--threads", "N",                                                                   \
+      "threads of the entries that ask for --threads (chrono_with_threads), 1..256", 1)            \
+    X(SAVE, "--save", "NAME",                                                                      \
+      "save this run as the baseline NAME (.chronoscope/NAME.json; NAME with a '/' or ending in "  \
+      ".json: that path)", 1)                                                                      \
+    X(COMPARE, "--compare", "NAME",                                                                \
+      "compare each entry with the baseline NAME (a separate run: it carries the machine's "       \
+      "drift); exit 1 when one is slower beyond --fail-above, 2 when NAME is missing or "          \
+      "malformed", 1)                                                                              \
+    X(FAIL_ABOVE, "--fail-above", "PCT",                                                           \
+      "with --compare: slower is now/saved above 1 + PCT/100 with its interval above 1, 0..1000 "  \
+      "(default 5)", 1)
 
 #define CHRONO__CLI_BUILTIN_ID(id, flag, arg, help, takes) CHRONO__F_##id,
 enum { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ID) CHRONO__F_COUNT };
 #undef CHRONO__CLI_BUILTIN_ID
 
-typedef struct chrono__cli_builtin { const char *name, *arg, *help; int takes_value; } chrono__cli_builtin;
+typedef struct chrono__cli_builtin {
+    const char *name, *arg, *help;
+    int takes_value;
+} chrono__cli_builtin;
 
 #define CHRONO__CLI_BUILTIN_ROW(id, flag, arg, help, takes) { flag, arg, help, takes },
-static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = { CHRONO__CLI_BUILTINS(CHRONO__CLI_BUILTIN_ROW) };
+static const chrono__cli_builtin chrono__cli_builtins[CHRONO__F_COUNT] = { CHRONO__CLI_BUILTINS(
+    CHRONO__CLI_BUILTIN_ROW) };
 #undef CHRONO__CLI_BUILTIN_ROW
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -297,11 +322,13 @@ CHRONO__PRIVATE const char *chrono__cli_quote(char *buf, size_t n, const char *v
 }
 
 /* .error = "FLAG: 'VALUE' WHAT"; returns CHRONO_EINVAL. */
-CHRONO__PRIVATE int chrono__cli_bad(chrono_cli *o, const char *flag, const char *value, const char *what)
+CHRONO__PRIVATE int chrono__cli_bad(chrono_cli *o, const char *flag, const char *value,
+                                    const char *what)
 {
     char q[64], *p;
     if (value)
-        (void)chrono__bprintf(o->error, sizeof o->error, "%s: '%s' %s", flag, chrono__cli_quote(q, sizeof q, value), what);
+        (void)chrono__bprintf(o->error, sizeof o->error, "%s: '%s' %s", flag,
+                              chrono__cli_quote(q, sizeof q, value), what);
     else
         (void)chrono__bprintf(o->error, sizeof o->error, "%s: %s", flag, what);
     for (p = o->error; *p; p++)   /* one printable line, whatever argv held */
@@ -339,7 +366,8 @@ CHRONO__PRIVATE int chrono__cli_int(const char *s, long long *out)
         }
         v = v * 10 + d;
     }
-    *out = neg ? (v == (unsigned long long)LLONG_MAX + 1u ? LLONG_MIN : -(long long)v) : (long long)v;
+    *out = neg ? (v == (unsigned long long)LLONG_MAX + 1u ? LLONG_MIN : -(long long)v)
+               : (long long)v;
     return 0;
 }
 
@@ -376,20 +404,21 @@ CHRONO__PRIVATE int chrono__cli_double(const char *s, double *out)
 }
 
 /* An integer flag value within lo..hi into *out, or .error (the caller stores it only on success). */
-CHRONO__PRIVATE int chrono__cli_get_int(chrono_cli *o, const char *flag, const char *v, long long lo, long long hi,
-                                   long long *out)
+CHRONO__PRIVATE int chrono__cli_get_int(chrono_cli *o, const char *flag, const char *v,
+                                        long long lo, long long hi, long long *out)
 {
     char range[128];
     int rc = chrono__cli_int(v, out);
     if (rc == CHRONO_EINVAL) return chrono__cli_bad(o, flag, v, "is not an integer");
     if (rc < 0 || *out < lo || *out > hi)
-        return chrono__cli_bad(o, flag, v, chrono__cli_range(range, sizeof range, (double)lo, (double)hi));
+        return chrono__cli_bad(o, flag, v,
+                               chrono__cli_range(range, sizeof range, (double)lo, (double)hi));
     return 0;
 }
 
 /* A number flag value within lo..hi into *out (untouched on error), or .error. */
-CHRONO__PRIVATE int chrono__cli_get_double(chrono_cli *o, const char *flag, const char *v, double lo, double hi,
-                                      double *out)
+CHRONO__PRIVATE int chrono__cli_get_double(chrono_cli *o, const char *flag, const char *v,
+                                           double lo, double hi, double *out)
 {
     char range[128];
     double x = 0;
@@ -404,7 +433,8 @@ CHRONO__PRIVATE int chrono__cli_get_double(chrono_cli *o, const char *flag, cons
 /* 1/0 for a boolean value ("1", "true", "yes", "on" / "0", "false", "no", "off"), -1 otherwise. */
 CHRONO__PRIVATE int chrono__cli_bool(const char *v)
 {
-    static const char *const yes[] = { "1", "true", "yes", "on" }, *const no[] = { "0", "false", "no", "off" };
+    static const char *const yes[] = { "1", "true", "yes", "on" }, *const no[] = { "0", "false",
+                                                                                   "no", "off" };
     int i;
     for (i = 0; i < 4; i++) {
         if (!strcmp(v, yes[i])) return 1;
@@ -421,8 +451,11 @@ CHRONO__PRIVATE int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const cha
     long long hi = count >= 1 ? count - 1 : INT_MAX;
     if ((rc = chrono__cli_get_int(o, "--cpu", v, 0, hi, &n)) < 0) return rc;
     allowed = chrono_cpu_allowed((int)n);
-    if (allowed == CHRONO_ENOTSUP) return chrono__cli_bad(o, "--cpu", v, "cannot be used: pinning is not supported here");
-    if (allowed == 0) return chrono__cli_bad(o, "--cpu", v, "is not in this thread's allowed CPUs (affinity mask)");
+    if (allowed == CHRONO_ENOTSUP)
+        return chrono__cli_bad(o, "--cpu", v, "cannot be used: pinning is not supported here");
+    if (allowed == 0)
+        return chrono__cli_bad(o, "--cpu", v,
+                               "is not in this thread's allowed CPUs (affinity mask)");
     cfg->pin = CHRONO_PIN_CPU;
     cfg->cpu = (int)n;
     o->chrono__set |= CHRONO__SET_CPU;
@@ -430,21 +463,37 @@ CHRONO__PRIVATE int chrono__cli_cpu(chrono_cli *o, chrono_config *cfg, const cha
     return 0;
 }
 
+/* --counters LIST into cfg->counters, or .error naming the unknown counter. */
+CHRONO__PRIVATE int chrono__cli_counters(chrono_cli *o, chrono_config *cfg, const char *v)
+{
+    char bad[40], what[96];
+    if (chrono_counters_parse(v, &cfg->counters, bad, sizeof bad) < 0) {
+        (void)chrono__bprintf(what, sizeof what,
+                              "names an unknown counter '%s' (--help lists them)", bad);
+        return chrono__cli_bad(o, "--counters", v, what);
+    }
+    return 0;
+}
+
 /* Apply a built-in flag that takes a value. */
-CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg, int id, const char *v)
+CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg, int id,
+                                              const char *v)
 {
     long long n = 0;
     int rc = 0;
     switch (id) {
     case CHRONO__F_FORMAT:
-        if (chrono_format_parse(v, &o->format) < 0) return chrono__cli_bad(o, "--format", v, "is not one of text, md, csv, json, html, bmf");
+        if (chrono_format_parse(v, &o->format) < 0)
+            return chrono__cli_bad(o, "--format", v,
+                                   "is not one of text, md, csv, json, html, bmf");
         o->out_format = o->format;
         break;
     case CHRONO__F_OUT: o->out_path = v; break;
     case CHRONO__F_FILTER:
         if (o->nfilters == CHRONO_CLI_FILTERS_MAX) {
             char what[64];
-            (void)chrono__bprintf(what, sizeof what, "is one --filter too many (at most %d)", CHRONO_CLI_FILTERS_MAX);
+            (void)chrono__bprintf(what, sizeof what, "is one --filter too many (at most %d)",
+                                  CHRONO_CLI_FILTERS_MAX);
             return chrono__cli_bad(o, "--filter", v, what);
         }
         o->filters[o->nfilters++] = v;
@@ -453,18 +502,14 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
     case CHRONO__F_BASELINE: o->baseline = v; break;
     case CHRONO__F_SAVE: o->save = v; break;
     case CHRONO__F_COMPARE: o->compare = v; break;
-    case CHRONO__F_FAIL_ABOVE: rc = chrono__cli_get_double(o, "--fail-above", v, 0.0, 1000.0, &o->fail_above); break;
-    case CHRONO__F_COUNTERS: {
-        char bad[40], what[96];
-        if (chrono_counters_parse(v, &cfg->counters, bad, sizeof bad) < 0) {
-            (void)chrono__bprintf(what, sizeof what, "names an unknown counter '%s' (--help lists them)", bad);
-            return chrono__cli_bad(o, "--counters", v, what);
-        }
+    case CHRONO__F_FAIL_ABOVE:
+        rc = chrono__cli_get_double(o, "--fail-above", v, 0.0, 1000.0, &o->fail_above);
         break;
-    }
+    case CHRONO__F_COUNTERS: rc = chrono__cli_counters(o, cfg, v); break;
     case CHRONO__F_CPU: rc = chrono__cli_cpu(o, cfg, v); break;
     case CHRONO__F_PROCESSES:
-        if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0) o->processes = (int)n;
+        if ((rc = chrono__cli_get_int(o, "--processes", v, 1, 1000, &n)) == 0)
+            o->processes = (int)n;
         break;
     case CHRONO__F_THREADS:
         if ((rc = chrono__cli_get_int(o, "--threads", v, 1, 256, &n)) == 0) o->threads = (int)n;
@@ -476,8 +521,8 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
         }
         break;
     case CHRONO__F_WARMUP:
-        if ((rc = chrono__cli_get_double(o, "--warmup-ms", v, 0.001, 3600000.0, &cfg->warmup_ms)) == 0)
-            o->chrono__set |= CHRONO__SET_WARMUP;
+        rc = chrono__cli_get_double(o, "--warmup-ms", v, 0.001, 3600000.0, &cfg->warmup_ms);
+        if (rc == 0) o->chrono__set |= CHRONO__SET_WARMUP;
         break;
     case CHRONO__F_MAX:
         if ((rc = chrono__cli_get_double(o, "--max-ms", v, 1.0, 86400000.0, &cfg->max_ms)) == 0)
@@ -490,7 +535,11 @@ CHRONO__PRIVATE int chrono__cli_builtin_value(chrono_cli *o, chrono_config *cfg,
 CHRONO__PRIVATE void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cfg, int id)
 {
     switch (id) {
-    case CHRONO__F_NOPIN: cfg->pin = CHRONO_PIN_OFF; cfg->cpu = CHRONO_CPU_CURRENT; o->chrono__set |= CHRONO__SET_NOPIN; break;
+    case CHRONO__F_NOPIN:
+        cfg->pin = CHRONO_PIN_OFF;
+        cfg->cpu = CHRONO_CPU_CURRENT;
+        o->chrono__set |= CHRONO__SET_NOPIN;
+        break;
     case CHRONO__F_QUICK: o->quick = 1; break;
     case CHRONO__F_LIST: o->list = 1; break;
     case CHRONO__F_HELP: o->help = 1; break;
@@ -503,20 +552,26 @@ CHRONO__PRIVATE void chrono__cli_builtin_switch(chrono_cli *o, chrono_config *cf
 CHRONO__PRIVATE int chrono__cli_extra_value(chrono_cli *o, const chrono_cli_flag *f, const char *v)
 {
     long long n = 0;
-    double lo = f->min < f->max ? f->min : (f->kind == CHRONO_CLI_INT ? (double)INT_MIN : -1.79e308);
+    double lo = f->min < f->max ? f->min
+                                : (f->kind == CHRONO_CLI_INT ? (double)INT_MIN : -1.79e308);
     double hi = f->min < f->max ? f->max : (f->kind == CHRONO_CLI_INT ? (double)INT_MAX : 1.79e308);
     int rc = 0, b;
     switch (f->kind) {
     case CHRONO_CLI_INT:
         if (lo < (double)INT_MIN) lo = (double)INT_MIN;
         if (hi > (double)INT_MAX) hi = (double)INT_MAX;
-        if ((rc = chrono__cli_get_int(o, f->name, v, (long long)ceil(lo), (long long)floor(hi), &n)) == 0)
+        if ((rc = chrono__cli_get_int(o, f->name, v, (long long)ceil(lo), (long long)floor(hi),
+                                      &n)) == 0)
             *(int *)f->value = (int)n;
         break;
-    case CHRONO_CLI_DOUBLE: rc = chrono__cli_get_double(o, f->name, v, lo, hi, (double *)f->value); break;
+    case CHRONO_CLI_DOUBLE:
+        rc = chrono__cli_get_double(o, f->name, v, lo, hi, (double *)f->value);
+        break;
     case CHRONO_CLI_STRING: *(const char **)f->value = v; break;
     case CHRONO_CLI_BOOL:
-        if ((b = chrono__cli_bool(v)) < 0) rc = chrono__cli_bad(o, f->name, v, "is not one of 1, 0, true, false, yes, no, on, off");
+        if ((b = chrono__cli_bool(v)) < 0)
+            rc = chrono__cli_bad(o, f->name, v,
+                                 "is not one of 1, 0, true, false, yes, no, on, off");
         else *(int *)f->value = b;
         break;
     }
@@ -532,16 +587,19 @@ CHRONO__PRIVATE int chrono__cli_builtin_id(const char *name)
 }
 
 /* The table must be usable: names "--x" not shadowing a built-in, a value, a known kind. */
-CHRONO__PRIVATE int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag *extra, size_t nextra)
+CHRONO__PRIVATE int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag *extra,
+                                            size_t nextra)
 {
     size_t i;
     if (nextra && !extra) return chrono__cli_bad(o, "program flags", NULL, "table is NULL");
     for (i = 0; i < nextra; i++) {
         const chrono_cli_flag *f = &extra[i];
         if (!f->name || strncmp(f->name, "--", 2) != 0 || !f->name[2] || strchr(f->name, '=') ||
-            chrono__cli_builtin_id(f->name) >= 0 || !f->value || f->kind < CHRONO_CLI_INT || f->kind > CHRONO_CLI_STRING)
-            return chrono__cli_bad(o, f->name ? f->name : "program flags", NULL,
-                                   "invalid entry in the program's flag table (name, kind or value)");
+            chrono__cli_builtin_id(f->name) >= 0 || !f->value || f->kind < CHRONO_CLI_INT ||
+            f->kind > CHRONO_CLI_STRING)
+            return chrono__cli_bad(
+                o, f->name ? f->name : "program flags", NULL,
+                "invalid entry in the program's flag table (name, kind or value)");
     }
     return 0;
 }
@@ -549,7 +607,8 @@ CHRONO__PRIVATE int chrono__cli_check_extra(chrono_cli *o, const chrono_cli_flag
 /* ---- parsing ------------------------------------------------------------------------ */
 /* The value of a flag that takes one: after '=', else the next argument
    unless it is another flag.  NULL when missing or empty (.error set). */
-CHRONO__PRIVATE const char *chrono__cli_value(chrono_cli *o, const char *flag, const char *eq, int argc, char **argv, int *i)
+CHRONO__PRIVATE const char *chrono__cli_value(chrono_cli *o, const char *flag, const char *eq,
+                                              int argc, char **argv, int *i)
 {
     const char *v = eq;
     if (!v && *i + 1 < argc && argv[*i + 1] && strncmp(argv[*i + 1], "--", 2) != 0) v = argv[++*i];
@@ -558,8 +617,8 @@ CHRONO__PRIVATE const char *chrono__cli_value(chrono_cli *o, const char *flag, c
 }
 
 /* One argument (and perhaps the next, its value). */
-CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char **argv, int *i,
-                               const chrono_cli_flag *extra, size_t nextra)
+CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc, char **argv,
+                                    int *i, const chrono_cli_flag *extra, size_t nextra)
 {
     const char *arg = argv[*i], *eq, *v;
     char name[64];
@@ -571,7 +630,8 @@ CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc,
     eq = strchr(arg, '=');
     len = eq ? (size_t)(eq - arg) : strlen(arg);
     if (eq) eq++;
-    if (len >= sizeof name) return chrono__cli_bad(o, "unknown flag", arg, "is not a flag of this program");
+    if (len >= sizeof name)
+        return chrono__cli_bad(o, "unknown flag", arg, "is not a flag of this program");
     memcpy(name, arg, len);
     name[len] = '\0';
     if ((id = chrono__cli_builtin_id(name)) >= 0) {
@@ -588,13 +648,16 @@ CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc,
         const chrono_cli_flag *f = &extra[k];
         if (strcmp(name, f->name) != 0) continue;
         if (f->kind == CHRONO_CLI_BOOL && !eq) { *(int *)f->value = 1; return 0; }
-        if (f->kind == CHRONO_CLI_BOOL && !*eq) return chrono__cli_bad(o, name, NULL, "missing value");
-        if (!(v = f->kind == CHRONO_CLI_BOOL ? eq : chrono__cli_value(o, name, eq, argc, argv, i))) return CHRONO_EINVAL;
+        if (f->kind == CHRONO_CLI_BOOL && !*eq)
+            return chrono__cli_bad(o, name, NULL, "missing value");
+        if (!(v = f->kind == CHRONO_CLI_BOOL ? eq : chrono__cli_value(o, name, eq, argc, argv, i)))
+            return CHRONO_EINVAL;
         return chrono__cli_extra_value(o, f, v);
     }
     if (eq) {
         char what[96], q[64];
-        (void)chrono__bprintf(what, sizeof what, "unknown flag (with value '%s')", chrono__cli_quote(q, sizeof q, eq));
+        (void)chrono__bprintf(what, sizeof what, "unknown flag (with value '%s')",
+                              chrono__cli_quote(q, sizeof q, eq));
         return chrono__cli_bad(o, name, NULL, what);
     }
     return chrono__cli_bad(o, name, NULL, "unknown flag");
@@ -604,7 +667,8 @@ CHRONO__PRIVATE int chrono__cli_arg(chrono_config *cfg, chrono_cli *o, int argc,
 CHRONO__PRIVATE int chrono__cli_same(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
-        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a, y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a,
+             y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
         if (x != y) return 0;
     }
     return *a == *b;
@@ -613,7 +677,8 @@ CHRONO__PRIVATE int chrono__cli_same(const char *a, const char *b)
 /* The --out file's format: --format when given, else the one its extension
    (that of its last path component) names, else --format's default.  *ext
    is the extension ("" for none); 0, or -1 when it names no format. */
-CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *fmt, const char **ext)
+CHRONO__PRIVATE int chrono__cli_file_format(const chrono_cli *o, chrono_format *fmt,
+                                            const char **ext)
 {
     const char *base, *dot, *p;
     int i;
@@ -641,9 +706,10 @@ CHRONO__PRIVATE int chrono__cli_out_format(chrono_cli *o)
     const char *dot;
     char what[160], q[64];
     if (chrono__cli_file_format(o, &o->out_format, &dot) == 0) return 0;
-    (void)chrono__bprintf(what, sizeof what,
-                          "has an unknown extension '%s' (known: .txt .md .csv .json .html .htm; or give --format)",
-                          chrono__cli_quote(q, sizeof q, dot));
+    (void)chrono__bprintf(
+        what, sizeof what,
+        "has an unknown extension '%s' (known: .txt .md .csv .json .html .htm; or give --format)",
+        chrono__cli_quote(q, sizeof q, dot));
     return chrono__cli_bad(o, "--out", o->out_path, what);
 }
 
@@ -711,12 +777,14 @@ CHRONO__PRIVATE const char *chrono__cli_pattern_too_costly(const char *re)
     memset(g, 0, sizeof g);
     for (; *re; re++) {
         if (chrono__cli_repetition(&re, &copies)) {
-            if (after_repeat) return "it repeats a repetition (undefined in POSIX; write one operator)";
+            if (after_repeat)
+                return "it repeats a repetition (undefined in POSIX; write one operator)";
             g[d].size += g[d].last * (copies - 1);
             g[d].last *= copies;
             if (++g[d].last_repeats > g[d].repeats) g[d].repeats = g[d].last_repeats;
             after_repeat = 1;
-            if (g[d].repeats > CHRONO__CLI_NESTED_REPEATS) return "it nests repetitions more than 4 deep";
+            if (g[d].repeats > CHRONO__CLI_NESTED_REPEATS)
+                return "it nests repetitions more than 4 deep";
             if (g[d].size > limit) return "its repetitions expand past 1000 copies";
             continue;
         }
@@ -759,7 +827,8 @@ CHRONO__PRIVATE int chrono__cli_compile(chrono_cli *o)
         else (void)chrono__bprintf(msg, sizeof msg, "%s", costly);
         while (k-- > 0) regfree(&re[k]);
         CHRONO_FREE(re);
-        (void)chrono__bprintf(why, sizeof why, "is not a valid extended regular expression: %s", msg);
+        (void)chrono__bprintf(why, sizeof why, "is not a valid extended regular expression: %s",
+                              msg);
         return chrono__cli_bad(o, "--filter", given, why);
     }
     o->chrono__re = re;
@@ -773,7 +842,8 @@ CHRONO__PRIVATE int chrono__cli_hit(const chrono_cli *o, int k, const char *pat,
 {
     if (strstr(name, pat)) return 1;
 #if CHRONO__CLI_REGEX
-    if (o->chrono__re && k >= 0) return regexec((const regex_t *)o->chrono__re + k, name, 0, NULL, 0) == 0;
+    if (o->chrono__re && k >= 0)
+        return regexec((const regex_t *)o->chrono__re + k, name, 0, NULL, 0) == 0;
 #else
     (void)o; (void)k;
 #endif
@@ -785,7 +855,8 @@ CHRONO_API int chrono_cli_match(const chrono_cli *o, const char *name)
     int k, neg, positives = 0, hit = 0;
     if (!o || !name) return 0;
     if (!o->nfilters)   /* options filled by hand: .filter alone, as a pattern */
-        return !o->filter || (o->filter[0] == '-' ? !strstr(name, o->filter + 1) : strstr(name, o->filter) != NULL);
+        return !o->filter || (o->filter[0] == '-' ? !strstr(name, o->filter + 1)
+                                                  : strstr(name, o->filter) != NULL);
     for (k = 0; k < o->nfilters && k < CHRONO_CLI_FILTERS_MAX; k++) {
         const char *pat = chrono__cli_pattern(o->filters[k], &neg);
         if (neg) {
@@ -838,20 +909,24 @@ CHRONO_API int chrono_cli_parse_ex(chrono_config *cfg, chrono_cli *opts, int arg
     if (!cfg || argc < 0 || (argc > 0 && !argv))
         return chrono__cli_bad(opts, "chrono_cli_parse", NULL, "called with a NULL config or argv");
     if (nextra > (size_t)-1 / sizeof *extra)
-        return chrono__cli_bad(opts, "program flags", NULL, "table larger than memory (nextra too large)");
+        return chrono__cli_bad(opts, "program flags", NULL,
+                               "table larger than memory (nextra too large)");
     if ((rc = chrono__cli_check_extra(opts, extra, nextra)) < 0) return rc;
     for (k = 0; k < nextra; k++)   /* INT bounds that no int meets would be cast out of range */
         if (extra[k].kind == CHRONO_CLI_INT && extra[k].min < extra[k].max &&
             (extra[k].min > (double)INT_MAX || extra[k].max < (double)INT_MIN))
-            return chrono__cli_bad(opts, extra[k].name, NULL, "invalid entry in the program's flag table (INT bounds outside int)");
+            return chrono__cli_bad(
+                opts, extra[k].name, NULL,
+                "invalid entry in the program's flag table (INT bounds outside int)");
     for (i = 1; i < argc; i++) {
         if (!argv[i]) break;
         if ((rc = chrono__cli_arg(cfg, opts, argc, argv, &i, extra, nextra)) < 0) return rc;
     }
     if ((opts->chrono__set & CHRONO__SET_CPU) && (opts->chrono__set & CHRONO__SET_NOPIN)) {
         char what[96], q[64];   /* the value as typed: --no-pin after --cpu has reset cfg->cpu */
-        (void)chrono__bprintf(what, sizeof what, "conflicts with --cpu=%s (choose one)",
-                              chrono__cli_quote(q, sizeof q, opts->chrono__cpu_arg ? opts->chrono__cpu_arg : "?"));
+        (void)chrono__bprintf(
+            what, sizeof what, "conflicts with --cpu=%s (choose one)",
+            chrono__cli_quote(q, sizeof q, opts->chrono__cpu_arg ? opts->chrono__cpu_arg : "?"));
         return chrono__cli_bad(opts, "--no-pin", NULL, what);
     }
     if ((rc = chrono__cli_out_format(opts)) < 0) return rc;
@@ -875,8 +950,8 @@ CHRONO__PRIVATE const char *chrono__cli_prog(const chrono_cli *o, const char *pr
 }
 
 /* The usage: every common flag, then the program's. */
-CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra, size_t nextra,
-                                          unsigned refused)
+CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chrono_cli_flag *extra,
+                                          size_t nextra, unsigned refused)
 {
     static const char *const kinds[] = { "N", "X", NULL, "TEXT" };
     char left[96];
@@ -885,20 +960,24 @@ CHRONO__PRIVATE void chrono__cli_usage_ex(FILE *f, const char *prog, const chron
     for (i = 0; i < CHRONO__F_COUNT; i++) {
         const chrono__cli_builtin *b = &chrono__cli_builtins[i];
         if (refused & (1u << i)) continue;   /* chrono_cli_refuse: not a flag of this program */
-        (void)chrono__bprintf(left, sizeof left, "%s%s%s", b->name, b->arg ? "=" : "", b->arg ? b->arg : "");
+        (void)chrono__bprintf(left, sizeof left, "%s%s%s", b->name, b->arg ? "=" : "",
+                              b->arg ? b->arg : "");
         fprintf(f, "  %-18s %s\n", left, b->help);
     }
     if (nextra && extra) fputs("program flags:\n", f);
     for (i = 0; extra && i < nextra; i++) {
         const chrono_cli_flag *x = &extra[i];
-        const char *arg = x->kind >= CHRONO_CLI_INT && x->kind <= CHRONO_CLI_STRING ? kinds[x->kind] : NULL;
+        const char *arg =
+            x->kind >= CHRONO_CLI_INT && x->kind <= CHRONO_CLI_STRING ? kinds[x->kind] : NULL;
         char range[128] = "";
         if ((x->kind == CHRONO_CLI_INT || x->kind == CHRONO_CLI_DOUBLE) && x->min < x->max) {
             char a[40], b[40];
-            (void)chrono__bprintf(range, sizeof range, " (%s..%s)", chrono__num(a, sizeof a, "%.15g", x->min),
-                           chrono__num(b, sizeof b, "%.15g", x->max));
+            (void)chrono__bprintf(range, sizeof range, " (%s..%s)",
+                                  chrono__num(a, sizeof a, "%.15g", x->min),
+                                  chrono__num(b, sizeof b, "%.15g", x->max));
         }
-        (void)chrono__bprintf(left, sizeof left, "%s%s%s", x->name ? x->name : "?", arg ? "=" : "", arg ? arg : "");
+        (void)chrono__bprintf(left, sizeof left, "%s%s%s", x->name ? x->name : "?", arg ? "=" : "",
+                              arg ? arg : "");
         fprintf(f, "  %-18s %s%s\n", left, x->help ? x->help : "", range);
     }
     fputs("Both --flag=value and --flag value are accepted.\n", f);
@@ -938,18 +1017,20 @@ CHRONO_API int chrono_cli_refuse(chrono_cli *o, const char *flag, const char *wh
 {
     int id;
     if (!o || !flag) return CHRONO_EINVAL;
-    if ((id = chrono__cli_builtin_id(flag)) < 0) return chrono__cli_bad(o, flag, NULL, "is not a common flag (chrono_cli_refuse)");
+    if ((id = chrono__cli_builtin_id(flag)) < 0)
+        return chrono__cli_bad(o, flag, NULL, "is not a common flag (chrono_cli_refuse)");
     o->chrono__refused |= 1u << id;
     if (!(o->chrono__given & (1u << id))) return 0;
     {
         char what[200];
-        (void)chrono__bprintf(what, sizeof what, "is not supported by this program%s%s", why && *why ? ": " : "",
-                              why ? why : "");
+        (void)chrono__bprintf(what, sizeof what, "is not supported by this program%s%s",
+                              why && *why ? ": " : "", why ? why : "");
         return chrono__cli_bad(o, flag, NULL, what);
     }
 }
 
-CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *value, const char *what)
+CHRONO_API int chrono_cli_reject(chrono_cli *o, const char *flag, const char *value,
+                                 const char *what)
 {
     if (!o) return CHRONO_EINVAL;
     return chrono__cli_bad(o, flag ? flag : "argument", value, what ? what : "is not valid here");
@@ -983,7 +1064,8 @@ CHRONO_API int chrono_cli_finish(chrono_cli *o, const chrono_session *s)
     return chrono_cli_finish_ex(o, s, NULL, 0);
 }
 
-CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, const chrono_table *tables, size_t ntables)
+CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s,
+                                    const chrono_table *tables, size_t ntables)
 {
     chrono_report_options ro;
     FILE *f;
@@ -1002,7 +1084,8 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
     {
         chrono_format fmt = o->format;
         const char *ext;
-        if (f != stdout) (void)chrono__cli_file_format(o, &fmt, &ext);   /* parse refused an unknown extension */
+        /* parse refused an unknown extension */
+        if (f != stdout) (void)chrono__cli_file_format(o, &fmt, &ext);
         rc = chrono_report_write(s, f, fmt, &ro);
     }
     if (f != stdout) {
@@ -1012,7 +1095,8 @@ CHRONO_API int chrono_cli_finish_ex(chrono_cli *o, const chrono_session *s, cons
     }
     o->out = NULL;
     chrono_cli_close(o);   /* the compiled --filter patterns */
-    if (rc == CHRONO_EIO) (void)chrono__cli_bad(o, "--out", o->out_path ? o->out_path : "-", "could not be written");
+    if (rc == CHRONO_EIO)
+        (void)chrono__cli_bad(o, "--out", o->out_path ? o->out_path : "-", "could not be written");
     return rc;
 }
 
