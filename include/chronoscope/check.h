@@ -206,7 +206,8 @@ typedef struct chrono_expectation {
     chrono_expect_kind kind;
     chrono_verdict verdict;
     double claim;             /* min_speedup, max_ns or max_slowdown; scaling: NAN */
-    double estimate;          /* faster: median ratio slow/fast; below: median ns; saved: now/saved */
+    /* faster: median ratio slow/fast; below: median ns; saved: now/saved */
+    double estimate;
     double ci_low, ci_high;   /* of the estimate, at the last look */
     double ci_level;          /* its two-sided coverage: >= 1 - 2 alpha_k */
     size_t rounds;            /* samples (pairs) behind the estimate */
@@ -216,7 +217,8 @@ typedef struct chrono_expectation {
     char reason[192];         /* why (error, or the scaling rule that decided) */
     chrono_complexity claimed, best;              /* scaling */
     double fit_error[CHRONO_COMPLEXITY_COUNT];    /* scaling: e_c of each class (NAN: not fitted) */
-    double r2, noise;                             /* scaling: R^2 of the best class; the noise floor */
+    /* scaling: R^2 of the best class; the noise floor */
+    double r2, noise;
 } chrono_expectation;
 
 typedef struct chrono_checker {
@@ -234,19 +236,20 @@ typedef struct chrono_checker {
    X(K, type, field, faster, below, scaling, saved), a column per kind whose
    _1 .. _6 are that row macro's arguments in order; the struct and the four
    row macros are generated from it, so a field is added in one place. */
-#define CHRONO__CHECK_FIELDS(X, K, _1, _2, _3, _4, _5, _6) \
-    X(K, const char *,       name,       _1,                   _1,                  _1,                    _1) \
-    X(K, chrono_expect_kind, kind,       CHRONO_EXPECT_FASTER, CHRONO_EXPECT_BELOW, CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED) \
-    X(K, chrono_fn,          fn,         _2,                   _2,                  NULL,                  _2) \
-    X(K, void *,             ctx,        _3,                   _3,                  _3,                    _3) \
-    X(K, chrono_fn,          slow,       _4,                   NULL,                NULL,                  NULL) \
-    X(K, void *,             slow_ctx,   _5,                   NULL,                NULL,                  NULL) \
-    X(K, double,             claim,      _6,                   _4,                  0.0,                   _5) \
-    X(K, chrono_sweep_fn,    sweep,      NULL,                 NULL,                _2,                    NULL) \
-    X(K, const uint64_t *,   params,     NULL,                 NULL,                _4,                    NULL) \
-    X(K, size_t,             nparams,    0,                    0,                   _5,                    0) \
-    X(K, chrono_complexity,  complexity, CHRONO_O_1,           CHRONO_O_1,          _6,                    CHRONO_O_1) \
-    X(K, const char *,       saved_path, NULL,                 NULL,                NULL,                  _4)
+#define CHRONO__CHECK_FIELDS(X, K, _1, _2, _3, _4, _5, _6)                        \
+    X(K, const char *,      name,       _1,         _1,         _1,   _1)         \
+    X(K, chrono_expect_kind, kind, CHRONO_EXPECT_FASTER, CHRONO_EXPECT_BELOW,     \
+      CHRONO_EXPECT_SCALING, CHRONO_EXPECT_SAVED)                                 \
+    X(K, chrono_fn,         fn,         _2,         _2,         NULL, _2)         \
+    X(K, void *,            ctx,        _3,         _3,         _3,   _3)         \
+    X(K, chrono_fn,         slow,       _4,         NULL,       NULL, NULL)       \
+    X(K, void *,            slow_ctx,   _5,         NULL,       NULL, NULL)       \
+    X(K, double,            claim,      _6,         _4,         0.0,  _5)         \
+    X(K, chrono_sweep_fn,   sweep,      NULL,       NULL,       _2,   NULL)       \
+    X(K, const uint64_t *,  params,     NULL,       NULL,       _4,   NULL)       \
+    X(K, size_t,            nparams,    0,          0,          _5,   0)          \
+    X(K, chrono_complexity, complexity, CHRONO_O_1, CHRONO_O_1, _6,   CHRONO_O_1) \
+    X(K, const char *,      saved_path, NULL,       NULL,       NULL, _4)
 /* fn, ctx: the body (faster: the fast one; scaling: ctx only, for sweep); slow, slow_ctx:
    faster's slow body; claim: min_speedup, max_ns or max_slowdown; sweep, params, nparams,
    complexity: scaling's body, its params and the claimed class; saved_path: the JSON report */
@@ -263,38 +266,48 @@ typedef struct chrono_check_entry {
 #define CHRONO__CHECK_VALUE(K, type, field, faster, below, scaling, saved) \
     CHRONO__CHECK_PICK_##K(faster, below, scaling, saved),
 #define CHRONO_CHECK_FASTER(name, fast, fast_ctx, slow, slow_ctx, min_speedup) \
-    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, FASTER, name, fast, fast_ctx, slow, slow_ctx, min_speedup) }
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, FASTER, name, fast, fast_ctx, slow, slow_ctx, \
+                           min_speedup) }
 #define CHRONO_CHECK_BELOW(name, fn, ctx, max_ns) \
     { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, BELOW, name, fn, ctx, max_ns, 0, 0) }
 #define CHRONO_CHECK_SCALING(name, sweep_fn, ctx, params, nparams, complexity) \
-    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SCALING, name, sweep_fn, ctx, params, nparams, complexity) }
+    { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SCALING, name, sweep_fn, ctx, params, nparams, \
+                           complexity) }
 #define CHRONO_CHECK_SAVED(name, fn, ctx, json_path, max_slowdown) \
     { CHRONO__CHECK_FIELDS(CHRONO__CHECK_VALUE, SAVED, name, fn, ctx, json_path, max_slowdown, 0) }
 
 CHRONO__EXTERN_C_BEGIN
 CHRONO_API chrono_expect_config chrono_expect_config_default(void);
-CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg);
+CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s,
+                                   const chrono_expect_config *cfg);
 CHRONO_API void chrono_checker_close(chrono_checker *ck);
-CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
-                                              chrono_fn slow, void *slow_ctx, double min_speedup);
-CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             double max_ns);
-CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
-                                               const uint64_t *params, size_t nparams, chrono_complexity claimed);
-CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             const char *json_path, double max_slowdown);
+CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast,
+                                              void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                              double min_speedup);
+CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn,
+                                             void *ctx, double max_ns);
+CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name,
+                                               chrono_sweep_fn fn, void *ctx,
+                                               const uint64_t *params, size_t nparams,
+                                               chrono_complexity claimed);
+CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn,
+                                             void *ctx, const char *json_path, double max_slowdown);
 CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chrono_check_entry *e);
-CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
-                                               chrono_fn slow, void *slow_ctx, double min_speedup);
-CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                              double max_ns);
+CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast,
+                                               void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                               double min_speedup);
+CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn,
+                                              void *ctx, double max_ns);
 CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out);
 CHRONO_API int chrono_checker_exit_status(const chrono_checker *ck);
-CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller);
-#define chrono_check_main(argc, argv, entries, n) chrono_check_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
+CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries,
+                                    size_t n, unsigned long caller);
+#define chrono_check_main(argc, argv, entries, n) \
+    chrono_check_main_at((argc), (argv), (entries), (n), CHRONO__CALLER)
 CHRONO_API double chrono_expect_alpha(double alpha, int look);
-CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
-                                               double alpha, double *scratch, chrono_expectation *out);
+CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim,
+                                               int claim_is_max, int look, double alpha,
+                                               double *scratch, chrono_expectation *out);
 CHRONO_API const char *chrono_verdict_name(chrono_verdict v);
 CHRONO_API const char *chrono_complexity_name(chrono_complexity c);
 CHRONO__EXTERN_C_END
@@ -320,7 +333,8 @@ CHRONO_API const char *chrono_verdict_name(chrono_verdict v)
 
 CHRONO_API const char *chrono_complexity_name(chrono_complexity c)
 {
-    static const char *const names[CHRONO_COMPLEXITY_COUNT] = { "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)" };
+    static const char *const names[CHRONO_COMPLEXITY_COUNT] = { "O(1)", "O(log n)", "O(n)",
+                                                                "O(n log n)", "O(n^2)" };
     return (int)c >= 0 && c < CHRONO_COMPLEXITY_COUNT ? names[c] : "O(?)";
 }
 
@@ -352,13 +366,16 @@ CHRONO_API double chrono_expect_alpha(double alpha, int look)
     return alpha * 6.0 / (3.14159265358979323846 * 3.14159265358979323846 * k * k);
 }
 
-CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in, chrono_expect_config *out)
+CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in,
+                                                  chrono_expect_config *out)
 {
     chrono_expect_config d = chrono_expect_config_default();
     if (!in) { *out = d; return 0; }
-    if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0))) return CHRONO_EINVAL;
+    if (!(in->budget_ms == 0 || (in->budget_ms > 0 && in->budget_ms <= 86400000.0)))
+        return CHRONO_EINVAL;
     if (!(in->alpha == 0 || (in->alpha > 0 && in->alpha < 0.5))) return CHRONO_EINVAL;
-    if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000)) return CHRONO_EINVAL;
+    if (in->first_look != 0 && (in->first_look < 9 || in->first_look > 1000000))
+        return CHRONO_EINVAL;
     if (in->strict != 0 && in->strict != 1) return CHRONO_EINVAL;
     *out = *in;
     if (in->budget_ms == 0) out->budget_ms = d.budget_ms;
@@ -367,7 +384,8 @@ CHRONO__PRIVATE int chrono__expect_config_resolve(const chrono_expect_config *in
     return 0;
 }
 
-CHRONO__PRIVATE void chrono__expectation_init(chrono_expectation *e, const char *name, chrono_expect_kind kind, double claim)
+CHRONO__PRIVATE void chrono__expectation_init(chrono_expectation *e, const char *name,
+                                              chrono_expect_kind kind, double claim)
 {
     int c;
     memset(e, 0, sizeof *e);
@@ -394,16 +412,18 @@ CHRONO__PRIVATE chrono_verdict chrono__expect_error(chrono_expectation *e, int e
    look `look` of a sequence spending alpha.  x is not modified; scratch holds
    n doubles (NULL: allocated).  Fills out's estimate, CI, level, rounds, looks
    and verdict (INCONCLUSIVE: not decided at this look). */
-CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim, int claim_is_max, int look,
-                                               double alpha, double *scratch, chrono_expectation *out)
+CHRONO_API chrono_verdict chrono_expect_decide(const double *x, size_t n, double claim,
+                                               int claim_is_max, int look, double alpha,
+                                               double *scratch, chrono_expectation *out)
 {
     double *v = scratch, level = 0, want;
     size_t lo = 0, hi = 0;
     chrono_verdict verdict = CHRONO_INCONCLUSIVE;
-    if (!x || !out || n == 0 || n > (size_t)-1 / sizeof(double) || look < 1 || !(alpha > 0 && alpha < 0.5) ||
-        !(claim == claim) || !chrono__all_finite(x, n))
+    if (!x || !out || n == 0 || n > (size_t)-1 / sizeof(double) || look < 1 ||
+        !(alpha > 0 && alpha < 0.5) || !(claim == claim) || !chrono__all_finite(x, n))
         return CHRONO_VERDICT_ERROR;
-    if (!v && !(v = (double *)CHRONO_MALLOC(n * sizeof *v))) return CHRONO_VERDICT_ERROR;   /* n checked above */
+    /* n checked above */
+    if (!v && !(v = (double *)CHRONO_MALLOC(n * sizeof *v))) return CHRONO_VERDICT_ERROR;
     memcpy(v, x, n * sizeof *v);
     chrono_stats_sort(v, n);
     want = 1.0 - 2.0 * chrono_expect_alpha(alpha, look);
@@ -464,22 +484,26 @@ CHRONO__PRIVATE double chrono__round_up2(double x)
 /* Whether the budget can hold the fewest samples that decide, from what
    sizing measured of one round; if not, INCONCLUSIVE at once with what
    would. */
-CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_checker *ck, chrono_expectation *e)
+CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_checker *ck,
+                                      chrono_expectation *e)
 {
     size_t fewest = chrono__looks_fewest(ck->cfg.alpha);
     double spent = chrono_engine_ms(en), round = 0, need;
     char t[4][32];
     int k;
-    for (k = 0; k < en->sides; k++) round += chrono_clock_ns(&en->s->clock, en->sample_ticks[k]) / 1e6;
+    for (k = 0; k < en->sides; k++)
+        round += chrono_clock_ns(&en->s->clock, en->sample_ticks[k]) / 1e6;
     need = spent + (double)fewest * round;
     if (need <= ck->cfg.budget_ms) return 1;
     e->verdict = CHRONO_INCONCLUSIVE;
-    (void)chrono__bprintf(e->reason, sizeof e->reason,
-                          "one %s takes %s ms: the %lu that can decide need %s ms, past the %s ms budget "
-                          "(--budget-ms=%s would hold them)", en->sides == 2 ? "pair" : "sample",
-                          chrono__ms_text(t[0], sizeof t[0], round), (unsigned long)fewest,
-                          chrono__ms_text(t[1], sizeof t[1], need), chrono__ms_text(t[2], sizeof t[2], ck->cfg.budget_ms),
-                          chrono__ms_text(t[3], sizeof t[3], chrono__round_up2(need * 1.25)));
+    (void)chrono__bprintf(
+        e->reason, sizeof e->reason,
+        "one %s takes %s ms: the %lu that can decide need %s ms, past the %s ms budget "
+        "(--budget-ms=%s would hold them)",
+        en->sides == 2 ? "pair" : "sample", chrono__ms_text(t[0], sizeof t[0], round),
+        (unsigned long)fewest, chrono__ms_text(t[1], sizeof t[1], need),
+        chrono__ms_text(t[2], sizeof t[2], ck->cfg.budget_ms),
+        chrono__ms_text(t[3], sizeof t[3], chrono__round_up2(need * 1.25)));
     return 0;
 }
 
@@ -489,17 +513,21 @@ CHRONO__PRIVATE int chrono__looks_fit(const chrono_engine *en, const chrono_chec
    has its own iteration count (sides within 4x share the larger), so a
    lopsided pair's samples are of one length on both sides.  0, 1 (the
    budget cannot hold them: e INCONCLUSIVE with the reason) or the error. */
-CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck, const chrono_engine_side *side,
-                                       int sides, chrono_expectation *e)
+CHRONO__PRIVATE int chrono__looks_open(chrono_engine *en, const chrono_checker *ck,
+                                       const chrono_engine_side *side, int sides,
+                                       chrono_expectation *e)
 {
     chrono_session *s = ck->session;
-    double budget = ck->cfg.budget_ms, warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
+    double budget = ck->cfg.budget_ms,
+           warm = s->cfg.warmup_ms < budget / 10 ? s->cfg.warmup_ms : budget / 10;
     int rc = chrono_engine_open(en, s, side, sides, ck->cfg.first_look);
     if (rc < 0) return rc;
     (void)chrono_engine_size(en, 1, budget / 8, budget / 8);
     if (!chrono__looks_fit(en, ck, e)) return 1;
-    (void)chrono_engine_warm(en, warm / (8 * sides), 2);   /* a warm-up may stretch to 4x its time: at most `warm` */
-    (void)chrono_engine_size(en, 0, budget / 4, budget / 4);   /* warm now: both must reach the target */
+    /* a warm-up may stretch to 4x its time: at most `warm` */
+    (void)chrono_engine_warm(en, warm / (8 * sides), 2);
+    /* warm now: both must reach the target */
+    (void)chrono_engine_size(en, 0, budget / 4, budget / 4);
     return 0;
 }
 
@@ -522,7 +550,8 @@ CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__loo
 {
 #define CHRONO__REJECTION_WORDS(field, words, key) words,
 #define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
-    static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
+    static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
+        CHRONO__REJECTION_WORDS) };
     unsigned long count[CHRONO__NREJECTIONS] = { 0 };
     char *why = lk->e->reason;
     size_t n = sizeof lk->e->reason, at;
@@ -538,9 +567,12 @@ CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__loo
     (void)chrono__bprintf(why, n, "every sample was rejected (");
     for (i = 0; i < CHRONO__NREJECTIONS; i++)
         if (count[i] && (at = strlen(why)) < n)
-            (void)chrono__bprintf(why + at, n - at, "%s%lu %s", any++ ? ", " : "", count[i], words[i]);
+            (void)chrono__bprintf(why + at, n - at, "%s%lu %s", any++ ? ", " : "", count[i],
+                                  words[i]);
     if ((at = strlen(why)) < n) (void)chrono__bprintf(why + at, n - at, ")");
-    if (!any) (void)chrono__bprintf(why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
+    if (!any)
+        (void)chrono__bprintf(
+            why, n, "no sample was taken within the budget (sizing and warm-up spent it)");
 }
 
 /* The budget spent undecided: the reason says what the pairs showed and
@@ -553,12 +585,14 @@ CHRONO__PRIVATE void chrono__looks_undecided(const chrono_engine *en, chrono__lo
     double b = lk->ck->cfg.budget_ms;
     if (m < fewest)
         (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason,
-                              "%lu %s in %.0f ms, fewer than the %lu that can decide: --budget-ms=%.0f would give ~%lu",
-                              (unsigned long)m, en->sides == 2 ? "pairs" : "samples", b, (unsigned long)fewest, 4 * b,
-                              (unsigned long)(4 * m));
+                              "%lu %s in %.0f ms, fewer than the %lu that can decide: "
+                              "--budget-ms=%.0f would give ~%lu",
+                              (unsigned long)m, en->sides == 2 ? "pairs" : "samples", b,
+                              (unsigned long)fewest, 4 * b, (unsigned long)(4 * m));
     else
         (void)chrono__bprintf(lk->e->reason, sizeof lk->e->reason,
-                              "%.5g [%.5g, %.5g] straddles the claim %.4g after %lu %s: --budget-ms=%.0f would give ~%lu",
+                              "%.5g [%.5g, %.5g] straddles the claim %.4g after %lu %s: "
+                              "--budget-ms=%.0f would give ~%lu",
                               e->estimate, e->ci_low, e->ci_high, e->claim, (unsigned long)m,
                               en->sides == 2 ? "pairs" : "samples", 4 * b, (unsigned long)(4 * m));
 }
@@ -572,12 +606,13 @@ CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
     int over = chrono_engine_ms(en) >= en->target.ms || en->n < en->target.n;
     size_t m;
     lk->look++;
-    if ((lk->rc = chrono__grow((void **)&lk->buf, &lk->cap, 2 * en->n, sizeof(double))) < 0) return 0;
+    if ((lk->rc = chrono__grow((void **)&lk->buf, &lk->cap, 2 * en->n, sizeof(double))) < 0)
+        return 0;
     m = chrono__looks_figures(en, lk->buf);
     if (m == 0 && over) { chrono__looks_rejected(en, lk); return 0; }
     if (m) {
-        lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look, lk->ck->cfg.alpha, lk->buf + m,
-                                     lk->e);
+        lk->v = chrono_expect_decide(lk->buf, m, lk->claim, lk->claim_is_max, lk->look,
+                                     lk->ck->cfg.alpha, lk->buf + m, lk->e);
         if (lk->v == CHRONO_INCONCLUSIVE && over) chrono__looks_undecided(en, lk, m);
         if (lk->v != CHRONO_INCONCLUSIVE || over) return 0;
     }
@@ -588,21 +623,29 @@ CHRONO__PRIVATE int chrono__looks_decide(chrono_engine *en, void *user)
 /* The looks, until decided or out of budget: the engine samples on to
    first_look 2^(k-1) rows for look k.  The claim is on the median of the
    figures (chrono__looks_figures). */
-CHRONO__PRIVATE chrono_verdict chrono__looks_run(chrono_engine *en, const chrono_checker *ck, double claim,
-                                                 int claim_is_max, chrono_expectation *e)
+CHRONO__PRIVATE chrono_verdict chrono__looks_run(chrono_engine *en, const chrono_checker *ck,
+                                                 double claim, int claim_is_max,
+                                                 chrono_expectation *e)
 {
     chrono_engine_target t;
     chrono__looks lk;
     int rc;
     memset(&lk, 0, sizeof lk);
-    lk.ck = ck; lk.e = e; lk.claim = claim; lk.claim_is_max = claim_is_max; lk.v = CHRONO_INCONCLUSIVE;
+    lk.ck = ck;
+    lk.e = e;
+    lk.claim = claim;
+    lk.claim_is_max = claim_is_max;
+    lk.v = CHRONO_INCONCLUSIVE;
     t.until = CHRONO_ENGINE_ROWS; t.n = ck->cfg.first_look; t.ms = ck->cfg.budget_ms;
     t.decide = chrono__looks_decide; t.user = &lk;
     rc = chrono_engine_run(en, &t);
     CHRONO_FREE(lk.buf);
     if (rc == 0) rc = lk.rc;
-    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
-    if (lk.v == CHRONO_VERDICT_ERROR) return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
+    if (rc < 0)
+        return chrono__expect_error(e, rc,
+                                    rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    if (lk.v == CHRONO_VERDICT_ERROR)
+        return chrono__expect_error(e, CHRONO_ERANGE, "figures not finite and positive");
     return lk.v;
 }
 
@@ -615,11 +658,14 @@ CHRONO__PRIVATE int chrono__looks_keep_pair(chrono_engine *en, const chrono_expe
     memset(&cmp, 0, sizeof cmp);
     cmp.a = *en->r[1]; cmp.b = *en->r[0];
     cmp.rounds = en->n;
-    cmp.ratio = e->estimate; cmp.ci_low = e->ci_low; cmp.ci_high = e->ci_high; cmp.ci_level = e->ci_level;
+    cmp.ratio = e->estimate;
+    cmp.ci_low = e->ci_low;
+    cmp.ci_high = e->ci_high;
+    cmp.ci_level = e->ci_level;
     cmp.process_min_ratio = cmp.process_max_ratio = e->estimate;   /* one process */
     cmp.cycles_ratio = NAN;
-    if (en->s->has_cycles &&
-        chrono_stats_ratio(en->col[1].cycles, en->col[0].cycles, en->n, 0.5, en->col[0].scratch, &cr) == 0)
+    if (en->s->has_cycles && chrono_stats_ratio(en->col[1].cycles, en->col[0].cycles, en->n, 0.5,
+                                                en->col[0].scratch, &cr) == 0)
         cmp.cycles_ratio = cr.ratio;
     return chrono_engine_keep(en, &cmp);
 }
@@ -629,13 +675,15 @@ CHRONO__PRIVATE int chrono__looks_keep_pair(chrono_engine *en, const chrono_expe
    measured kept in the session (two sides: the comparison; one: the result).
    e's spent_ms; the verdict. */
 CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, chrono_expectation *e,
-                                                    const chrono_engine_side *side, int sides, double claim,
-                                                    int claim_is_max)
+                                                    const chrono_engine_side *side, int sides,
+                                                    double claim, int claim_is_max)
 {
     chrono_engine en;
     chrono_verdict v;
     int rc = chrono__looks_open(&en, ck, side, sides, e), k;
-    if (rc < 0) return chrono__expect_error(e, rc, rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
+    if (rc < 0)
+        return chrono__expect_error(e, rc,
+                                    rc == CHRONO_ENOMEM ? "out of memory" : chrono_strerror(rc));
     if (rc == 1) {
         e->spent_ms = chrono_engine_ms(&en);
         return CHRONO_INCONCLUSIVE;
@@ -646,7 +694,8 @@ CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, ch
         for (k = 0; k < sides; k++)
             if (en.r[k]->migrated) en.s->warnings |= CHRONO_WARN_MIGRATED;
         rc = chrono_engine_summarise(&en);
-        if (rc == 0) rc = sides == 2 ? chrono__looks_keep_pair(&en, e) : chrono_engine_keep(&en, NULL);
+        if (rc == 0)
+            rc = sides == 2 ? chrono__looks_keep_pair(&en, e) : chrono_engine_keep(&en, NULL);
     }
     e->spent_ms = chrono_engine_ms(&en);
     if (rc < 0) return chrono__expect_error(e, rc, chrono_strerror(rc));
@@ -654,7 +703,8 @@ CHRONO__PRIVATE chrono_verdict chrono__looks_expect(const chrono_checker *ck, ch
 }
 
 /* ---- the checker ------------------------------------------------------------------------ */
-CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s, const chrono_expect_config *cfg)
+CHRONO_API int chrono_checker_open(chrono_checker *ck, chrono_session *s,
+                                   const chrono_expect_config *cfg)
 {
     int rc;
     if (!ck) return CHRONO_EINVAL;
@@ -677,23 +727,34 @@ CHRONO_API void chrono_checker_close(chrono_checker *ck)
 /* Append e; where the array cannot grow, it is still the last verdict. */
 /* Keep the verdict.  Under an emulator (valgrind, qemu) a timing verdict
    says nothing about the code: PASS and FAIL become INCONCLUSIVE (a SKIP). */
-CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck, const chrono_expectation *in)
+CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck,
+                                                    const chrono_expectation *in)
 {
     chrono_expectation x = *in, *e = &x;
-    if ((e->verdict == CHRONO_PASS || e->verdict == CHRONO_FAIL) && chrono_session_emulated(ck->session)) {
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "timed under an emulator (valgrind or qemu): it would have read %s",
+    if ((e->verdict == CHRONO_PASS || e->verdict == CHRONO_FAIL) &&
+        chrono_session_emulated(ck->session)) {
+        (void)chrono__bprintf(e->reason, sizeof e->reason,
+                              "timed under an emulator (valgrind or qemu): it would have read %s",
                               chrono_verdict_name(e->verdict));
         e->verdict = CHRONO_INCONCLUSIVE;
     }
-    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0) ck->items[ck->n++] = *e;
-    else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) ck->chrono__lost_failed++;
+    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0)
+        ck->items[ck->n++] = *e;
+    else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR)
+        ck->chrono__lost_failed++;
     return e->verdict;
 }
 
 CHRONO__PRIVATE int chrono__expect_name_ok(chrono_expectation *e, const char *name, size_t extra)
 {
-    if (!name || !*name) { chrono__expect_error(e, CHRONO_EINVAL, "the name is NULL or empty"); return 0; }
-    if (strlen(name) + extra >= CHRONO_NAME_MAX) { chrono__expect_error(e, CHRONO_ERANGE, "the name is too long"); return 0; }
+    if (!name || !*name) {
+        chrono__expect_error(e, CHRONO_EINVAL, "the name is NULL or empty");
+        return 0;
+    }
+    if (strlen(name) + extra >= CHRONO_NAME_MAX) {
+        chrono__expect_error(e, CHRONO_ERANGE, "the name is too long");
+        return 0;
+    }
     return 1;
 }
 
@@ -706,15 +767,17 @@ CHRONO__PRIVATE int chrono__expect_ready(chrono_checker *ck, chrono_expectation 
     return 1;
 }
 
-CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expectation *e, const char *name,
-                                               chrono_fn fast, void *fast_ctx, chrono_fn slow, void *slow_ctx,
-                                               double min_speedup)
+CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_expectation *e,
+                                                    const char *name, chrono_fn fast,
+                                                    void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                                    double min_speedup)
 {
     chrono_engine_side side[2];
     chrono_result r[2];
     char na[CHRONO_NAME_MAX], nb[CHRONO_NAME_MAX];
     if (!chrono__expect_name_ok(e, name, 5) || !chrono__expect_ready(ck, e)) return e->verdict;
-    if (!fast || !slow) return chrono__expect_error(e, CHRONO_EINVAL, "a body (fast or slow) is NULL");
+    if (!fast || !slow)
+        return chrono__expect_error(e, CHRONO_EINVAL, "a body (fast or slow) is NULL");
     if (!(min_speedup > 0) || !(min_speedup < 1e12))
         return chrono__expect_error(e, CHRONO_EINVAL, "min_speedup must be a finite number > 0");
     (void)chrono__bprintf(na, sizeof na, "%s/slow", name);
@@ -724,8 +787,9 @@ CHRONO__PRIVATE chrono_verdict chrono__check_faster(chrono_checker *ck, chrono_e
     return chrono__looks_expect(ck, e, side, 2, min_speedup, 0);
 }
 
-CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast, void *fast_ctx,
-                                              chrono_fn slow, void *slow_ctx, double min_speedup)
+CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *name, chrono_fn fast,
+                                              void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                              double min_speedup)
 {
     chrono_expectation e;
     chrono__expectation_init(&e, name, CHRONO_EXPECT_FASTER, min_speedup);
@@ -735,8 +799,9 @@ CHRONO_API chrono_verdict chrono_check_faster(chrono_checker *ck, const char *na
 }
 
 /* One body, sequentially: the median ns against max_ns / scale. */
-CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_fn fn,
-                                            void *ctx, double claim_ns)
+CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expectation *e,
+                                                 const char *name, chrono_fn fn, void *ctx,
+                                                 double claim_ns)
 {
     chrono_engine_side side;
     chrono_result r;
@@ -744,22 +809,25 @@ CHRONO__PRIVATE chrono_verdict chrono__check_one(chrono_checker *ck, chrono_expe
     return chrono__looks_expect(ck, e, &side, 1, claim_ns, 1);
 }
 
-CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             double max_ns)
+CHRONO_API chrono_verdict chrono_check_below(chrono_checker *ck, const char *name, chrono_fn fn,
+                                             void *ctx, double max_ns)
 {
     chrono_expectation e;
     chrono__expectation_init(&e, name, CHRONO_EXPECT_BELOW, max_ns);
     if (!ck) return CHRONO_VERDICT_ERROR;
-    if (!chrono__expect_name_ok(&e, name, 0) || !chrono__expect_ready(ck, &e)) return chrono__checker_keep(ck, &e);
+    if (!chrono__expect_name_ok(&e, name, 0) || !chrono__expect_ready(ck, &e))
+        return chrono__checker_keep(ck, &e);
     if (!fn) chrono__expect_error(&e, CHRONO_EINVAL, "the body is NULL");
-    else if (!(max_ns > 0) || !(max_ns < 1e15)) chrono__expect_error(&e, CHRONO_EINVAL, "max_ns must be a finite number > 0");
+    else if (!(max_ns > 0) || !(max_ns < 1e15))
+        chrono__expect_error(&e, CHRONO_EINVAL, "max_ns must be a finite number > 0");
     else chrono__check_one(ck, &e, name, fn, ctx, max_ns);
     return chrono__checker_keep(ck, &e);
 }
 
 /* ---- against a saved result (read by chrono_saved_find, report.h) ------------------------ */
-CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e, const char *name,
-                                              chrono_fn fn, void *ctx, const char *json_path, double max_slowdown)
+CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_expectation *e,
+                                                   const char *name, chrono_fn fn, void *ctx,
+                                                   const char *json_path, double max_slowdown)
 {
     chrono_saved sv;
     char *text;
@@ -768,26 +836,31 @@ CHRONO__PRIVATE chrono_verdict chrono__check_saved(chrono_checker *ck, chrono_ex
     if (!fn) return chrono__expect_error(e, CHRONO_EINVAL, "the body is NULL");
     if (!(max_slowdown > 0) || !(max_slowdown < 1e12))
         return chrono__expect_error(e, CHRONO_EINVAL, "max_slowdown must be a finite number > 0");
-    if (!(text = chrono__read_file(json_path))) return chrono__expect_error(e, CHRONO_EIO, "cannot read the saved JSON file");
+    if (!(text = chrono__read_file(json_path)))
+        return chrono__expect_error(e, CHRONO_EIO, "cannot read the saved JSON file");
     rc = chrono_saved_find(text, name, &sv);
     CHRONO_FREE(text);
-    if (rc < 0) return chrono__expect_error(e, rc, "no entry of this name with a median_ns in the saved JSON");
+    if (rc < 0)
+        return chrono__expect_error(e, rc,
+                                    "no entry of this name with a median_ns in the saved JSON");
     lo = sv.ci_low_ns > 0 && sv.ci_low_ns <= sv.median_ns ? sv.ci_low_ns : sv.median_ns;
     hi = sv.ci_high_ns >= sv.median_ns && sv.ci_high_ns < 1e300 ? sv.ci_high_ns : sv.median_ns;
     /* Decide on ns against max_slowdown x the saved median, then state the
        ratio's interval widened by the saved CI. */
     (void)chrono__check_one(ck, e, name, fn, ctx, max_slowdown * sv.median_ns);
     if (e->verdict == CHRONO_VERDICT_ERROR) return e->verdict;
-    if (e->verdict == CHRONO_PASS && !(e->ci_high / lo <= max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
-    if (e->verdict == CHRONO_FAIL && !(e->ci_low / hi > max_slowdown)) e->verdict = CHRONO_INCONCLUSIVE;
+    if (e->verdict == CHRONO_PASS && !(e->ci_high / lo <= max_slowdown))
+        e->verdict = CHRONO_INCONCLUSIVE;
+    if (e->verdict == CHRONO_FAIL && !(e->ci_low / hi > max_slowdown))
+        e->verdict = CHRONO_INCONCLUSIVE;
     e->estimate /= sv.median_ns;
     e->ci_low /= hi;
     e->ci_high /= lo;
     return e->verdict;
 }
 
-CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn, void *ctx,
-                                             const char *json_path, double max_slowdown)
+CHRONO_API chrono_verdict chrono_check_saved(chrono_checker *ck, const char *name, chrono_fn fn,
+                                             void *ctx, const char *json_path, double max_slowdown)
 {
     chrono_expectation e;
     chrono__expectation_init(&e, name, CHRONO_EXPECT_SAVED, max_slowdown);
@@ -812,8 +885,8 @@ CHRONO__PRIVATE double chrono__growth(chrono_complexity c, double n)
 
 /* Fit class c to (x, y): y = a + b f(x), b >= 0 (O(1): y = a).  Returns the
    RMS relative residual, floored at `noise`; *slope gets b. */
-CHRONO__PRIVATE double chrono__class_error(chrono_complexity c, const double *x, const double *y, size_t n, double noise,
-                                      double *slope)
+CHRONO__PRIVATE double chrono__class_error(chrono_complexity c, const double *x, const double *y,
+                                           size_t n, double noise, double *slope)
 {
     double mf = 0, my = 0, sff = 0, sfy = 0, a, b = 0, sum = 0, e;
     size_t i;
@@ -839,9 +912,9 @@ CHRONO__PRIVATE double chrono__class_error(chrono_complexity c, const double *x,
    smaller of y and this sweep's median where keep_min) and *noise (the RMS
    of the points' relative CI half-widths; the larger of the two where
    keep_min).  0, or the error with e's reason set. */
-CHRONO__PRIVATE int chrono__scaling_look(chrono_session *s, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
-                                         void *ctx, const uint64_t *params, size_t nparams, int keep_min, double *y,
-                                         double *noise)
+CHRONO__PRIVATE int chrono__scaling_look(chrono_session *s, chrono_expectation *e, const char *name,
+                                         chrono_sweep_fn fn, void *ctx, const uint64_t *params,
+                                         size_t nparams, int keep_min, double *y, double *noise)
 {
     chrono_sweep_result sw;
     double sq = 0;
@@ -854,7 +927,10 @@ CHRONO__PRIVATE int chrono__scaling_look(chrono_session *s, chrono_expectation *
     for (i = 0; i < nparams; i++) {
         const chrono_result *r = &s->results[sw.first_result + i];
         double h = (r->ns.ci_high - r->ns.ci_low) / 2 / r->ns.median;
-        if (!(r->ns.median > 0)) { chrono__expect_error(e, CHRONO_ERANGE, "a point's median is not positive"); return CHRONO_ERANGE; }
+        if (!(r->ns.median > 0)) {
+            chrono__expect_error(e, CHRONO_ERANGE, "a point's median is not positive");
+            return CHRONO_ERANGE;
+        }
         if (!keep_min || r->ns.median < y[i]) y[i] = r->ns.median;
         sq += h * h;
     }
@@ -865,8 +941,9 @@ CHRONO__PRIVATE int chrono__scaling_look(chrono_session *s, chrono_expectation *
 
 /* The scaling rule (see "scaling" above) on the points (x, y) with their
    noise: the verdict, best class, R^2 and reason into e. */
-CHRONO__PRIVATE void chrono__scaling_verdict(chrono_expectation *e, const double *x, const double *y, size_t nparams,
-                                             double noise, chrono_complexity claimed, double pmin, double pmax)
+CHRONO__PRIVATE void chrono__scaling_verdict(chrono_expectation *e, const double *x,
+                                             const double *y, size_t nparams, double noise,
+                                             chrono_complexity claimed, double pmin, double pmax)
 {
     double slope[CHRONO_COMPLEXITY_COUNT], ss = 0, my = 0, grow;
     size_t i;
@@ -877,25 +954,31 @@ CHRONO__PRIVATE void chrono__scaling_verdict(chrono_expectation *e, const double
     e->noise = noise;
     e->best = CHRONO_O_1;
     for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
-        e->fit_error[c] = chrono__class_error((chrono_complexity)c, x, y, nparams, noise, &slope[c]);
+        e->fit_error[c] =
+            chrono__class_error((chrono_complexity)c, x, y, nparams, noise, &slope[c]);
         if (e->fit_error[c] < e->fit_error[e->best]) e->best = (chrono_complexity)c;
     }
-    e->r2 = ss > 0 ? 1.0 - e->fit_error[e->best] * e->fit_error[e->best] * (double)nparams / ss : 1.0;
+    e->r2 = ss > 0 ? 1.0 - e->fit_error[e->best] * e->fit_error[e->best] * (double)nparams / ss
+                   : 1.0;
     if (e->r2 < 0) e->r2 = 0;
     e->estimate = e->fit_error[claimed];
     e->verdict = CHRONO_PASS;
     grow = slope[claimed] * (chrono__growth(claimed, pmax) - chrono__growth(claimed, pmin)) / my;
     if (e->fit_error[e->best] < e->fit_error[claimed] / 2) {
         e->verdict = CHRONO_FAIL;
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "%s fits with %.3g < half the error of %s (%.3g)",
-                              chrono_complexity_name(e->best), e->fit_error[e->best], chrono_complexity_name(claimed),
-                              e->fit_error[claimed]);
+        (void)chrono__bprintf(e->reason, sizeof e->reason,
+                              "%s fits with %.3g < half the error of %s (%.3g)",
+                              chrono_complexity_name(e->best), e->fit_error[e->best],
+                              chrono_complexity_name(claimed), e->fit_error[claimed]);
     } else if (claimed != CHRONO_O_1 && !(grow > noise)) {
         e->verdict = CHRONO_FAIL;
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "time did not grow: fitted growth %.3g of the mean is "
-                              "within the noise %.3g", grow, noise);
+        (void)chrono__bprintf(e->reason, sizeof e->reason,
+                              "time did not grow: fitted growth %.3g of the mean is "
+                              "within the noise %.3g",
+                              grow, noise);
     } else {
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "no class fits with less than half the error of %s (%.3g)",
+        (void)chrono__bprintf(e->reason, sizeof e->reason,
+                              "no class fits with less than half the error of %s (%.3g)",
                               chrono_complexity_name(claimed), e->fit_error[claimed]);
     }
 }
@@ -909,8 +992,10 @@ CHRONO__PRIVATE void chrono__scaling_verdict(chrono_expectation *e, const double
    one O(n) check in 60 needed its second look, and examples/unit_test's O(n)
    claim failed both looks once in 20 runs.) */
 #define CHRONO__SCALING_LOOKS 3
-CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectation *e, const char *name, chrono_sweep_fn fn,
-                                      void *ctx, const uint64_t *params, size_t nparams, chrono_complexity claimed)
+CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectation *e,
+                                           const char *name, chrono_sweep_fn fn, void *ctx,
+                                           const uint64_t *params, size_t nparams,
+                                           chrono_complexity claimed)
 {
     chrono_session *s = ck->session;
     double x[64], y[64], noise = 0;
@@ -918,16 +1003,31 @@ CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectatio
     size_t i;
     uint64_t t0 = chrono_clock_read(&s->clock), t1;   /* for spent_ms, outside any sample */
     e->claimed = claimed;
-    if (!fn || !params) { chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL"); return; }
-    if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) { chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class"); return; }
-    if (nparams < 3 || nparams > 64) { chrono__expect_error(e, CHRONO_EINVAL, "a sweep needs 3..64 params"); return; }
+    if (!fn || !params) {
+        chrono__expect_error(e, CHRONO_EINVAL, "the body or the params are NULL");
+        return;
+    }
+    if ((int)claimed < 0 || claimed >= CHRONO_COMPLEXITY_COUNT) {
+        chrono__expect_error(e, CHRONO_EINVAL, "unknown complexity class");
+        return;
+    }
+    if (nparams < 3 || nparams > 64) {
+        chrono__expect_error(e, CHRONO_EINVAL, "a sweep needs 3..64 params");
+        return;
+    }
     for (i = 0; i < nparams; i++) {
-        if (params[i] < 1) { chrono__expect_error(e, CHRONO_EINVAL, "params must be >= 1"); return; }
+        if (params[i] < 1) {
+            chrono__expect_error(e, CHRONO_EINVAL, "params must be >= 1");
+            return;
+        }
         pmin = (double)params[i] < pmin ? (double)params[i] : pmin;
         pmax = (double)params[i] > pmax ? (double)params[i] : pmax;
         x[i] = (double)params[i];
     }
-    if (pmax < 4 * pmin) { chrono__expect_error(e, CHRONO_EINVAL, "the sweep must span at least 4x (max >= 4 min)"); return; }
+    if (pmax < 4 * pmin) {
+        chrono__expect_error(e, CHRONO_EINVAL, "the sweep must span at least 4x (max >= 4 min)");
+        return;
+    }
     if (chrono__scaling_look(s, e, name, fn, ctx, params, nparams, 0, y, &noise) < 0) return;
     chrono__scaling_verdict(e, x, y, nparams, noise, claimed, pmin, pmax);
     e->rounds = nparams;
@@ -940,8 +1040,10 @@ CHRONO__PRIVATE void chrono__check_scaling(chrono_checker *ck, chrono_expectatio
     e->spent_ms = t1 > t0 ? chrono_clock_ns(&s->clock, t1 - t0) / 1e6 : 0.0;
 }
 
-CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name, chrono_sweep_fn fn, void *ctx,
-                                               const uint64_t *params, size_t nparams, chrono_complexity claimed)
+CHRONO_API chrono_verdict chrono_check_scaling(chrono_checker *ck, const char *name,
+                                               chrono_sweep_fn fn, void *ctx,
+                                               const uint64_t *params, size_t nparams,
+                                               chrono_complexity claimed)
 {
     chrono_expectation e;
     chrono__expectation_init(&e, name, CHRONO_EXPECT_SCALING, NAN);
@@ -961,11 +1063,14 @@ CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chron
         return chrono__checker_keep(ck, &x);
     }
     switch (e->kind) {
-    case CHRONO_EXPECT_FASTER: return chrono_check_faster(ck, e->name, e->fn, e->ctx, e->slow, e->slow_ctx, e->claim);
+    case CHRONO_EXPECT_FASTER:
+        return chrono_check_faster(ck, e->name, e->fn, e->ctx, e->slow, e->slow_ctx, e->claim);
     case CHRONO_EXPECT_BELOW: return chrono_check_below(ck, e->name, e->fn, e->ctx, e->claim);
     case CHRONO_EXPECT_SCALING:
-        return chrono_check_scaling(ck, e->name, e->sweep, e->ctx, e->params, e->nparams, e->complexity);
-    case CHRONO_EXPECT_SAVED: return chrono_check_saved(ck, e->name, e->fn, e->ctx, e->saved_path, e->claim);
+        return chrono_check_scaling(ck, e->name, e->sweep, e->ctx, e->params, e->nparams,
+                                    e->complexity);
+    case CHRONO_EXPECT_SAVED:
+        return chrono_check_saved(ck, e->name, e->fn, e->ctx, e->saved_path, e->claim);
     default:
         chrono__expectation_init(&x, e->name, e->kind, NAN);
         chrono__expect_error(&x, CHRONO_EINVAL, "unknown expectation kind");
@@ -974,8 +1079,9 @@ CHRONO_API chrono_verdict chrono_check_entry_run(chrono_checker *ck, const chron
 }
 
 /* ---- without a checker ---------------------------------------------------------------------- */
-CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast, void *fast_ctx,
-                                               chrono_fn slow, void *slow_ctx, double min_speedup)
+CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *name, chrono_fn fast,
+                                               void *fast_ctx, chrono_fn slow, void *slow_ctx,
+                                               double min_speedup)
 {
     chrono_checker ck;
     chrono_expectation e;
@@ -984,8 +1090,8 @@ CHRONO_API chrono_verdict chrono_expect_faster(chrono_session *s, const char *na
     return chrono__check_faster(&ck, &e, name, fast, fast_ctx, slow, slow_ctx, min_speedup);
 }
 
-CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn, void *ctx,
-                                              double max_ns)
+CHRONO_API chrono_verdict chrono_expect_below(chrono_session *s, const char *name, chrono_fn fn,
+                                              void *ctx, double max_ns)
 {
     chrono_checker ck;
     chrono_verdict v;
@@ -1019,7 +1125,8 @@ CHRONO__PRIVATE void chrono__tap_figures(char *buf, size_t n, const chrono_expec
     else if (e->kind == CHRONO_EXPECT_BELOW)
         (void)chrono__bprintf(buf, n, "ns %.4g [%.4g, %.4g]", e->estimate, e->ci_low, e->ci_high);
     else
-        (void)chrono__bprintf(buf, n, "ratio %.2f [%.2f, %.2f]", e->estimate, e->ci_low, e->ci_high);
+        (void)chrono__bprintf(buf, n, "ratio %.2f [%.2f, %.2f]", e->estimate, e->ci_low,
+                              e->ci_high);
 }
 
 CHRONO__PRIVATE void chrono__tap_yaml_num(FILE *out, const char *key, double v)
@@ -1032,15 +1139,18 @@ CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
 {
     int c;
     fputs("  ---\n", out);
-    fprintf(out, "  kind: %s\n  verdict: %s\n", chrono__kind_name(e->kind), chrono_verdict_name(e->verdict));
+    fprintf(out, "  kind: %s\n  verdict: %s\n", chrono__kind_name(e->kind),
+            chrono_verdict_name(e->verdict));
     if (e->reason[0]) {
         fputs("  reason: \"", out);
-        (void)chrono_json_escape(out, e->reason);   /* a JSON string is a YAML double-quoted scalar */
+        /* a JSON string is a YAML double-quoted scalar */
+        (void)chrono_json_escape(out, e->reason);
         fputs("\"\n", out);
     }
     if (e->verdict != CHRONO_VERDICT_ERROR || e->rounds) {
         if (e->kind == CHRONO_EXPECT_SCALING) {
-            fprintf(out, "  claimed: \"%s\"\n  best: \"%s\"\n", chrono_complexity_name(e->claimed), chrono_complexity_name(e->best));
+            fprintf(out, "  claimed: \"%s\"\n  best: \"%s\"\n", chrono_complexity_name(e->claimed),
+                    chrono_complexity_name(e->best));
             chrono__tap_yaml_num(out, "r2", e->r2);
             chrono__tap_yaml_num(out, "noise", e->noise);
             for (c = 0; c < CHRONO_COMPLEXITY_COUNT; c++) {
@@ -1067,10 +1177,12 @@ CHRONO__PRIVATE void chrono__tap_yaml(FILE *out, const chrono_expectation *e)
 CHRONO__PRIVATE int chrono__expect_fails(const chrono_checker *ck, const chrono_expectation *e)
 {
     if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR) return 1;
-    return e->verdict == CHRONO_INCONCLUSIVE && ck->cfg.strict && !chrono_session_emulated(ck->session);
+    return e->verdict == CHRONO_INCONCLUSIVE && ck->cfg.strict &&
+           !chrono_session_emulated(ck->session);
 }
 
-CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_checker *ck, const chrono_expectation *e)
+CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_checker *ck,
+                                      const chrono_expectation *e)
 {
     char fig[128];
     int fails = chrono__expect_fails(ck, e);
@@ -1083,8 +1195,11 @@ CHRONO__PRIVATE void chrono__tap_line(FILE *out, size_t i, const chrono_checker 
         fputc('\n', out);   /* strict: the YAML block says inconclusive, and why */
         chrono__tap_yaml(out, e);
     } else if (e->verdict == CHRONO_INCONCLUSIVE) {
-        if (e->reason[0]) fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
-        else fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig, e->claim);
+        if (e->reason[0])
+            fprintf(out, " # SKIP inconclusive after %.0f ms: %s\n", e->spent_ms, e->reason);
+        else
+            fprintf(out, " # SKIP inconclusive after %.0f ms: %s, claim %.4g\n", e->spent_ms, fig,
+                    e->claim);
     } else {
         fputc('\n', out);
         chrono__tap_yaml(out, e);
@@ -1098,7 +1213,8 @@ CHRONO_API int chrono_checker_tap(const chrono_checker *ck, FILE *out)
     size_t i;
     if (!ck || !out) return CHRONO_EINVAL;
     fputs("TAP version 13\n", out);
-    if (ck->session && ck->session->is_open) (void)chrono_report_environment(ck->session, out, "# ");
+    if (ck->session && ck->session->is_open)
+        (void)chrono_report_environment(ck->session, out, "# ");
     if (ck->n == 0) fputs("1..0 # SKIP nothing selected\n", out);
     else fprintf(out, "1..%lu\n", (unsigned long)ck->n);
     for (i = 0; i < ck->n; i++) chrono__tap_line(out, i, ck, &ck->items[i]);
@@ -1140,12 +1256,31 @@ CHRONO__PRIVATE int chrono__check_refuse_flags(chrono_cli *cli)
 {
     static const char *const flags[] = { "--save", "--compare", "--fail-above" };
     size_t i;
-    if (chrono_cli_refuse(cli, "--processes", "a check decides its verdicts within this one process") < 0)
+    if (chrono_cli_refuse(cli, "--processes",
+                          "a check decides its verdicts within this one process") < 0)
         return CHRONO_EINVAL;
     for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (chrono_cli_refuse(cli, flags[i], "a check's claims are its verdicts: CHRONO_CHECK_SAVED compares with a saved run") < 0)
+        if (chrono_cli_refuse(cli, flags[i],
+                              "a check's claims are its verdicts: CHRONO_CHECK_SAVED compares "
+                              "with a saved run") < 0)
             return CHRONO_EINVAL;
     return 0;
+}
+
+/* A check program's own flags: --budget-ms, --alpha and --strict, into the three values. */
+CHRONO__PRIVATE void chrono__check_flags(chrono_cli_flag extra[3], double *budget, double *alpha,
+                                         int *strict)
+{
+    extra[0].name = "--budget-ms"; extra[0].kind = CHRONO_CLI_DOUBLE; extra[0].value = budget;
+    extra[0].min = 1; extra[0].max = 86400000;
+    extra[0].help = "time budget of each expectation in ms (default 500)";
+    extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = alpha;
+    extra[1].min = 1e-9; extra[1].max = 0.49;
+    extra[1].help = "rate of each wrong verdict (default 0.01)";
+    extra[2].name = "--strict"; extra[2].kind = CHRONO_CLI_BOOL; extra[2].value = strict;
+    extra[2].min = extra[2].max = 0;
+    extra[2].help =
+        "an inconclusive claim fails (exit 1); also CHRONO_CHECK_STRICT=1 in the environment";
 }
 
 /* ---- the check main ----------------------------------------------------------------------------- */
@@ -1155,7 +1290,8 @@ CHRONO__PRIVATE int chrono__check_refuse_flags(chrono_cli *cli)
    the session's report goes to --out in --format when --out is given.  Exit
    0 (nothing failed), 1 (something failed or the session did not open), 2
    (bad command line). */
-CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries, size_t n, unsigned long caller)
+CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_entry *entries,
+                                    size_t n, unsigned long caller)
 {
     chrono_config cfg = chrono_config_default();
     chrono_expect_config ecfg = chrono_expect_config_default();
@@ -1167,17 +1303,18 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     chrono_checker ck;
     size_t i;
     int rc, status;
-    extra[0].name = "--budget-ms"; extra[0].kind = CHRONO_CLI_DOUBLE; extra[0].value = &budget;
-    extra[0].min = 1; extra[0].max = 86400000; extra[0].help = "time budget of each expectation in ms (default 500)";
-    extra[1].name = "--alpha"; extra[1].kind = CHRONO_CLI_DOUBLE; extra[1].value = &alpha;
-    extra[1].min = 1e-9; extra[1].max = 0.49; extra[1].help = "rate of each wrong verdict (default 0.01)";
-    extra[2].name = "--strict"; extra[2].kind = CHRONO_CLI_BOOL; extra[2].value = &strict; extra[2].min = extra[2].max = 0;
-    extra[2].help = "an inconclusive claim fails (exit 1); also CHRONO_CHECK_STRICT=1 in the environment";
-    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 3) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
-    if (chrono__check_strict_env(argc > 0 ? argv[0] : "check", &strict) < 0) { chrono_cli_close(&cli); return 2; }
-    if (chrono__check_refuse_flags(&cli) < 0) return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    chrono__check_flags(extra, &budget, &alpha, &strict);
+    if (chrono_cli_parse_ex(&cfg, &cli, argc, argv, extra, 3) < 0)
+        return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
+    if (chrono__check_strict_env(argc > 0 ? argv[0] : "check", &strict) < 0) {
+        chrono_cli_close(&cli);
+        return 2;
+    }
+    if (chrono__check_refuse_flags(&cli) < 0)
+        return chrono_cli_fail(&cli, argc > 0 ? argv[0] : NULL);
     if (chrono_cli_handle_info(&cli, argc > 0 ? argv[0] : NULL) || cli.list) {
-        for (i = 0; cli.list && i < n; i++) if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
+        for (i = 0; cli.list && i < n; i++)
+            if (entries && entries[i].name) (void)chrono_cli_want(&cli, entries[i].name);
         chrono_cli_close(&cli);
         return 0;
     }
@@ -1192,7 +1329,8 @@ CHRONO_API int chrono_check_main_at(int argc, char **argv, const chrono_check_en
     }
     (void)chrono_checker_open(&ck, &s, &ecfg);
     for (i = 0; entries && i < n; i++)
-        if (entries[i].name && chrono_cli_want(&cli, entries[i].name)) (void)chrono_check_entry_run(&ck, &entries[i]);
+        if (entries[i].name && chrono_cli_want(&cli, entries[i].name))
+            (void)chrono_check_entry_run(&ck, &entries[i]);
     rc = chrono_checker_tap(&ck, stdout);
     status = rc < 0 ? 1 : chrono_checker_exit_status(&ck);
     if (cli.out_path && chrono_cli_finish(&cli, &s) < 0) {
