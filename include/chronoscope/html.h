@@ -60,12 +60,14 @@
 
 CHRONO__EXTERN_C_BEGIN
 /* The session as one HTML5 page with inline SVG plots (see above). */
-CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out, const chrono_report_options *opt);
+CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
+                                  const chrono_report_options *opt);
 
 /* The session in any format, HTML included: chrono_report_html for
    CHRONO_FORMAT_HTML, report.h's chrono_report_ex for the others.  The one
    entry programs write their report through (cli.h, program.h). */
-CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt);
+CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
+                                   const chrono_report_options *opt);
 
 /* One table alone as HTML: its title as a heading, then a <table> of its
    cells, each escaped (table.h's chrono_table_write writes the other formats). */
@@ -130,7 +132,8 @@ CHRONO__PRIVATE double chrono__map(const chrono__scale *sc, double v)
 
 /* Range lo..hi widened by `pad` of its span on each side (log: in decades);
    a single value gets a span of its own. */
-CHRONO__PRIVATE void chrono__scale_fit(chrono__scale *sc, double lo, double hi, double pad, int lg, double p0, double p1)
+CHRONO__PRIVATE void chrono__scale_fit(chrono__scale *sc, double lo, double hi, double pad, int lg,
+                                       double p0, double p1)
 {
     sc->log = lg && lo > 0;
     sc->p0 = p0; sc->p1 = p1;
@@ -154,7 +157,8 @@ CHRONO__PRIVATE double chrono__nice_step(double span, int want)
 /* Tick values of a scale (in data units; `div` is the display unit):
    round values in the display unit, or powers of ten (and 2, 5 between
    when there are few) on a log scale.  Returns how many (at most max). */
-CHRONO__PRIVATE int chrono__ticks(const chrono__scale *sc, double div, double *t, int max, double *step)
+CHRONO__PRIVATE int chrono__ticks(const chrono__scale *sc, double div, double *t, int max,
+                                  double *step)
 {
     int n = 0;
     double v;
@@ -173,7 +177,8 @@ CHRONO__PRIVATE int chrono__ticks(const chrono__scale *sc, double div, double *t
         return n;
     }
     *step = chrono__nice_step((sc->hi - sc->lo) / div, 6);
-    for (v = ceil(sc->lo / div / *step) * *step; v <= sc->hi / div + *step * 1e-9 && n < max; v += *step)
+    for (v = ceil(sc->lo / div / *step) * *step; v <= sc->hi / div + *step * 1e-9 && n < max;
+         v += *step)
         t[n++] = (fabs(v) < *step * 1e-9 ? 0 : v) * div;
     return n;
 }
@@ -211,14 +216,20 @@ CHRONO__PRIVATE void chrono__axis_draw(FILE *out, const chrono__axis *a)
         chrono__tick_label(lab, sizeof lab, t[i] / a->div, step);
         if (a->vertical) {
             chrono__px(y, p);
-            if (a->grid0 != a->grid1) fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"" CHRONO__C_GRID "\"/>", g0, y, g1);
-            fprintf(out, "<path d=\"M%s %sh%s\" stroke=\"#000\"/>", chrono__px(x, a->at), y, a->dir < 0 ? "-4" : "4");
-            fprintf(out, "<text x=\"%s\" y=\"%s\">%s</text>", chrono__px(x, a->at + a->dir * 6), chrono__px(y, p + 4), lab);
+            if (a->grid0 != a->grid1)
+                fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"" CHRONO__C_GRID "\"/>", g0, y, g1);
+            fprintf(out, "<path d=\"M%s %sh%s\" stroke=\"#000\"/>", chrono__px(x, a->at), y,
+                    a->dir < 0 ? "-4" : "4");
+            fprintf(out, "<text x=\"%s\" y=\"%s\">%s</text>", chrono__px(x, a->at + a->dir * 6),
+                    chrono__px(y, p + 4), lab);
         } else {
             chrono__px(x, p);
-            if (a->grid0 != a->grid1) fprintf(out, "<path d=\"M%s %sV%s\" stroke=\"" CHRONO__C_GRID "\"/>", x, g0, g1);
-            fprintf(out, "<path d=\"M%s %sv%s\" stroke=\"#000\"/>", x, chrono__px(y, a->at), a->dir < 0 ? "-4" : "4");
-            fprintf(out, "<text x=\"%s\" y=\"%s\">%s</text>", x, chrono__px(y, a->at + (a->dir < 0 ? -7 : 16)), lab);
+            if (a->grid0 != a->grid1)
+                fprintf(out, "<path d=\"M%s %sV%s\" stroke=\"" CHRONO__C_GRID "\"/>", x, g0, g1);
+            fprintf(out, "<path d=\"M%s %sv%s\" stroke=\"#000\"/>", x, chrono__px(y, a->at),
+                    a->dir < 0 ? "-4" : "4");
+            fprintf(out, "<text x=\"%s\" y=\"%s\">%s</text>", x,
+                    chrono__px(y, a->at + (a->dir < 0 ? -7 : 16)), lab);
         }
     }
     fputs("</g>", out);
@@ -231,26 +242,34 @@ CHRONO__PRIVATE void chrono__axis_label(FILE *out, const chrono__axis *a, double
     double mid = (a->sc->p0 + a->sc->p1) / 2;
     if (a->vertical) {
         chrono__px(x, a->at + a->dir * off); chrono__px(y, mid);
-        fprintf(out, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" transform=\"rotate(-90 %s %s)\">", x, y, x, y);
+        fprintf(out,
+                "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" transform=\"rotate(-90 %s %s)\">",
+                x, y, x, y);
     } else {
-        fprintf(out, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">", chrono__px(x, mid), chrono__px(y, a->at + a->dir * off));
+        fprintf(out, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">", chrono__px(x, mid),
+                chrono__px(y, a->at + a->dir * off));
     }
     (void)chrono_escape(out, a->label, CHRONO_FORMAT_HTML);
     fputs("</text>", out);
 }
 
-CHRONO__PRIVATE void chrono__svg_open(FILE *out, double w, double h, const char *what, const char *name)
+CHRONO__PRIVATE void chrono__svg_open(FILE *out, double w, double h, const char *what,
+                                      const char *name)
 {
     char sw[24], sh[24];
     chrono__px(sw, w); chrono__px(sh, h);
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %s %s\" width=\"%s\" height=\"%s\" "
-                 "font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"%s ", sw, sh, sw, sh, what);
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %s %s\" width=\"%s\" "
+            "height=\"%s\" "
+            "font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"%s ",
+            sw, sh, sw, sh, what);
     (void)chrono_escape(out, name, CHRONO_FORMAT_HTML);
     fputs("\">\n", out);
 }
 
 /* A duration axis's unit: the one chrono_report_duration picks for `ns`. */
-CHRONO__PRIVATE void chrono__time_unit(double ns, double *div, char *label, size_t n, const char *what)
+CHRONO__PRIVATE void chrono__time_unit(double ns, double *div, char *label, size_t n,
+                                       const char *what)
 {
     int u = chrono__unit(ns);
     *div = chrono__unit_div(u);
@@ -259,7 +278,8 @@ CHRONO__PRIVATE void chrono__time_unit(double ns, double *div, char *label, size
 
 /* ---- strip plots of runs ------------------------------------------------------------- */
 /* Where row k's samples go: the range of the axis (min .. q3 + 3 IQR, at most max). */
-CHRONO__PRIVATE int chrono__strip_range(const chrono_result *const *r, size_t nrows, double *lo, double *hi)
+CHRONO__PRIVATE int chrono__strip_range(const chrono_result *const *r, size_t nrows, double *lo,
+                                        double *hi)
 {
     size_t k;
     *lo = INFINITY; *hi = -INFINITY;
@@ -285,17 +305,21 @@ CHRONO__PRIVATE double chrono__jitter(size_t i)
 
 /* The samples of one row: dots (every k-th above CHRONO__HTML_DOTS),
    outliers as crosses, those past the axis counted at its right end. */
-CHRONO__PRIVATE void chrono__strip_dots(FILE *out, const chrono__scale *sc, const chrono_result *r, double yc, double h)
+CHRONO__PRIVATE void chrono__strip_dots(FILE *out, const chrono__scale *sc, const chrono_result *r,
+                                        double yc, double h)
 {
     const chrono_stats *st = &r->ns;
     double iqr = st->q3 - st->q1, flo = st->q1 - 1.5 * iqr, fhi = st->q3 + 1.5 * iqr;
-    size_t i, n = r->nsample_ns, stride = n > CHRONO__HTML_DOTS ? (n + CHRONO__HTML_DOTS - 1) / CHRONO__HTML_DOTS : 1;
+    size_t i, n = r->nsample_ns,
+              stride = n > CHRONO__HTML_DOTS ? (n + CHRONO__HTML_DOTS - 1) / CHRONO__HTML_DOTS : 1;
     size_t beyond = 0, pass;
     char x[24], y[24], num[24], num2[24];
     for (pass = 0; pass < 2; pass++) {   /* 0: dots, 1: outliers */
         fputs(pass ? "<path fill=\"none\" stroke=\"" CHRONO__C_OUT "\" stroke-width=\"1.6\" d=\""
-                   : "<path fill=\"none\" stroke=\"" CHRONO__C_DOT "\" stroke-opacity=\"0.6\" stroke-width=\"5\" "
-                     "stroke-linecap=\"round\" d=\"", out);
+                   : "<path fill=\"none\" stroke=\"" CHRONO__C_DOT
+                     "\" stroke-opacity=\"0.6\" stroke-width=\"5\" "
+                     "stroke-linecap=\"round\" d=\"",
+              out);
         for (i = 0; i < n; i++) {
             double v = r->sample_ns[i];
             int outlier = v < flo || v > fhi;
@@ -308,41 +332,55 @@ CHRONO__PRIVATE void chrono__strip_dots(FILE *out, const chrono__scale *sc, cons
         fputs("\"/>\n", out);
     }
     if (beyond) {   /* a triangle at the right end, the count above it */
-        fprintf(out, "<path d=\"M%s %sl-7 -5v10z\" fill=\"" CHRONO__C_OUT "\"/>", chrono__px(x, sc->p1 + 8), chrono__px(y, yc));
-        fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">%s beyond the axis</text>\n",
-                chrono__px(x, sc->p1 + 8), chrono__px(y, yc - h / 2 - 2), chrono__u64(num, (uint64_t)beyond));
+        fprintf(out, "<path d=\"M%s %sl-7 -5v10z\" fill=\"" CHRONO__C_OUT "\"/>",
+                chrono__px(x, sc->p1 + 8), chrono__px(y, yc));
+        fprintf(out,
+                "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">%s beyond the "
+                "axis</text>\n",
+                chrono__px(x, sc->p1 + 8), chrono__px(y, yc - h / 2 - 2),
+                chrono__u64(num, (uint64_t)beyond));
     }
     if (stride > 1)
-        fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"10\">every %s. of %s samples drawn</text>\n",
-                chrono__px(x, sc->p0 + 2), chrono__px(y, yc + h / 2 + 10), chrono__u64(num, (uint64_t)stride),
-                chrono__u64(num2, (uint64_t)n));
+        fprintf(out,
+                "<text x=\"%s\" y=\"%s\" font-size=\"10\">every %s. of %s samples drawn</text>\n",
+                chrono__px(x, sc->p0 + 2), chrono__px(y, yc + h / 2 + 10),
+                chrono__u64(num, (uint64_t)stride), chrono__u64(num2, (uint64_t)n));
 }
 
 /* One row: the CI band, the samples, the median; its label at the left. */
-CHRONO__PRIVATE void chrono__strip_row(FILE *out, const chrono__scale *sc, const chrono_result *r, const char *label,
-                                       double top, double h)
+CHRONO__PRIVATE void chrono__strip_row(FILE *out, const chrono__scale *sc, const chrono_result *r,
+                                       const char *label, double top, double h)
 {
     const chrono_stats *st = &r->ns;
     char a[24], b[24], c[24], d[24];
     if (label) {
-        fprintf(out, "<text x=\"8\" y=\"%s\" font-weight=\"bold\">", chrono__px(a, top + h / 2 + 4));
+        fprintf(out, "<text x=\"8\" y=\"%s\" font-weight=\"bold\">",
+                chrono__px(a, top + h / 2 + 4));
         (void)chrono_escape(out, label, CHRONO_FORMAT_HTML);
         fputs("</text>\n", out);
     }
     if (r->samples == 0 || !chrono__finite(st->median)) {
-        fprintf(out, "<text x=\"%s\" y=\"%s\">no samples</text>\n", chrono__px(a, sc->p0 + 8), chrono__px(b, top + h / 2));
+        fprintf(out, "<text x=\"%s\" y=\"%s\">no samples</text>\n", chrono__px(a, sc->p0 + 8),
+                chrono__px(b, top + h / 2));
         return;
     }
     if (chrono__finite(st->ci_low) && chrono__finite(st->ci_high)) {
         double x0 = chrono__map(sc, st->ci_low), x1 = chrono__map(sc, st->ci_high);
-        fprintf(out, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"" CHRONO__C_BAND "\" fill-opacity=\"0.45\"/>\n",
-                chrono__px(a, x0 - 1), chrono__px(b, top), chrono__px(c, x1 - x0 + 2), chrono__px(d, h));
+        fprintf(out,
+                "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"" CHRONO__C_BAND
+                "\" fill-opacity=\"0.45\"/>\n",
+                chrono__px(a, x0 - 1), chrono__px(b, top), chrono__px(c, x1 - x0 + 2),
+                chrono__px(d, h));
     }
     if (r->sample_ns) chrono__strip_dots(out, sc, r, top + h / 2, h * 0.7);
-    else fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"10\">samples not kept: median and CI only</text>\n",
-                 chrono__px(a, sc->p0 + 4), chrono__px(b, top + 11));
-    fprintf(out, "<path d=\"M%s %sv%s\" stroke=\"#000\" stroke-width=\"2\"/>\n", chrono__px(a, chrono__map(sc, st->median)),
-            chrono__px(b, top - 2), chrono__px(c, h + 4));
+    else
+        fprintf(out,
+                "<text x=\"%s\" y=\"%s\" font-size=\"10\">samples not kept: median and CI "
+                "only</text>\n",
+                chrono__px(a, sc->p0 + 4), chrono__px(b, top + 11));
+    fprintf(out, "<path d=\"M%s %sv%s\" stroke=\"#000\" stroke-width=\"2\"/>\n",
+            chrono__px(a, chrono__map(sc, st->median)), chrono__px(b, top - 2),
+            chrono__px(c, h + 4));
 }
 
 /* The legend line at the top left of a plot. */
@@ -353,36 +391,49 @@ CHRONO__PRIVATE void chrono__strip_legend(FILE *out, double y, double conf)
     char pct[48], num[24], yy[24], ym[24];
     chrono__px(yy, y); chrono__px(ym, y - 4);
     if (conf == 0) (void)chrono__bprintf(pct, sizeof pct, "no");
-    else (void)chrono__bprintf(pct, sizeof pct, "%s%%", chrono__num(num, sizeof num, "%.0f", 100 * (chrono__finite(conf) && conf > 0 ? conf : 0.95)));
-    fprintf(out, "<g font-size=\"11\"><path d=\"M12 %sh0\" stroke=\"" CHRONO__C_DOT "\" stroke-width=\"5\" stroke-linecap=\"round\"/>"
-                 "<text x=\"20\" y=\"%s\">sample</text>"
-                 "<path d=\"M72 %sm-3 -3l6 6m0 -6l-6 6\" stroke=\"" CHRONO__C_OUT "\" stroke-width=\"1.6\"/>"
-                 "<text x=\"80\" y=\"%s\">outlier</text>"
-                 "<path d=\"M132 %sv-10\" stroke=\"#000\" stroke-width=\"2\" transform=\"translate(0 5)\"/>"
-                 "<text x=\"138\" y=\"%s\">median</text>"
-                 "<rect x=\"192\" y=\"%s\" width=\"14\" height=\"9\" fill=\"" CHRONO__C_BAND "\" fill-opacity=\"0.45\"/>"
-                 "<text x=\"210\" y=\"%s\">%s CI of the median</text></g>\n",
-            ym, yy, ym, yy, ym, yy, chrono__px(ym, y - 8.5), yy, pct);
+    else
+        (void)chrono__bprintf(pct, sizeof pct, "%s%%",
+                              chrono__num(num, sizeof num, "%.0f",
+                                          100 * (chrono__finite(conf) && conf > 0 ? conf : 0.95)));
+    fprintf(
+        out,
+        "<g font-size=\"11\"><path d=\"M12 %sh0\" stroke=\"" CHRONO__C_DOT
+        "\" stroke-width=\"5\" stroke-linecap=\"round\"/>"
+        "<text x=\"20\" y=\"%s\">sample</text>"
+        "<path d=\"M72 %sm-3 -3l6 6m0 -6l-6 6\" stroke=\"" CHRONO__C_OUT "\" stroke-width=\"1.6\"/>"
+        "<text x=\"80\" y=\"%s\">outlier</text>"
+        "<path d=\"M132 %sv-10\" stroke=\"#000\" stroke-width=\"2\" transform=\"translate(0 5)\"/>"
+        "<text x=\"138\" y=\"%s\">median</text>"
+        "<rect x=\"192\" y=\"%s\" width=\"14\" height=\"9\" fill=\"" CHRONO__C_BAND
+        "\" fill-opacity=\"0.45\"/>"
+        "<text x=\"210\" y=\"%s\">%s CI of the median</text></g>\n",
+        ym, yy, ym, yy, ym, yy, chrono__px(ym, y - 8.5), yy, pct);
 }
 
 /* Strips of nrows results on one axis (two for a comparison); estimated
    cycles on a top axis where the first row has them. */
-CHRONO__PRIVATE void chrono__html_strips(FILE *out, const chrono_session *s, const chrono_result *const *r,
-                                         const char *const *labels, size_t nrows, const char *name)
+CHRONO__PRIVATE void chrono__html_strips(FILE *out, const chrono_session *s,
+                                         const chrono_result *const *r, const char *const *labels,
+                                         size_t nrows, const char *name)
 {
     double lo, hi, div, rowh = 56, left = labels ? 90 : 16, top, h, k = NAN;
     char label[96], clabel[96];
     chrono__scale sc, cs;
     chrono__axis ax;
     size_t i;
-    if (!chrono__strip_range(r, nrows, &lo, &hi)) { fputs("<p class=\"note\">no samples to plot</p>\n", out); return; }
+    if (!chrono__strip_range(r, nrows, &lo, &hi)) {
+        fputs("<p class=\"note\">no samples to plot</p>\n", out);
+        return;
+    }
     top = r[0]->has_cycles && r[0]->ns.median > 0 && r[0]->cycles.median > 0 ? 62 : 30;
     h = top + (double)nrows * rowh + 46;
     chrono__scale_fit(&sc, lo, hi, 0.04, 0, left, CHRONO__HTML_W - 24);
     chrono__time_unit(hi, &div, label, sizeof label, "time");
     chrono__svg_open(out, CHRONO__HTML_W, h, "strip plot of the samples of", name);
-    for (i = 0, k = s->cfg.confidence; i < nrows; i++)   /* the band's real level: the lowest where one falls short */
-        if (chrono_stats_level_short(r[i]->ns.ci_level, s->cfg.confidence) && r[i]->ns.ci_level < k) k = r[i]->ns.ci_level;
+    /* the band's real level: the lowest where one falls short */
+    for (i = 0, k = s->cfg.confidence; i < nrows; i++)
+        if (chrono_stats_level_short(r[i]->ns.ci_level, s->cfg.confidence) && r[i]->ns.ci_level < k)
+            k = r[i]->ns.ci_level;
     chrono__strip_legend(out, 16, k);
     k = NAN;
     memset(&ax, 0, sizeof ax);
@@ -397,19 +448,28 @@ CHRONO__PRIVATE void chrono__html_strips(FILE *out, const chrono_session *s, con
         int m = 0;
         cs = sc; cs.lo = sc.lo * k; cs.hi = sc.hi * k;
         while (cs.hi / cdiv >= 99999.5 && m < 3) { cdiv *= 1000; m++; }
-        (void)chrono__bprintf(clabel, sizeof clabel, "estimated core cycles per iteration%s", mult[m]);
-        ax.sc = &cs; ax.div = cdiv; ax.at = top - 4; ax.dir = -1; ax.label = clabel; ax.grid0 = ax.grid1 = 0;
+        (void)chrono__bprintf(clabel, sizeof clabel, "estimated core cycles per iteration%s",
+                              mult[m]);
+        ax.sc = &cs;
+        ax.div = cdiv;
+        ax.at = top - 4;
+        ax.dir = -1;
+        ax.label = clabel;
+        ax.grid0 = ax.grid1 = 0;
         chrono__axis_draw(out, &ax);
         chrono__axis_label(out, &ax, 22);
     }
-    for (i = 0; i < nrows; i++) chrono__strip_row(out, &sc, r[i], labels ? labels[i] : NULL, top + (double)i * rowh + 4, rowh - 8);
+    for (i = 0; i < nrows; i++)
+        chrono__strip_row(out, &sc, r[i], labels ? labels[i] : NULL, top + (double)i * rowh + 4,
+                          rowh - 8);
     fputs("</svg>\n", out);
 }
 
 /* ---- comparisons: the paired ratios in order ----------------------------------------- */
 /* The ratio axis's range: the ratios (to q3 + 3 IQR) and the CI; 1.0 when it
    does not squeeze the data into less than a third of the height. */
-CHRONO__PRIVATE void chrono__drift_range(const chrono_comparison *c, double *lo, double *hi, int *with_one)
+CHRONO__PRIVATE void chrono__drift_range(const chrono_comparison *c, double *lo, double *hi,
+                                         int *with_one)
 {
     size_t i;
     chrono_stats st;
@@ -435,7 +495,8 @@ CHRONO__PRIVATE void chrono__drift_range(const chrono_comparison *c, double *lo,
 }
 
 /* The distribution of the ratios, as horizontal bars right of the plot. */
-CHRONO__PRIVATE void chrono__drift_hist(FILE *out, const chrono__scale *ys, const chrono_comparison *c, double x0, double w)
+CHRONO__PRIVATE void chrono__drift_hist(FILE *out, const chrono__scale *ys,
+                                        const chrono_comparison *c, double x0, double w)
 {
     unsigned bins[24];
     unsigned max = 0;
@@ -449,9 +510,28 @@ CHRONO__PRIVATE void chrono__drift_hist(FILE *out, const chrono__scale *ys, cons
     for (i = 0; i < nb; i++)
         if (bins[i])
             fprintf(out, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"/>", chrono__px(a, x0),
-                    chrono__px(b, ys->p0 - (double)(i + 1) * bh + 0.5), chrono__px(d, w * bins[i] / max), chrono__px(e, bh - 1));
+                    chrono__px(b, ys->p0 - (double)(i + 1) * bh + 0.5),
+                    chrono__px(d, w * bins[i] / max), chrono__px(e, bh - 1));
     fputs("</g>\n", out);
-    fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\">distribution</text>\n", chrono__px(a, x0), chrono__px(b, ys->p1 - 6));
+    fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\">distribution</text>\n",
+            chrono__px(a, x0), chrono__px(b, ys->p1 - 6));
+}
+
+/* The drift plot's axes: the pairs in the order taken along x, their ratios up y, gridded. */
+CHRONO__PRIVATE void chrono__drift_axes(FILE *out, const chrono__scale *xs, const chrono__scale *ys,
+                                        double px0, double px1, double bottom)
+{
+    chrono__axis ax;
+    char ylabel[128];
+    memset(&ax, 0, sizeof ax);
+    ax.sc = xs; ax.div = 1; ax.at = bottom; ax.dir = 1; ax.label = "pair, in the order taken";
+    chrono__axis_draw(out, &ax);
+    chrono__axis_label(out, &ax, 36);
+    (void)chrono__bprintf(ylabel, sizeof ylabel, "ratio a/b of ns per iteration (\xC3\x97)");
+    ax.sc = ys; ax.vertical = 1; ax.at = px0; ax.dir = -1; ax.label = ylabel;
+    ax.grid0 = px0; ax.grid1 = px1;
+    chrono__axis_draw(out, &ax);
+    chrono__axis_label(out, &ax, 48);
 }
 
 CHRONO__PRIVATE void chrono__html_drift(FILE *out, const chrono_comparison *c, const char *name)
@@ -459,49 +539,57 @@ CHRONO__PRIVATE void chrono__html_drift(FILE *out, const chrono_comparison *c, c
     double lo, hi, h = 280, px0 = 64, px1 = 600, top = 30, bottom = 230;
     int with_one;
     chrono__scale xs, ys;
-    chrono__axis ax;
     size_t i, off = 0;
-    char a[24], b[24], d[24], e[24], f[24], ylabel[128];
-    if (c->npair_ratios == 0 || !chrono__finite(c->ratio)) { fputs("<p class=\"note\">no paired ratios to plot</p>\n", out); return; }
+    char a[24], b[24], d[24], e[24], f[24];
+    if (c->npair_ratios == 0 || !chrono__finite(c->ratio)) {
+        fputs("<p class=\"note\">no paired ratios to plot</p>\n", out);
+        return;
+    }
     chrono__drift_range(c, &lo, &hi, &with_one);
     chrono__scale_fit(&xs, 1, (double)c->npair_ratios, 0.02, 0, px0, px1);
     chrono__scale_fit(&ys, lo, hi, 0.06, 0, bottom, top);
     chrono__svg_open(out, CHRONO__HTML_W, h, "paired ratios in the order taken of", name);
-    memset(&ax, 0, sizeof ax);
-    ax.sc = &xs; ax.div = 1; ax.at = bottom; ax.dir = 1; ax.label = "pair, in the order taken";
-    chrono__axis_draw(out, &ax);
-    chrono__axis_label(out, &ax, 36);
-    (void)chrono__bprintf(ylabel, sizeof ylabel, "ratio a/b of ns per iteration (\xC3\x97)");
-    ax.sc = &ys; ax.vertical = 1; ax.at = px0; ax.dir = -1; ax.label = ylabel; ax.grid0 = px0; ax.grid1 = px1;
-    chrono__axis_draw(out, &ax);
-    chrono__axis_label(out, &ax, 48);
+    chrono__drift_axes(out, &xs, &ys, px0, px1, bottom);
     if (chrono__finite(c->ci_low) && chrono__finite(c->ci_high)) {
         double y0 = chrono__map(&ys, c->ci_high), y1 = chrono__map(&ys, c->ci_low);
-        fprintf(out, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"" CHRONO__C_BAND "\" fill-opacity=\"0.45\"/>\n",
-                chrono__px(a, px0), chrono__px(b, y0 - 1), chrono__px(d, px1 - px0), chrono__px(e, y1 - y0 + 2));
+        fprintf(out,
+                "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"" CHRONO__C_BAND
+                "\" fill-opacity=\"0.45\"/>\n",
+                chrono__px(a, px0), chrono__px(b, y0 - 1), chrono__px(d, px1 - px0),
+                chrono__px(e, y1 - y0 + 2));
     }
     if (with_one)
-        fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"" CHRONO__C_ONE "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
-                     "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">1.0: equal</text>\n",
-                chrono__px(a, px0), chrono__px(b, chrono__map(&ys, 1)), chrono__px(d, px1), chrono__px(e, px1 - 4),
-                chrono__px(f, chrono__map(&ys, 1) - 4));
+        fprintf(out,
+                "<path d=\"M%s %sH%s\" stroke=\"" CHRONO__C_ONE
+                "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
+                "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">1.0: equal</text>\n",
+                chrono__px(a, px0), chrono__px(b, chrono__map(&ys, 1)), chrono__px(d, px1),
+                chrono__px(e, px1 - 4), chrono__px(f, chrono__map(&ys, 1) - 4));
     else
-        fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\">the line at 1.0 is off the scale (%s)</text>\n", chrono__px(a, px0 + 4),
-                chrono__px(b, top - 8), hi < 1 ? "above" : "below");
-    fputs("<path fill=\"none\" stroke=\"" CHRONO__C_DOT "\" stroke-opacity=\"0.6\" stroke-width=\"5\" stroke-linecap=\"round\" d=\"", out);
+        fprintf(out,
+                "<text x=\"%s\" y=\"%s\" font-size=\"11\">the line at 1.0 is off the scale "
+                "(%s)</text>\n",
+                chrono__px(a, px0 + 4), chrono__px(b, top - 8), hi < 1 ? "above" : "below");
+    fputs("<path fill=\"none\" stroke=\"" CHRONO__C_DOT
+          "\" stroke-opacity=\"0.6\" stroke-width=\"5\" stroke-linecap=\"round\" d=\"",
+          out);
     for (i = 0; i < c->npair_ratios; i++) {
         double v = c->pair_ratios[i];
         if (!chrono__finite(v)) continue;
         if (v < ys.lo || v > ys.hi) { off++; continue; }
-        if (c->npair_ratios <= CHRONO__HTML_DOTS || i % (c->npair_ratios / CHRONO__HTML_DOTS + 1) == 0)
-            fprintf(out, "M%s %sh0", chrono__px(a, chrono__map(&xs, (double)(i + 1))), chrono__px(b, chrono__map(&ys, v)));
+        if (c->npair_ratios <= CHRONO__HTML_DOTS ||
+            i % (c->npair_ratios / CHRONO__HTML_DOTS + 1) == 0)
+            fprintf(out, "M%s %sh0", chrono__px(a, chrono__map(&xs, (double)(i + 1))),
+                    chrono__px(b, chrono__map(&ys, v)));
     }
     fputs("\"/>\n", out);
     if (off)
-        fprintf(out, "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">%s far ratios beyond the axis</text>\n",
+        fprintf(out,
+                "<text x=\"%s\" y=\"%s\" font-size=\"11\" text-anchor=\"end\">%s far ratios beyond "
+                "the axis</text>\n",
                 chrono__px(a, px1), chrono__px(b, top - 8), chrono__u64(d, (uint64_t)off));
-    fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"#000\" stroke-width=\"2\"/>\n", chrono__px(a, px0), chrono__px(b, chrono__map(&ys, c->ratio)),
-            chrono__px(d, px1));
+    fprintf(out, "<path d=\"M%s %sH%s\" stroke=\"#000\" stroke-width=\"2\"/>\n", chrono__px(a, px0),
+            chrono__px(b, chrono__map(&ys, c->ratio)), chrono__px(d, px1));
     chrono__drift_hist(out, &ys, c, px1 + 24, CHRONO__HTML_W - px1 - 40);
     fputs("</svg>\n", out);
 }
@@ -522,7 +610,8 @@ CHRONO__PRIVATE double chrono__sweep_param(const chrono_result *r)
 }
 
 /* Ranges; log axes when the parameter spans more than two decades. */
-CHRONO__PRIVATE int chrono__sweep_fit_view(chrono__sweep_view *v, double px0, double px1, double top, double bottom)
+CHRONO__PRIVATE int chrono__sweep_fit_view(chrono__sweep_view *v, double px0, double px1,
+                                           double top, double bottom)
 {
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     size_t i;
@@ -541,7 +630,8 @@ CHRONO__PRIVATE int chrono__sweep_fit_view(chrono__sweep_view *v, double px0, do
     {
         int lg = xlo > 0 && xhi / xlo > 100 && ylo > 0;
         chrono__scale_fit(&v->xs, xlo, xhi, 0.04, lg, px0, px1);
-        chrono__scale_fit(&v->ys, lg ? ylo : (ylo > 0 ? 0 : ylo), yhi, lg ? 0.04 : 0.06, lg, bottom, top);
+        chrono__scale_fit(&v->ys, lg ? ylo : (ylo > 0 ? 0 : ylo), yhi, lg ? 0.04 : 0.06, lg, bottom,
+                          top);
     }
     v->div = chrono__unit_div(chrono__unit(v->ys.hi));
     return 1;
@@ -553,13 +643,17 @@ CHRONO__PRIVATE void chrono__sweep_line(FILE *out, const chrono__sweep_view *v)
     int i, pen = 0;
     char a[24], b[24];
     if (!chrono__finite(v->sw->per_unit_ns) || !chrono__finite(v->sw->fixed_ns)) return;
-    fputs("<path fill=\"none\" stroke=\"" CHRONO__C_FIT "\" stroke-width=\"2\" stroke-dasharray=\"8 4\" d=\"", out);
+    fputs("<path fill=\"none\" stroke=\"" CHRONO__C_FIT
+          "\" stroke-width=\"2\" stroke-dasharray=\"8 4\" d=\"",
+          out);
     for (i = 0; i <= 80; i++) {
-        double t = i / 80.0, x = v->xs.log ? pow(10, log10(v->xs.lo) + t * (log10(v->xs.hi) - log10(v->xs.lo)))
-                                           : v->xs.lo + t * (v->xs.hi - v->xs.lo);
+        double t = i / 80.0,
+               x = v->xs.log ? pow(10, log10(v->xs.lo) + t * (log10(v->xs.hi) - log10(v->xs.lo)))
+                             : v->xs.lo + t * (v->xs.hi - v->xs.lo);
         double y = v->sw->fixed_ns + v->sw->per_unit_ns * x;
         if (!(y >= v->ys.lo && y <= v->ys.hi)) { pen = 0; continue; }
-        fprintf(out, "%s%s %s", pen ? "L" : "M", chrono__px(a, chrono__map(&v->xs, x)), chrono__px(b, chrono__map(&v->ys, y)));
+        fprintf(out, "%s%s %s", pen ? "L" : "M", chrono__px(a, chrono__map(&v->xs, x)),
+                chrono__px(b, chrono__map(&v->ys, y)));
         pen = 1;
     }
     fputs("\"/>\n", out);
@@ -576,50 +670,77 @@ CHRONO__PRIVATE void chrono__sweep_points(FILE *out, const chrono__sweep_view *v
         if (!chrono__finite(x) || !chrono__finite(r->ns.median)) continue;
         px = chrono__map(&v->xs, x);
         if (chrono__finite(r->ns.ci_low) && chrono__finite(r->ns.ci_high))
-            fprintf(out, "<path d=\"M%s %sV%sm-4 0h8m-8 %sh8\" stroke=\"#000\"/>", chrono__px(a, px),
-                    chrono__px(b, chrono__map(&v->ys, r->ns.ci_low)), chrono__px(c, chrono__map(&v->ys, r->ns.ci_high)),
-                    chrono__px(d, chrono__map(&v->ys, r->ns.ci_low) - chrono__map(&v->ys, r->ns.ci_high)));
-        fprintf(out, "<path d=\"M%s %sl5 5l-5 5l-5 -5z\" fill=\"" CHRONO__C_DOT "\"/>\n", chrono__px(a, px),
-                chrono__px(b, chrono__map(&v->ys, r->ns.median) - 5));
+            fprintf(out, "<path d=\"M%s %sV%sm-4 0h8m-8 %sh8\" stroke=\"#000\"/>",
+                    chrono__px(a, px), chrono__px(b, chrono__map(&v->ys, r->ns.ci_low)),
+                    chrono__px(c, chrono__map(&v->ys, r->ns.ci_high)),
+                    chrono__px(d, chrono__map(&v->ys, r->ns.ci_low) -
+                                      chrono__map(&v->ys, r->ns.ci_high)));
+        fprintf(out, "<path d=\"M%s %sl5 5l-5 5l-5 -5z\" fill=\"" CHRONO__C_DOT "\"/>\n",
+                chrono__px(a, px), chrono__px(b, chrono__map(&v->ys, r->ns.median) - 5));
     }
 }
 
-CHRONO__PRIVATE void chrono__html_sweep(FILE *out, const chrono_session *s, const chrono_sweep_result *sw)
+CHRONO__PRIVATE void chrono__html_sweep(FILE *out, const chrono_session *s,
+                                        const chrono_sweep_result *sw)
 {
     chrono__sweep_view v;
     chrono__axis ax;
     double px0 = 76, px1 = CHRONO__HTML_W - 24, top = 40, bottom = 300;
     char ylabel[96], words[1024], xlabel[64];
     v.s = s; v.sw = sw;
-    if (!chrono__sweep_fit_view(&v, px0, px1, top, bottom)) { fputs("<p class=\"note\">no points to plot</p>\n", out); return; }
+    if (!chrono__sweep_fit_view(&v, px0, px1, top, bottom)) {
+        fputs("<p class=\"note\">no points to plot</p>\n", out);
+        return;
+    }
     chrono__time_unit(v.ys.hi, &v.div, ylabel, sizeof ylabel, "median time");
-    (void)chrono__bprintf(xlabel, sizeof xlabel, "parameter (the sweep's unit)%s", v.xs.log ? ", log scale" : "");
-    if (v.ys.log) (void)chrono__bprintf(ylabel + strlen(ylabel), sizeof ylabel - strlen(ylabel), ", log scale");
+    (void)chrono__bprintf(xlabel, sizeof xlabel, "parameter (the sweep's unit)%s",
+                          v.xs.log ? ", log scale" : "");
+    if (v.ys.log)
+        (void)chrono__bprintf(ylabel + strlen(ylabel), sizeof ylabel - strlen(ylabel),
+                              ", log scale");
     chrono__svg_open(out, CHRONO__HTML_W, bottom + 50, "sweep", sw->name);
     memset(&ax, 0, sizeof ax);
-    ax.sc = &v.xs; ax.div = 1; ax.at = bottom; ax.dir = 1; ax.label = xlabel; ax.grid0 = top; ax.grid1 = bottom;
+    ax.sc = &v.xs;
+    ax.div = 1;
+    ax.at = bottom;
+    ax.dir = 1;
+    ax.label = xlabel;
+    ax.grid0 = top;
+    ax.grid1 = bottom;
     chrono__axis_draw(out, &ax);
     chrono__axis_label(out, &ax, 36);
-    ax.sc = &v.ys; ax.div = v.div; ax.vertical = 1; ax.at = px0; ax.dir = -1; ax.label = ylabel; ax.grid0 = px0; ax.grid1 = px1;
+    ax.sc = &v.ys;
+    ax.div = v.div;
+    ax.vertical = 1;
+    ax.at = px0;
+    ax.dir = -1;
+    ax.label = ylabel;
+    ax.grid0 = px0;
+    ax.grid1 = px1;
     chrono__axis_draw(out, &ax);
     chrono__axis_label(out, &ax, 56);
     chrono__sweep_line(out, &v);
     chrono__sweep_points(out, &v);
     chrono__sweep_words(words, sizeof words, sw);
-    fputs("<text x=\"84\" y=\"20\" font-size=\"11\"><tspan fill=\"" CHRONO__C_FIT "\">- - fit</tspan> ", out);
+    fputs("<text x=\"84\" y=\"20\" font-size=\"11\"><tspan fill=\"" CHRONO__C_FIT
+          "\">- - fit</tspan> ",
+          out);
     (void)chrono_escape(out, words, CHRONO_FORMAT_HTML);
     fputs("</text>\n</svg>\n", out);
 }
 
 /* ---- the page's text parts ----------------------------------------------------------- */
 static const char chrono__html_css[] =
-    "body{font:14px/1.45 system-ui,sans-serif;color:#111;background:#fff;max-width:80em;margin:1.5em auto;padding:0 1em}"
-    "h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1.05em;margin:1.2em 0 .3em}"
-    "dl.env{display:grid;grid-template-columns:max-content auto;gap:.1em 1em}dt{font-weight:bold}dd{margin:0}"
-    ".warn{color:#8a3b00;font-weight:bold}.note{color:#555;font-size:.92em;margin:.2em 0}"
+    "body{font:14px/1.45 system-ui,sans-serif;color:#111;background:#fff;max-width:80em;"
+    "margin:1.5em auto;padding:0 1em}h1{font-size:1.4em}"
+    "h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}"
+    "h3{font-size:1.05em;margin:1.2em 0 .3em}"
+    "dl.env{display:grid;grid-template-columns:max-content auto;gap:.1em 1em}dt{font-weight:bold}"
+    "dd{margin:0}.warn{color:#8a3b00;font-weight:bold}"
+    ".note{color:#555;font-size:.92em;margin:.2em 0}"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.5em 0}"
-    "th,td{padding:.2em .45em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap;font-size:.95em}"
-    "th:first-child,td:first-child{text-align:left;white-space:normal}"
+    "th,td{padding:.2em .45em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap;"
+    "font-size:.95em}th:first-child,td:first-child{text-align:left;white-space:normal}"
     "table.sum td:last-child,table.sum th:last-child{text-align:left;white-space:normal}"
     "table.sum th{white-space:normal}.spark,.tp{white-space:pre}.tp{font-weight:bold}"
     ".thr{white-space:normal}.wide{overflow-x:auto}"
@@ -632,10 +753,12 @@ CHRONO__PRIVATE void chrono__html_head(FILE *out, const chrono_session *s)
     unsigned bit = 0;
     int i;
     chrono__env_head_read(s, &h);
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                 "<title>chronoscope report</title>\n<style>%s</style>\n</head>\n<body>\n"
-                 "<h1>chronoscope %s <small>%s</small></h1>\n<dl class=\"env\">\n", chrono__html_css, CHRONO_VERSION_STRING, h.date);
+    fprintf(out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<title>chronoscope report</title>\n<style>%s</style>\n</head>\n<body>\n"
+            "<h1>chronoscope %s <small>%s</small></h1>\n<dl class=\"env\">\n",
+            chrono__html_css, CHRONO_VERSION_STRING, h.date);
     for (i = 0; i < CHRONO__ENV_LINES; i++) {
         chrono__html_el(out, "dt", h.lines[i].label);
         chrono__html_el(out, "dd", h.lines[i].text);
@@ -665,12 +788,14 @@ CHRONO__PRIVATE void chrono__html_tp(FILE *out, const char *text, const char *cl
    result's row), the last cell is its sparkline and its throughput, each kept
    whole: a narrow window wraps between the two instead of hiding the
    throughput behind a scrollbar. */
-CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const char *cell, const chrono_result *r)
+CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const char *cell,
+                                      const chrono_result *r)
 {
     char spark[CHRONO__CELL], tp[CHRONO__CELL];
     int i;
     fputs("<tr>", out);
-    for (i = 0; i < CHRONO__COLS - (r != NULL); i++) chrono__html_el(out, cell, row->cell[i]);
+    for (i = 0; i < CHRONO__COLS; i++)
+        if (!r || i != CHRONO__COL_DIST) chrono__html_el(out, cell, row->cell[i]);
     if (r) {
         chrono__sparkline(spark, sizeof spark, r->hist, CHRONO_HIST_BINS, " ");
         fputs("<td><span class=\"spark\">", out);
@@ -681,7 +806,8 @@ CHRONO__PRIVATE void chrono__html_row(FILE *out, const chrono__row *row, const c
         chrono__html_tp(out, tp, "tp");
         tp[0] = '\0';
         chrono__threads_append(tp, sizeof tp, r);
-        chrono__html_tp(out, tp, "tp thr");   /* a span of its own: the cell may wrap between the two */
+        chrono__html_tp(out, tp, "tp thr");   /* a span of its own: the cell may wrap between the
+                                                 two */
         fputs("</td>", out);
     }
     fputs("</tr>\n", out);
@@ -702,10 +828,10 @@ CHRONO__PRIVATE void chrono__html_summary(FILE *out, const chrono_session *s)
     }
     for (i = 0; i < s->ncomparisons; i++) {
         chrono__row_fill(&row, &s->comparisons[i].a, CHRONO_FORMAT_TEXT, s->cfg.confidence);
-        chrono__row_label(row.cell[0], CHRONO__CELL, "a");
+        chrono__row_label(row.cell[CHRONO__COL_NAME], CHRONO__CELL, "a");
         chrono__html_row(out, &row, "td", &s->comparisons[i].a);
         chrono__row_fill(&row, &s->comparisons[i].b, CHRONO_FORMAT_TEXT, s->cfg.confidence);
-        chrono__row_label(row.cell[0], CHRONO__CELL, "b");
+        chrono__row_label(row.cell[CHRONO__COL_NAME], CHRONO__CELL, "b");
         chrono__html_row(out, &row, "td", &s->comparisons[i].b);
     }
     fputs("</tbody>\n</table></div>\n", out);
@@ -736,7 +862,8 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
     size_t k = 0, any = 0, v[CHRONO__NREJECTIONS];
     char num[24], num2[24];
 #define CHRONO__REJECTION_HTML(field, words, key) words,
-    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_HTML) };
+    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
+        CHRONO__REJECTION_HTML) };
 #undef CHRONO__REJECTION_HTML
 #define CHRONO__REJECTION_VAL(field, words, key) v[k++] = r->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_VAL)
@@ -744,7 +871,8 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
     for (k = 0; k < CHRONO__NREJECTIONS; k++) any += v[k];
     fputs("<p class=\"note\">", out);
     if (side) { (void)chrono_escape(out, side, CHRONO_FORMAT_HTML); fputs(": ", out); }
-    fprintf(out, "%s samples taken, %s accepted", chrono__u64(num, (uint64_t)r->samples_taken), chrono__u64(num2, (uint64_t)r->samples));
+    fprintf(out, "%s samples taken, %s accepted", chrono__u64(num, (uint64_t)r->samples_taken),
+            chrono__u64(num2, (uint64_t)r->samples));
     if (any) {
         fputs("; rejected and replaced, by cause:", out);
         for (k = 0; k < CHRONO__NREJECTIONS; k++)
@@ -760,7 +888,8 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
    counters per iteration, where it has them. */
 CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const char *side)
 {
-    static const char *const what[4] = { "memory: ", "between processes: ", "threads: ", "per iteration: " };
+    static const char *const what[4] = { "memory: ", "between processes: ", "threads: ",
+                                         "per iteration: " };
     char line[640];
     int k;
     for (k = 0; k < 4; k++) {
@@ -781,7 +910,8 @@ CHRONO__PRIVATE void chrono__html_more(FILE *out, const chrono_result *r, const 
 }
 
 /* A run's heading and figures in words. */
-CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, const chrono_result *r)
+CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s,
+                                           const chrono_result *r)
 {
     /* the row's cells (text report's columns) each after its words; cycles only where known */
     static const char *const words[] = { "<p>median <b>", "</b>, CI ", ", MAD ", ", ~", " cycles, ",
@@ -797,7 +927,8 @@ CHRONO__PRIVATE void chrono__html_run_head(FILE *out, const chrono_session *s, c
         fputs(cells[i] == 6 && !r->has_cycles ? ", " : words[i], out);
         (void)chrono_escape(out, row.cell[cells[i]], CHRONO_FORMAT_HTML);
     }
-    if (r->cpu_share == r->cpu_share) fprintf(out, " an iteration (on a CPU %.0f%% of the time)", 100.0 * r->cpu_share);
+    if (r->cpu_share == r->cpu_share)
+        fprintf(out, " an iteration (on a CPU %.0f%% of the time)", 100.0 * r->cpu_share);
     fputs("</p>\n", out);
 }
 
@@ -840,7 +971,9 @@ CHRONO__PRIVATE void chrono__html_runs(FILE *out, const chrono_session *s)
 CHRONO__PRIVATE int chrono__strips_share(const chrono_result *const *rows)
 {
     double lo[2], hi[2], wide;
-    if (!chrono__strip_range(rows, 1, &lo[0], &hi[0]) || !chrono__strip_range(rows + 1, 1, &lo[1], &hi[1])) return 1;
+    if (!chrono__strip_range(rows, 1, &lo[0], &hi[0]) ||
+        !chrono__strip_range(rows + 1, 1, &lo[1], &hi[1]))
+        return 1;
     wide = hi[0] - lo[0] > hi[1] - lo[1] ? hi[0] - lo[0] : hi[1] - lo[1];
     return (hi[0] > hi[1] ? hi[0] : hi[1]) - (lo[0] < lo[1] ? lo[0] : lo[1]) <= 3 * wide;
 }
@@ -878,7 +1011,8 @@ CHRONO__PRIVATE void chrono__html_comparisons(FILE *out, const chrono_session *s
     }
 }
 
-CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out, const chrono_report_options *opt)
+CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
+                                  const chrono_report_options *opt)
 {
     size_t i, ntables = opt && opt->tables ? opt->ntables : 0;
     if (!s || !s->is_open || !out) return CHRONO_EINVAL;
@@ -895,14 +1029,18 @@ CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out, const chro
         fputs("</section>\n", out);
     }
     for (i = 0; i < ntables; i++) (void)chrono_table_html(out, &opt->tables[i]);
-    fputs("<p class=\"note\">Made by chronoscope " CHRONO_VERSION_STRING ": one file, no scripts.</p>\n</body>\n</html>\n", out);
+    fputs("<p class=\"note\">Made by chronoscope " CHRONO_VERSION_STRING
+          ": one file, no scripts.</p>\n</body>\n</html>\n",
+          out);
     if (fflush(out) != 0) return CHRONO_EIO;
     return chrono__io(out);
 }
 
-CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt)
+CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
+                                   const chrono_report_options *opt)
 {
-    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, out, opt) : chrono_report_ex(s, out, fmt, opt);
+    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, out, opt)
+                                     : chrono_report_ex(s, out, fmt, opt);
 }
 
 CHRONO__EXTERN_C_END

@@ -97,21 +97,23 @@
    Every function returning int returns 0, CHRONO_EINVAL (NULL, closed
    session, unknown format) or CHRONO_EIO (the stream reported an error).
 
-   Interface for the modules above (private names, documented here):
+   Interface for the modules above
      CHRONO__FIELDS(X)                   every field of a result, one list (check.h's saved reader)
      CHRONO__ISATTY(f)                   whether a stream is a terminal (program.h, processes.h)
      chrono__read_file(path)             a whole file, NUL-terminated, to CHRONO_FREE (a saved run:
                                          check.h's saved claims, baseline.h's --compare)
-     html.h draws the text table's rows and words in its own markup:
-     chrono__row, CHRONO__COLS, CHRONO__CELL   a table row: CHRONO__COLS cells of CHRONO__CELL bytes
-     chrono__row_title / chrono__row_fill / chrono__row_label   its header, a result's cells, its name
-     chrono__verdict(buf, n, cmp, fmt, want)   a comparison in words ("3.001x [...] - b is 3.00x faster")
-     chrono__sweep_of / chrono__sweep_words    a sweep's results and its fit in words
-     chrono__sparkline, chrono__counters_cell  a result's sparkline and counters
-     chrono__throughput_append / chrono__threads_append   a row's throughput and threads words
-     chrono__memory_line / chrono__processes_line         the memory and processes lines
+     chrono__row, CHRONO__COLS, CHRONO__CELL   a summary row (html.h draws it in its own markup):
+                                         CHRONO__COLS cells of CHRONO__CELL bytes
+     CHRONO__COL_NAME, CHRONO__COL_DIST  the name's cell and the last (distribution) cell
+     chrono__row_title, chrono__row_fill, chrono__row_label   its header, a result's cells, its name
+     chrono__verdict(buf, n, cmp, fmt, want)   a comparison in words ("3.001x [...] - b is 3.00x
+                                         faster")
+     chrono__sweep_of, chrono__sweep_words   a sweep's results and its fit in words
+     chrono__sparkline, chrono__counters_cell   a result's sparkline and counters
+     chrono__throughput_append, chrono__threads_append   a row's throughput and threads words
+     chrono__memory_line, chrono__processes_line   the memory and processes lines
      chrono__env_head, chrono__env_head_read, CHRONO__ENV_LINES   the environment header's lines
-     chrono__next_warning(bits, &b)       the warning bits one by one */
+     chrono__next_warning(bits, &b)      the warning bits one by one */
 #ifndef CHRONOSCOPE_REPORT_H
 #define CHRONOSCOPE_REPORT_H
 
@@ -130,10 +132,12 @@ enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
 /* Zero-initialised means defaults. */
 typedef struct chrono_report_options {
     int color;               /* CHRONO_COLOR_AUTO: a terminal and NO_COLOR unset (text only) */
-    const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS says */
+    const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS
+                                says */
     const chrono_table *tables;  /* written after the benchmarks (see chrono_table) */
     size_t ntables;
-    int name_width;          /* streaming: the widest name to come (text, markdown), 0: the session's */
+    int name_width;          /* streaming: the widest name to come (text, markdown), 0: the
+                                session's */
     const char *baseline;    /* a result's name: every row also shows its median relative to it */
 } chrono_report_options;
 
@@ -186,8 +190,10 @@ typedef struct chrono_report_writer {
     X("ratio_ci_low",         num,   CHRONO__F_ALL, f->x->ratio_lo, f->x->vs[0], CHRONO__UNSAVED) \
     X("ratio_ci_high",        num,   CHRONO__F_ALL, f->x->ratio_hi, f->x->vs[0], CHRONO__UNSAVED) \
     X("median_ns",            num,   CHRONO__F_ALL, f->r->ns.median, 1, CHRONO__SAVED(median_ns)) \
-    X("ci_low_ns",            num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_low, 1, CHRONO__SAVED(ci_low_ns)) \
-    X("ci_high_ns",           num,   CHRONO__F_ALL, f->none ? NAN : f->r->ns.ci_high, 1, CHRONO__SAVED(ci_high_ns)) \
+    X("ci_low_ns",            num,   CHRONO__F_ALL, \
+      f->none ? NAN : f->r->ns.ci_low, 1, CHRONO__SAVED(ci_low_ns)) \
+    X("ci_high_ns",           num,   CHRONO__F_ALL, \
+      f->none ? NAN : f->r->ns.ci_high, 1, CHRONO__SAVED(ci_high_ns)) \
     X("ci_level",             num,   CHRONO__F_ALL, f->r->ns.ci_level, 1, CHRONO__SAVED(ci_level)) \
     X("mean_ns",              num,   CHRONO__F_ALL, f->r->ns.mean, 1, CHRONO__UNSAVED) \
     X("min_ns",               num,   CHRONO__F_ALL, f->r->ns.min, 1, CHRONO__UNSAVED) \
@@ -198,15 +204,20 @@ typedef struct chrono_report_writer {
     X("q1_ns",                num,   CHRONO__F_ALL, f->r->ns.q1, 1, CHRONO__UNSAVED) \
     X("q3_ns",                num,   CHRONO__F_ALL, f->r->ns.q3, 1, CHRONO__UNSAVED) \
     X("p99_ns",               num,   CHRONO__F_ALL, f->r->ns.p99, 1, CHRONO__SAVED(p99_ns)) \
-    X("cycles_per_iteration", num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.median : NAN, 1, CHRONO__UNSAVED) \
-    X("cycles_ci_low",        num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_low : NAN, 1, CHRONO__UNSAVED) \
-    X("cycles_ci_high",       num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.ci_high : NAN, 1, CHRONO__UNSAVED) \
-    X("cycles_min",           num,   CHRONO__F_ALL, f->cyc ? f->r->cycles.min : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_per_iteration", num,   CHRONO__F_ALL, \
+      f->cyc ? f->r->cycles.median : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_ci_low",        num,   CHRONO__F_ALL, \
+      f->cyc ? f->r->cycles.ci_low : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_ci_high",       num,   CHRONO__F_ALL, \
+      f->cyc ? f->r->cycles.ci_high : NAN, 1, CHRONO__UNSAVED) \
+    X("cycles_min",           num,   CHRONO__F_ALL, \
+      f->cyc ? f->r->cycles.min : NAN, 1, CHRONO__UNSAVED) \
     X("core_ghz",             num,   CHRONO__F_ALL, f->r->core_ghz, 1, CHRONO__UNSAVED) \
     X("iterations_per_sample", count, CHRONO__F_ALL, f->r->iters_per_sample, 1, CHRONO__UNSAVED) \
     X("samples",              count, CHRONO__F_ALL, f->r->samples, 1, CHRONO__SAVED(samples)) \
     X("samples_taken",        count, CHRONO__F_ALL, f->r->samples_taken, 1, CHRONO__UNSAVED) \
-    X("outliers",             count, CHRONO__F_JSON, f->r->ns.outliers_low + f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
+    X("outliers",             count, CHRONO__F_JSON, \
+      f->r->ns.outliers_low + f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
     X("outliers_low",         count, CHRONO__F_ALL, f->r->ns.outliers_low, 1, CHRONO__UNSAVED) \
     X("outliers_high",        count, CHRONO__F_ALL, f->r->ns.outliers_high, 1, CHRONO__UNSAVED) \
     X("outliers_severe",      count, CHRONO__F_ALL, f->r->ns.outliers_severe, 1, CHRONO__UNSAVED)
@@ -216,29 +227,46 @@ typedef struct chrono_report_writer {
     X("wall_ms",              num,   CHRONO__F_ALL, f->r->wall_ms, 1, CHRONO__UNSAVED) \
     X("warmup_ms",            num,   CHRONO__F_ALL, f->r->warmup_ms, 1, CHRONO__UNSAVED) \
     X("warnings",             warnings, CHRONO__F_ALL, f->r->warnings, 1, CHRONO__UNSAVED) \
-    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, f->r->faults_minor_per_iter, 1, CHRONO__UNSAVED) \
-    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, f->r->faults_major_per_iter, 1, CHRONO__UNSAVED) \
-    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, f->r->max_rss_growth_bytes, 1, CHRONO__UNSAVED) \
+    X("page_faults_minor_per_iteration", num, CHRONO__F_ALL, \
+      f->r->faults_minor_per_iter, 1, CHRONO__UNSAVED) \
+    X("page_faults_major_per_iteration", num, CHRONO__F_ALL, \
+      f->r->faults_major_per_iter, 1, CHRONO__UNSAVED) \
+    X("max_rss_growth_bytes", num,   CHRONO__F_ALL, \
+      f->r->max_rss_growth_bytes, 1, CHRONO__UNSAVED) \
     X("allocs_per_iteration", num,   CHRONO__F_ALL, f->r->allocs_per_iter, 1, CHRONO__UNSAVED) \
-    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, f->r->alloc_bytes_per_iter, 1, CHRONO__UNSAVED) \
-    X("processes",            count, CHRONO__F_ALL, f->r->processes > 1 ? f->r->processes : 1, 1, CHRONO__UNSAVED) \
-    X("between_processes_min_ns", num, CHRONO__F_ALL, f->r->process_min_ns, f->r->processes > 1, CHRONO__UNSAVED) \
-    X("between_processes_max_ns", num, CHRONO__F_ALL, f->r->process_max_ns, f->r->processes > 1, CHRONO__UNSAVED) \
-    X("between_processes_spread", num, CHRONO__F_JSON, f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, f->r->processes > 1, CHRONO__UNSAVED) \
-    X("mean_every_sample_ns", num,   CHRONO__F_ALL, f->r->all_n ? f->r->all_ns_mean : NAN, 1, CHRONO__UNSAVED) \
-    X("bytes_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->bytes_per_iter), chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), CHRONO__UNSAVED) \
-    X("items_per_second",     num,   CHRONO__F_ALL, chrono__per_second(f->r, f->r->items_per_iter), chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), CHRONO__UNSAVED) \
+    X("alloc_bytes_per_iteration", num, CHRONO__F_ALL, \
+      f->r->alloc_bytes_per_iter, 1, CHRONO__UNSAVED) \
+    X("processes",            count, CHRONO__F_ALL, \
+      f->r->processes > 1 ? f->r->processes : 1, 1, CHRONO__UNSAVED) \
+    X("between_processes_min_ns", num, CHRONO__F_ALL, \
+      f->r->process_min_ns, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("between_processes_max_ns", num, CHRONO__F_ALL, \
+      f->r->process_max_ns, f->r->processes > 1, CHRONO__UNSAVED) \
+    X("between_processes_spread", num, CHRONO__F_JSON, \
+      f->r->ns.median > 0 ? (f->r->process_max_ns - f->r->process_min_ns) / f->r->ns.median : NAN, \
+      f->r->processes > 1, CHRONO__UNSAVED) \
+    X("mean_every_sample_ns", num,   CHRONO__F_ALL, \
+      f->r->all_n ? f->r->all_ns_mean : NAN, 1, CHRONO__UNSAVED) \
+    X("bytes_per_second",     num,   CHRONO__F_ALL, \
+      chrono__per_second(f->r, f->r->bytes_per_iter), \
+      chrono__finite(chrono__per_second(f->r, f->r->bytes_per_iter)), CHRONO__UNSAVED) \
+    X("items_per_second",     num,   CHRONO__F_ALL, \
+      chrono__per_second(f->r, f->r->items_per_iter), \
+      chrono__finite(chrono__per_second(f->r, f->r->items_per_iter)), CHRONO__UNSAVED) \
     X("side",                 str,   CHRONO__F_ALL, f->x->side, f->x->side[0], CHRONO__UNSAVED) \
     X("cpu_time",             num,   CHRONO__F_CSV, chrono__cpu_time(f->r), 1, CHRONO__UNSAVED) \
     X("cpu_share",            num,   CHRONO__F_ALL, f->r->cpu_share, 1, CHRONO__UNSAVED) \
-    X("threads",              count, CHRONO__F_CSV, f->r->threads > 1 ? f->r->threads : 1, 1, CHRONO__UNSAVED) \
-    X("slowest_thread_ns",    num,   CHRONO__F_ALL, f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, CHRONO__UNSAVED) \
-    X("iterations_per_second_all_threads", num, CHRONO__F_ALL, f->r->threads > 0 ? f->r->threads_per_second : NAN, \
-      f->r->threads > 0, CHRONO__UNSAVED) \
+    X("threads",              count, CHRONO__F_CSV, \
+      f->r->threads > 1 ? f->r->threads : 1, 1, CHRONO__UNSAVED) \
+    X("slowest_thread_ns",    num,   CHRONO__F_ALL, \
+      f->r->threads > 0 ? f->r->thread_slowest_ns : NAN, f->r->threads > 0, CHRONO__UNSAVED) \
+    X("iterations_per_second_all_threads", num, CHRONO__F_ALL, \
+      f->r->threads > 0 ? f->r->threads_per_second : NAN, f->r->threads > 0, CHRONO__UNSAVED) \
     X("controls",             count, CHRONO__F_ALL, f->r->controls, 1, CHRONO__UNSAVED) \
     X("controls_slow",        count, CHRONO__F_ALL, f->r->controls_slow, 1, CHRONO__UNSAVED) \
     X("control_reading",      num,   CHRONO__F_ALL, f->r->control_reading, 1, CHRONO__UNSAVED) \
-    X("relative_to_baseline", num,   CHRONO__F_JSON, f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), CHRONO__UNSAVED)
+    X("relative_to_baseline", num,   CHRONO__F_JSON, \
+      f->r->ns.median / f->base, f->base > 0 && chrono__finite(f->r->ns.median), CHRONO__UNSAVED)
 /* Counters per iteration (medians), as Google Benchmark's: extra numeric
    members of a benchmark, only those counted; CSV leaves the others empty.
    The body's own counts (chrono_user_counter) likewise: in JSON a member
@@ -249,19 +277,21 @@ typedef struct chrono_report_writer {
 #define CHRONO__FIELD_COUNTER(X, ID, key) \
     X(key, num, CHRONO__F_ALL, chrono__counter_value(f->r, CHRONO_COUNTER_##ID), \
       (f->r->counters & CHRONO_COUNTER_BIT(CHRONO_COUNTER_##ID)) != 0, CHRONO__UNSAVED)
-#define CHRONO__FIELD_COUNTER_OF(X, ID, key, label, type, config, kernel) CHRONO__FIELD_COUNTER(X, ID, key)
+#define CHRONO__FIELD_COUNTER_OF(X, ID, key, label, type, config, kernel) \
+    CHRONO__FIELD_COUNTER(X, ID, key)
 #define CHRONO__FIELDS_COUNTERS(X) \
     CHRONO__COUNTERS_P(CHRONO__FIELD_COUNTER_OF, X) \
     X("ipc", num, CHRONO__F_ALL, f->r->ipc, chrono__finite(f->r->ipc), CHRONO__UNSAVED) \
     X("user_counters", user, CHRONO__F_ALL, f->r, f->r->nuser > 0, CHRONO__UNSAVED)
-#define CHRONO__FIELDS(X, XR) CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
+#define CHRONO__FIELDS(X, XR) \
+    CHRONO__FIELDS_RUN(X) CHRONO__REJECTIONS(XR) CHRONO__FIELDS_MORE(X) CHRONO__FIELDS_COUNTERS(X)
 
 /* ---- functions ------------------------------------------------------------ */
 CHRONO__EXTERN_C_BEGIN
 /* Start a report: the header (text, markdown), the header row (CSV) or the
    context and the opening of "benchmarks" (JSON).  opt may be NULL. */
-CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out, chrono_format fmt,
-                                   const chrono_report_options *opt);
+CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out,
+                                   chrono_format fmt, const chrono_report_options *opt);
 
 /* Stream one result (a row, a CSV record, a JSON entry of its own family). */
 CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result *r);
@@ -277,7 +307,8 @@ CHRONO_API int chrono_report_end(chrono_report_writer *w);
 
 /* The whole session: results in order (a sweep's points share a JSON family),
    then both sides of each comparison, then the footer. */
-CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt);
+CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt,
+                                const chrono_report_options *opt);
 
 /* The whole session in one format, colour decided automatically. */
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
@@ -299,7 +330,8 @@ CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_ta
 #define CHRONO__UNSAVED
 #define CHRONO__SAVED_MEMBER(key, kind, where, value, when, saved) saved
 #define CHRONO__SAVED_NO_REJECTION(field, words, key)
-typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, p99_ns, samples: NAN when absent */
+typedef struct chrono_saved {   /* median_ns, ci_low_ns, ci_high_ns, ci_level, p99_ns, samples: NAN
+                                   when absent */
     CHRONO__FIELDS(CHRONO__SAVED_MEMBER, CHRONO__SAVED_NO_REJECTION)
 } chrono_saved;
 #undef CHRONO__SAVED_MEMBER
@@ -392,8 +424,10 @@ CHRONO__PRIVATE const char *chrono__hz(char *buf, size_t n, double hz)
 {
     char num[48];
     if (!chrono__finite(hz) || hz <= 0) { (void)chrono__bprintf(buf, n, "unknown"); return buf; }
-    if (hz >= 1e9) (void)chrono__bprintf(buf, n, "%s GHz", chrono__num(num, sizeof num, "%.3f", hz / 1e9));
-    else if (hz >= 1e6) (void)chrono__bprintf(buf, n, "%s MHz", chrono__num(num, sizeof num, "%.3f", hz / 1e6));
+    if (hz >= 1e9)
+        (void)chrono__bprintf(buf, n, "%s GHz", chrono__num(num, sizeof num, "%.3f", hz / 1e9));
+    else if (hz >= 1e6)
+        (void)chrono__bprintf(buf, n, "%s MHz", chrono__num(num, sizeof num, "%.3f", hz / 1e6));
     else (void)chrono__bprintf(buf, n, "%s Hz", chrono__num(num, sizeof num, "%.0f", hz));
     return buf;
 }
@@ -403,7 +437,10 @@ CHRONO__PRIVATE const char *chrono__tri(int v, const char *yes, const char *no)
     return v > 0 ? yes : v == 0 ? no : "unknown";
 }
 
-CHRONO__PRIVATE const char *chrono__or(const char *s, const char *dflt) { return s && s[0] ? s : dflt; }
+CHRONO__PRIVATE const char *chrono__or(const char *s, const char *dflt)
+{
+    return s && s[0] ? s : dflt;
+}
 
 /* The environment as labelled lines, for the text and markdown headers. */
 typedef struct chrono__env_line { const char *label; char text[256]; } chrono__env_line;
@@ -415,15 +452,17 @@ CHRONO__PRIVATE void chrono__env_cpu(const chrono_session *s, char *buf, size_t 
     char cpus[24];
     if (e->online_cpus >= 1) (void)chrono__bprintf(cpus, sizeof cpus, "%d", e->online_cpus);
     else (void)chrono__bprintf(cpus, sizeof cpus, "unknown");
-    (void)chrono__bprintf(buf, n, "%s%s%s%s, %s online CPUs, SMT %s", chrono__or(e->cpu_brand, "unknown CPU"),
-                   e->cpu_vendor[0] ? " (" : "", e->cpu_vendor, e->cpu_vendor[0] ? ")" : "", cpus,
-                   chrono__tri(e->smt, "on", "off"));
+    (void)chrono__bprintf(buf, n, "%s%s%s%s, %s online CPUs, SMT %s",
+                          chrono__or(e->cpu_brand, "unknown CPU"), e->cpu_vendor[0] ? " (" : "",
+                          e->cpu_vendor, e->cpu_vendor[0] ? ")" : "", cpus,
+                          chrono__tri(e->smt, "on", "off"));
 }
 
 CHRONO__PRIVATE void chrono__env_pin(const chrono_session *s, char *buf, size_t n)
 {
     if (s->pin.pinned)
-        (void)chrono__bprintf(buf, n, "cpu %d%s%s", s->pin.cpu, s->pin.topology[0] ? ", " : "", s->pin.topology);
+        (void)chrono__bprintf(buf, n, "cpu %d%s%s", s->pin.cpu, s->pin.topology[0] ? ", " : "",
+                              s->pin.topology);
     else
         (void)chrono__bprintf(buf, n, "no: the scheduler may move the thread");
 }
@@ -438,9 +477,12 @@ CHRONO__PRIVATE void chrono__env_clock(const chrono_session *s, char *buf, size_
     if (c->hz_calibrated > 0)
         (void)chrono__bprintf(spread, sizeof spread, ", calibration spread %s%%",
                        chrono__num(num, sizeof num, "%.3f", 100.0 * c->calib_spread));
-    (void)chrono__bprintf(buf, n, "%s at %s (%s%s), overhead %s%s", chrono__or(c->name, "unknown clock"),
-                   chrono__hz(hz, sizeof hz, c->hz), chrono_clock_hz_method_name(c->hz_method), spread, ovh,
-                   c->source == CHRONO_CLOCK_TSC ? (c->invariant_tsc ? ", invariant TSC" : ", TSC not invariant") : "");
+    (void)chrono__bprintf(buf, n, "%s at %s (%s%s), overhead %s%s",
+                          chrono__or(c->name, "unknown clock"), chrono__hz(hz, sizeof hz, c->hz),
+                          chrono_clock_hz_method_name(c->hz_method), spread, ovh,
+                          c->source == CHRONO_CLOCK_TSC
+                              ? (c->invariant_tsc ? ", invariant TSC" : ", TSC not invariant")
+                              : "");
 }
 
 CHRONO__PRIVATE void chrono__env_core(const chrono_session *s, char *buf, size_t n)
@@ -449,12 +491,15 @@ CHRONO__PRIVATE void chrono__env_core(const chrono_session *s, char *buf, size_t
     char ghz[48];
     if (chrono__finite(s->core_ghz) && s->core_ghz > 0)
         (void)chrono__bprintf(buf, n, "%s GHz measured by reference chains; governor %s, boost %s",
-                       chrono__num(ghz, sizeof ghz, "%.3f", s->core_ghz), chrono__or(e->governor, "unknown"),
-                       chrono__tri(e->boost, "on", "off"));
+                              chrono__num(ghz, sizeof ghz, "%.3f", s->core_ghz),
+                              chrono__or(e->governor, "unknown"),
+                              chrono__tri(e->boost, "on", "off"));
     else
         (void)chrono__bprintf(buf, n, "%s; governor %s, boost %s",
-                       s->warnings & CHRONO_WARN_EMULATED ? "not estimated: emulated" : "unknown (no cycle estimates)",
-                       chrono__or(e->governor, "unknown"), chrono__tri(e->boost, "on", "off"));
+                              s->warnings & CHRONO_WARN_EMULATED ? "not estimated: emulated"
+                                                                 : "unknown (no cycle estimates)",
+                              chrono__or(e->governor, "unknown"),
+                              chrono__tri(e->boost, "on", "off"));
 }
 
 CHRONO__PRIVATE void chrono__env_machine(const chrono_session *s, char *buf, size_t n)
@@ -463,26 +508,35 @@ CHRONO__PRIVATE void chrono__env_machine(const chrono_session *s, char *buf, siz
     char load[48];
     if (e->loadavg1 >= 0) chrono__num(load, sizeof load, "%.2f", e->loadavg1);
     else (void)chrono__bprintf(load, sizeof load, "unknown");
-    (void)chrono__bprintf(buf, n, "%s, %s%s%s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
-                   e->in_vm == 1 ? "virtual machine" : "bare metal", e->hypervisor[0] ? " " : "", e->hypervisor,
-                   e->emulator[0] ? ", emulated by " : "", e->emulator, load, chrono__or(e->hostname, "unknown"));
+    (void)chrono__bprintf(
+        buf, n, "%s, %s%s%s%s%s, load %s, host %s", chrono__or(e->kernel, "unknown OS"),
+        e->in_vm == 1 ? "virtual machine" : "bare metal", e->hypervisor[0] ? " " : "",
+        e->hypervisor, e->emulator[0] ? ", emulated by " : "", e->emulator, load,
+        chrono__or(e->hostname, "unknown"));
 }
 
 /* Page-table isolation and the CPU bugs' mitigations (cpu.h reads them). */
 CHRONO__PRIVATE void chrono__env_security(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
-    if (e->pti < 0) (void)chrono__bprintf(buf, n, "PTI and mitigations unknown (no /sys/devices/system/cpu/vulnerabilities)");
-    else (void)chrono__bprintf(buf, n, "PTI %s; mitigations:%s", e->pti ? "on: every system call switches page tables" : "off",
-                               e->mitigations[0] ? e->mitigations : " none");
+    if (e->pti < 0)
+        (void)chrono__bprintf(
+            buf, n, "PTI and mitigations unknown (no /sys/devices/system/cpu/vulnerabilities)");
+    else
+        (void)chrono__bprintf(buf, n, "PTI %s; mitigations:%s",
+                              e->pti ? "on: every system call switches page tables" : "off",
+                              e->mitigations[0] ? e->mitigations : " none");
 }
 
 CHRONO__PRIVATE void chrono__env_build(const chrono_session *s, char *buf, size_t n)
 {
     const chrono_env *e = &s->env;
-    (void)chrono__bprintf(buf, n, "%s, %s, assertions %s", chrono__or(e->compiler, "unknown compiler"),
-                   e->optimized > 0 ? "optimised" : e->optimized == 0 ? "NOT optimised" : "optimisation unknown",
-                   e->asserts ? "on" : "off");
+    (void)chrono__bprintf(buf, n, "%s, %s, assertions %s",
+                          chrono__or(e->compiler, "unknown compiler"),
+                          e->optimized > 0    ? "optimised"
+                          : e->optimized == 0 ? "NOT optimised"
+                                              : "optimisation unknown",
+                          e->asserts ? "on" : "off");
 }
 
 CHRONO__PRIVATE void chrono__env_run(const chrono_session *s, char *buf, size_t n)
@@ -492,16 +546,20 @@ CHRONO__PRIVATE void chrono__env_run(const chrono_session *s, char *buf, size_t 
     size_t lo, hi;
     double level = NAN;
     int len;
-    (void)chrono_stats_median_ci((size_t)(c->samples > 0 ? c->samples : 0), c->confidence, &lo, &hi, &level);
-    len = chrono__bprintf(buf, n, "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
-                   chrono__u64(samples, (uint64_t)(c->samples > 0 ? c->samples : 0)),
-                   chrono_report_duration(w, sizeof w, c->warmup_ms * 1e6),
-                   chrono_report_duration(m, sizeof m, c->max_ms * 1e6),
-                   chrono__num(conf, sizeof conf, "%.0f", 100.0 * c->confidence));
+    (void)chrono_stats_median_ci((size_t)(c->samples > 0 ? c->samples : 0), c->confidence, &lo, &hi,
+                                 &level);
+    len = chrono__bprintf(buf, n,
+                          "%s samples, warmup %s, budget %s per run, %s%% confidence intervals",
+                          chrono__u64(samples, (uint64_t)(c->samples > 0 ? c->samples : 0)),
+                          chrono_report_duration(w, sizeof w, c->warmup_ms * 1e6),
+                          chrono_report_duration(m, sizeof m, c->max_ms * 1e6),
+                          chrono__num(conf, sizeof conf, "%.0f", 100.0 * c->confidence));
     /* order statistics cannot hit the level exactly: say what it is */
     if (len > 0 && (size_t)len < n && chrono_stats_level_short(level, c->confidence) == 2)
-        (void)chrono__bprintf(buf + len, n - (size_t)len, " (none with %s sample%s)", samples, c->samples == 1 ? "" : "s");
-    else if (len > 0 && (size_t)len < n && chrono__finite(level) && fabs(level - c->confidence) >= 0.0005)
+        (void)chrono__bprintf(buf + len, n - (size_t)len, " (none with %s sample%s)", samples,
+                              c->samples == 1 ? "" : "s");
+    else if (len > 0 && (size_t)len < n && chrono__finite(level) &&
+             fabs(level - c->confidence) >= 0.0005)
         (void)chrono__bprintf(buf + len, n - (size_t)len, " (%s%% with %s samples)",
                               chrono__num(real, sizeof real, "%.1f", 100.0 * level), samples);
 }
@@ -519,7 +577,10 @@ CHRONO__PRIVATE void chrono__env_lines(const chrono_session *s, chrono__env_line
 }
 
 /* What a report's header starts with (text, markdown, HTML): the date and the environment's lines. */
-typedef struct chrono__env_head { char date[48]; chrono__env_line lines[CHRONO__ENV_LINES]; } chrono__env_head;
+typedef struct chrono__env_head {
+    char date[48];
+    chrono__env_line lines[CHRONO__ENV_LINES];
+} chrono__env_head;
 
 CHRONO__PRIVATE void chrono__env_head_read(const chrono_session *s, chrono__env_head *h)
 {
@@ -537,18 +598,36 @@ CHRONO__PRIVATE unsigned chrono__next_warning(unsigned w, unsigned bit)
 }
 
 /* ---- the table's cells ----------------------------------------------------------- */
-#define CHRONO__COLS 10
+/* The summary table's columns (text, markdown and HTML), one list:
+   X(ID, title, width in the text report, right-aligned in text and markdown).
+   The name column is as wide as the widest name; the last one is written
+   unpadded.  outliers: "12 (3 severe)"; cpu time: the thread's CPU time per
+   iteration beside the median (real time); distribution: the sparkline, then
+   throughput and threads (chrono__row_fill). */
+#define CHRONO__SUMMARY_COLS(X)                     \
+    X(NAME,     "name",                      4, 0) \
+    X(MEDIAN,   "median",                    9, 1) \
+    X(CI,       "CI",                       21, 1) \
+    X(MIN,      "min",                       9, 1) \
+    X(MAD,      "MAD",                      10, 1) \
+    X(CYCLES,   "~cycles",                   8, 1) \
+    X(ITERS,    "iters \xC3\x97 samples",   16, 1) \
+    X(OUTLIERS, "outliers",                 12, 1) \
+    X(CPU_TIME, "cpu time",                  9, 1) \
+    X(DIST,     "distribution",             16, 0)
+#define CHRONO__COL_ID(id, title, width, right) CHRONO__COL_##id,
+enum { CHRONO__SUMMARY_COLS(CHRONO__COL_ID) CHRONO__COLS };
+#undef CHRONO__COL_ID
 typedef struct chrono__row { char cell[CHRONO__COLS][CHRONO__CELL]; } chrono__row;
-
-static const char *const chrono__col_title[CHRONO__COLS] = {
-    "name", "median", "CI", "min", "MAD", "~cycles", "iters \xC3\x97 samples", "outliers", "cpu time", "distribution"
-};
-/* outliers: "12 (3 severe)"; cpu time: the thread's CPU time per iteration beside the median (real time) */
-static const unsigned char chrono__col_width[CHRONO__COLS] = { 4, 9, 21, 9, 10, 8, 16, 12, 9, 16 };
+typedef struct chrono__col { const char *title; unsigned char width, right; } chrono__col;
+#define CHRONO__COL_ROW(id, title, width, right) { title, width, right },
+static const chrono__col chrono__cols[CHRONO__COLS] = { CHRONO__SUMMARY_COLS(CHRONO__COL_ROW) };
+#undef CHRONO__COL_ROW
 
 /* A sparkline of the histogram: one block character per bin (▁ to █), `zero`
    for an empty bin, "-" when there is no sample. */
-CHRONO__PRIVATE const char *chrono__sparkline(char *buf, size_t n, const unsigned *hist, size_t bins, const char *zero)
+CHRONO__PRIVATE const char *chrono__sparkline(char *buf, size_t n, const unsigned *hist,
+                                              size_t bins, const char *zero)
 {
     static const char *const blocks[8] = {
         "\xE2\x96\x81", "\xE2\x96\x82", "\xE2\x96\x83", "\xE2\x96\x84",
@@ -582,9 +661,11 @@ CHRONO__PRIVATE const char *chrono__sparkline(char *buf, size_t n, const unsigne
 CHRONO__PRIVATE int chrono__ci_cell(char *buf, size_t n, const chrono_stats *st, double want)
 {
     char lo[48], hi[48], level[48];
-    int u = chrono__unit(st->median), extra = 0, shortfall = chrono_stats_level_short(st->ci_level, want);
+    int u = chrono__unit(st->median), extra = 0,
+        shortfall = chrono_stats_level_short(st->ci_level, want);
     double div = chrono__unit_div(u);
-    if (!chrono__finite(st->ci_low) || !chrono__finite(st->ci_high) || !chrono__finite(st->median)) {
+    if (!chrono__finite(st->ci_low) || !chrono__finite(st->ci_high) ||
+        !chrono__finite(st->median)) {
         (void)chrono__bprintf(buf, n, "-");
         return 0;
     }
@@ -592,7 +673,8 @@ CHRONO__PRIVATE int chrono__ci_cell(char *buf, size_t n, const chrono_stats *st,
     level[0] = '\0';
     if (shortfall) {
         char num[32];
-        (void)chrono__bprintf(level, sizeof level, " %s%%", chrono__num(num, sizeof num, "%.0f", 100.0 * st->ci_level));
+        (void)chrono__bprintf(level, sizeof level, " %s%%",
+                              chrono__num(num, sizeof num, "%.0f", 100.0 * st->ci_level));
     }
     do {
         if (u == 0 && fabs(st->median) < 0.9995) {
@@ -650,7 +732,9 @@ CHRONO__PRIVATE double chrono__per_second(const chrono_result *r, double per_ite
 CHRONO__PRIVATE double chrono__user_value(const chrono_result *r, int k)
 {
     if (r->user[k].rate != CHRONO_PER_SECOND) return r->user[k].per_iter;
-    return r->ns.median > 0 && chrono__finite(r->ns.median) ? r->user[k].per_iter * 1e9 / r->ns.median : NAN;
+    return r->ns.median > 0 && chrono__finite(r->ns.median)
+               ? r->user[k].per_iter * 1e9 / r->ns.median
+               : NAN;
 }
 
 /* "hits 3.00  bytes 1.50e+09/s" (text, markdown, HTML); "hits=3;bytes/s=1.5e+09"
@@ -666,8 +750,12 @@ CHRONO__PRIVATE const char *chrono__user_cell(char *buf, size_t n, const chrono_
         if (csv) chrono__num(num, sizeof num, "%.10g", v);
         else if (fabs(v) >= 1e5) chrono__num(num, sizeof num, "%.3g", v);
         else chrono__sig3(num, sizeof num, v);
-        if (csv) (void)chrono__bprintf(item, sizeof item, "%s%s%s=%s", buf[0] ? ";" : "", r->user[k].name, rate, num);
-        else (void)chrono__bprintf(item, sizeof item, "%s%s %s%s", buf[0] ? "  " : "", r->user[k].name, num, rate);
+        if (csv)
+            (void)chrono__bprintf(item, sizeof item, "%s%s%s=%s", buf[0] ? ";" : "",
+                                  r->user[k].name, rate, num);
+        else
+            (void)chrono__bprintf(item, sizeof item, "%s%s %s%s", buf[0] ? "  " : "",
+                                  r->user[k].name, num, rate);
         chrono__str_append(buf, n, item);
     }
     return buf;
@@ -683,14 +771,19 @@ CHRONO__PRIVATE void chrono__throughput_append(char *cell, size_t n, const chron
     double per_s = chrono__per_second(r, r->bytes_per_iter);
     int u = 0;
     if (chrono__finite(per_s)) {
-        if (per_s >= 1e9) (void)chrono__bprintf(cell + len, n - len, "  %s GB/s", chrono__fmt3(num, sizeof num, per_s / 1e9));
-        else (void)chrono__bprintf(cell + len, n - len, "  %s MB/s", chrono__fmt3(num, sizeof num, per_s / 1e6));
+        if (per_s >= 1e9)
+            (void)chrono__bprintf(cell + len, n - len, "  %s GB/s",
+                                  chrono__fmt3(num, sizeof num, per_s / 1e9));
+        else
+            (void)chrono__bprintf(cell + len, n - len, "  %s MB/s",
+                                  chrono__fmt3(num, sizeof num, per_s / 1e6));
         len = strlen(cell);
     }
     per_s = chrono__per_second(r, r->items_per_iter);
     if (chrono__finite(per_s)) {
         while (per_s >= 999.5 && u < 4) { per_s /= 1000; u++; }
-        (void)chrono__bprintf(cell + len, n - len, "  %s%s items/s", chrono__fmt3(num, sizeof num, per_s), unit[u]);
+        (void)chrono__bprintf(cell + len, n - len, "  %s%s items/s",
+                              chrono__fmt3(num, sizeof num, per_s), unit[u]);
     }
 }
 
@@ -707,9 +800,10 @@ CHRONO__PRIVATE void chrono__threads_append(char *cell, size_t n, const chrono_r
     if (r->threads < 1) return;
     while (chrono__finite(per_s) && per_s >= 999.5 && u < 4) { per_s /= 1000; u++; }
     chrono_report_duration(d, sizeof d, r->thread_slowest_ns);
-    (void)chrono__bprintf(cell + len, n - len, "  %d thread%s: slowest %s, %s%s/s together", r->threads,
-                          r->threads == 1 ? "" : "s", d,
-                          chrono__finite(per_s) ? chrono__fmt3(num, sizeof num, per_s) : "n/a", unit[u]);
+    (void)chrono__bprintf(cell + len, n - len, "  %d thread%s: slowest %s, %s%s/s together",
+                          r->threads, r->threads == 1 ? "" : "s", d,
+                          chrono__finite(per_s) ? chrono__fmt3(num, sizeof num, per_s) : "n/a",
+                          unit[u]);
 }
 
 /* Per-run warnings: " !" and the numbers of the flags that apply after the
@@ -726,8 +820,8 @@ CHRONO__PRIVATE unsigned chrono__warning_number(unsigned bit)
 /* The flags of `warnings` one after another into buf: `lead` first, then each
    flag's number (numbers 1) or name, `sep` between ("SHARED_CORE|EMPTY_BODY"
    for CSV, " !9,10" for a row's mark); "" for none.  Its length. */
-CHRONO__PRIVATE size_t chrono__warning_list(char *buf, size_t n, unsigned warnings, const char *lead, const char *sep,
-                                            int numbers)
+CHRONO__PRIVATE size_t chrono__warning_list(char *buf, size_t n, unsigned warnings,
+                                            const char *lead, const char *sep, int numbers)
 {
     unsigned bit = 0;
     size_t len = 0;
@@ -736,7 +830,8 @@ CHRONO__PRIVATE size_t chrono__warning_list(char *buf, size_t n, unsigned warnin
         char num[16];
         int k;
         (void)chrono__bprintf(num, sizeof num, "%u", chrono__warning_number(bit));
-        k = chrono__bprintf(buf + len, n - len, "%s%s", len ? sep : lead, numbers ? num : chrono_env_warning_name(bit));
+        k = chrono__bprintf(buf + len, n - len, "%s%s", len ? sep : lead,
+                            numbers ? num : chrono_env_warning_name(bit));
         if (k < 0) break;
         len += (size_t)k;
     }
@@ -767,12 +862,14 @@ CHRONO__PRIVATE void chrono__row_label(char *cell, size_t n, const char *side)
     (void)chrono__bprintf(cell, n, "%s", tmp);
 }
 
-CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet, chrono_format mode)
+CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet,
+                                           chrono_format mode)
 {
     char line[CHRONO__CELL];
     unsigned bit = 0;
     while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
-        fprintf(w->out, "%s!%u %s: %s\n", bullet, chrono__warning_number(bit), chrono_env_warning_name(bit),
+        fprintf(w->out, "%s!%u %s: %s\n", bullet, chrono__warning_number(bit),
+                chrono_env_warning_name(bit),
                 chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), mode));
 }
 
@@ -783,39 +880,51 @@ CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warning
 }
 
 /* The cells of one result; want: the confidence the CI column's title says. */
-CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, chrono_format mode, double want)
+CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, chrono_format mode,
+                                      double want)
 {
     char a[24], b[24];
     size_t out = r->ns.outliers_low + r->ns.outliers_high;
-    chrono_escape_buf(row->cell[0], CHRONO__CELL, r->name, mode);
-    chrono__mark(row->cell[0], CHRONO__CELL, r->warnings);
-    chrono__median_cell(row->cell[1], CHRONO__CELL, &r->ns, chrono__ci_cell(row->cell[2], CHRONO__CELL, &r->ns, want));
-    chrono_report_duration(row->cell[3], CHRONO__CELL, r->ns.min);
-    chrono_report_duration(row->cell[4], CHRONO__CELL, r->ns.mad);
-    chrono__cycles_cell(row->cell[5], CHRONO__CELL, r->has_cycles ? r->cycles.median : NAN);
-    (void)chrono__bprintf(row->cell[6], CHRONO__CELL, "%s \xC3\x97 %s%s", chrono__u64(a, r->iters_per_sample),
-                   chrono__u64(b, (uint64_t)r->samples), r->truncated ? "*" : "");
+    char (*c)[CHRONO__CELL] = row->cell;
+    chrono_escape_buf(c[CHRONO__COL_NAME], CHRONO__CELL, r->name, mode);
+    chrono__mark(c[CHRONO__COL_NAME], CHRONO__CELL, r->warnings);
+    chrono__median_cell(c[CHRONO__COL_MEDIAN], CHRONO__CELL, &r->ns,
+                        chrono__ci_cell(c[CHRONO__COL_CI], CHRONO__CELL, &r->ns, want));
+    chrono_report_duration(c[CHRONO__COL_MIN], CHRONO__CELL, r->ns.min);
+    chrono_report_duration(c[CHRONO__COL_MAD], CHRONO__CELL, r->ns.mad);
+    chrono__cycles_cell(c[CHRONO__COL_CYCLES], CHRONO__CELL,
+                        r->has_cycles ? r->cycles.median : NAN);
+    (void)chrono__bprintf(c[CHRONO__COL_ITERS], CHRONO__CELL, "%s \xC3\x97 %s%s",
+                          chrono__u64(a, r->iters_per_sample), chrono__u64(b, (uint64_t)r->samples),
+                          r->truncated ? "*" : "");
     if (r->ns.outliers_severe)
-        (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s (%s severe)", chrono__u64(a, (uint64_t)out),
-                       chrono__u64(b, (uint64_t)r->ns.outliers_severe));
+        (void)chrono__bprintf(c[CHRONO__COL_OUTLIERS], CHRONO__CELL, "%s (%s severe)",
+                              chrono__u64(a, (uint64_t)out),
+                              chrono__u64(b, (uint64_t)r->ns.outliers_severe));
     else
-        (void)chrono__bprintf(row->cell[7], CHRONO__CELL, "%s", chrono__u64(a, (uint64_t)out));
-    /* the thread's CPU time per iteration (chrono_result.cpu_ns_per_iter): n/a where the OS does not say */
-    if (chrono__finite(r->cpu_ns_per_iter) && chrono__finite(r->ns.median)) chrono_report_duration(row->cell[8], CHRONO__CELL, r->cpu_ns_per_iter);
-    else (void)chrono__bprintf(row->cell[8], CHRONO__CELL, "n/a");
+        (void)chrono__bprintf(c[CHRONO__COL_OUTLIERS], CHRONO__CELL, "%s",
+                              chrono__u64(a, (uint64_t)out));
+    /* the thread's CPU time per iteration (chrono_result.cpu_ns_per_iter): n/a where the OS
+       does not say */
+    if (chrono__finite(r->cpu_ns_per_iter) && chrono__finite(r->ns.median))
+        chrono_report_duration(c[CHRONO__COL_CPU_TIME], CHRONO__CELL, r->cpu_ns_per_iter);
+    else (void)chrono__bprintf(c[CHRONO__COL_CPU_TIME], CHRONO__CELL, "n/a");
     /* markdown collapses runs of spaces: an empty bin is a figure space there */
-    chrono__sparkline(row->cell[9], CHRONO__CELL, r->hist, CHRONO_HIST_BINS, mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
-    chrono__throughput_append(row->cell[9], CHRONO__CELL, r);
-    chrono__threads_append(row->cell[9], CHRONO__CELL, r);
+    chrono__sparkline(c[CHRONO__COL_DIST], CHRONO__CELL, r->hist, CHRONO_HIST_BINS,
+                      mode == CHRONO_FORMAT_MARKDOWN ? "\xE2\x80\x87" : " ");
+    chrono__throughput_append(c[CHRONO__COL_DIST], CHRONO__CELL, r);
+    chrono__threads_append(c[CHRONO__COL_DIST], CHRONO__CELL, r);
 }
 
 CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s)
 {
     int i;
-    for (i = 0; i < CHRONO__COLS; i++) (void)chrono__bprintf(row->cell[i], CHRONO__CELL, "%s", chrono__col_title[i]);
+    for (i = 0; i < CHRONO__COLS; i++)
+        (void)chrono__bprintf(row->cell[i], CHRONO__CELL, "%s", chrono__cols[i].title);
     if (chrono__finite(s->cfg.confidence) && s->cfg.confidence > 0) {
         char pct[32];
-        (void)chrono__bprintf(row->cell[2], CHRONO__CELL, "%s%% CI", chrono__num(pct, sizeof pct, "%.0f", 100.0 * s->cfg.confidence));
+        (void)chrono__bprintf(row->cell[CHRONO__COL_CI], CHRONO__CELL, "%s%% CI",
+                              chrono__num(pct, sizeof pct, "%.0f", 100.0 * s->cfg.confidence));
     }
 }
 
@@ -845,14 +954,18 @@ CHRONO__PRIVATE const char *chrono__ratio_num(char *buf, size_t n, double v)
    "0.910x [0.905, 0.915] 75% — no verdict: 3 pairs give a 75% interval, not
    95%", and with one pair "0.910x [n/a] — no verdict: 1 pair gives no
    interval".  Returns 1 when one side is faster with the stated confidence. */
-CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c, chrono_format mode, double want)
+CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison *c,
+                                    chrono_format mode, double want)
 {
     char r[48], lo[48], hi[48], f[48], cr[48], name[CHRONO__CELL], level[24], asked[24], pairs[24];
     double conf = chrono__finite(c->ci_level) && c->ci_level > 0 ? c->ci_level : 0.95;
     int a_faster = c->ratio < 1, clear = c->ci_high < 1 || c->ci_low > 1;
     int shortfall = chrono_stats_level_short(c->ci_level, want);
     uint64_t units;
-    if (!chrono__finite(c->ratio) || c->ratio <= 0) { (void)chrono__bprintf(buf, n, "-"); return 0; }
+    if (!chrono__finite(c->ratio) || c->ratio <= 0) {
+        (void)chrono__bprintf(buf, n, "-");
+        return 0;
+    }
     chrono__ratio_num(r, sizeof r, c->ratio);
     chrono__ratio_num(lo, sizeof lo, c->ci_low);
     chrono__ratio_num(hi, sizeof hi, c->ci_high);
@@ -861,7 +974,8 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     cr[0] = '\0';
     if (chrono__finite(c->cycles_ratio)) {
         char num[48];
-        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)", chrono__ratio_num(num, sizeof num, c->cycles_ratio));
+        (void)chrono__bprintf(cr, sizeof cr, " (~cycles %sx)",
+                              chrono__ratio_num(num, sizeof num, c->cycles_ratio));
     }
     chrono_escape_buf(name, sizeof name, a_faster ? c->a.name : c->b.name, mode);
     chrono__num(asked, sizeof asked, "%.0f", 100.0 * want);
@@ -869,16 +983,24 @@ CHRONO__PRIVATE int chrono__verdict(char *buf, size_t n, const chrono_comparison
     units = c->a.processes > 1 ? (uint64_t)c->a.processes : (uint64_t)c->rounds;
     chrono__u64(pairs, units);
     if (shortfall == 2)
-        (void)chrono__bprintf(buf, n, "%sx [n/a] \xE2\x80\x94 no verdict: %s %s no interval%s", r, pairs,
-                              c->a.processes > 1 ? "processes give" : units == 1 ? "pair gives" : "pairs give", cr);
+        (void)chrono__bprintf(buf, n, "%sx [n/a] \xE2\x80\x94 no verdict: %s %s no interval%s", r,
+                              pairs,
+                              c->a.processes > 1 ? "processes give"
+                              : units == 1       ? "pair gives"
+                                                 : "pairs give",
+                              cr);
     else if (shortfall)
-        (void)chrono__bprintf(buf, n, "%sx [%s, %s] %s%% \xE2\x80\x94 no verdict: %s %s give a %s%% interval, not %s%%%s", r,
-                              lo, hi, level, pairs, c->a.processes > 1 ? "processes" : "pairs", level, asked, cr);
+        (void)chrono__bprintf(
+            buf, n,
+            "%sx [%s, %s] %s%% \xE2\x80\x94 no verdict: %s %s give a %s%% interval, not %s%%%s", r,
+            lo, hi, level, pairs, c->a.processes > 1 ? "processes" : "pairs", level, asked, cr);
     else if (clear)
-        (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi, name, f, cr);
+        (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 %s is %sx faster%s", r, lo, hi,
+                              name, f, cr);
     else
-        (void)chrono__bprintf(buf, n, "%sx [%s, %s] \xE2\x80\x94 no clear difference: the %s%% interval includes 1%s", r, lo,
-                       hi, level, cr);
+        (void)chrono__bprintf(
+            buf, n, "%sx [%s, %s] \xE2\x80\x94 no clear difference: the %s%% interval includes 1%s",
+            r, lo, hi, level, cr);
     return clear && !shortfall;
 }
 
@@ -887,13 +1009,15 @@ CHRONO__PRIVATE const char *chrono__duration_ci(char *buf, size_t n, const doubl
 {
     char lo[48], hi[48];
     if (!chrono__finite(ci[0]) || !chrono__finite(ci[1])) { buf[0] = '\0'; return buf; }
-    (void)chrono__bprintf(buf, n, " [%s, %s]", chrono_report_duration(lo, sizeof lo, ci[0]), chrono_report_duration(hi, sizeof hi, ci[1]));
+    (void)chrono__bprintf(buf, n, " [%s, %s]", chrono_report_duration(lo, sizeof lo, ci[0]),
+                          chrono_report_duration(hi, sizeof hi, ci[1]));
     return buf;
 }
 
 CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep_result *sw)
 {
-    char pu[48], fx[48], r2[48], pc[48], fc[48], r2c[48], pts[24], puci[112], fxci[112], tp[64], cpc[112];
+    char pu[48], fx[48], r2[48], pc[48], fc[48], r2c[48], pts[24], puci[112], fxci[112], tp[64],
+        cpc[112];
     const char *sign = sw->fixed_ns < 0 ? "-" : "+", *csign = sw->fixed_cycles < 0 ? "-" : "+";
     char unit[sizeof sw->unit];   /* singular: "per byte" */
     size_t ulen;
@@ -907,17 +1031,21 @@ CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep
     chrono__num(r2, sizeof r2, "%.4f", sw->r2);
     chrono__u64(pts, (uint64_t)sw->points);
     tp[0] = '\0';
-    if (!strcmp(sw->unit, "bytes") && sw->per_unit_ns > 0) {   /* the per-unit cost as a throughput too */
+    /* the per-unit cost as a throughput too */
+    if (!strcmp(sw->unit, "bytes") && sw->per_unit_ns > 0) {
         char g[48];
-        (void)chrono__bprintf(tp, sizeof tp, " = %s GB/s", chrono__fmt3(g, sizeof g, 1.0 / sw->per_unit_ns));
+        (void)chrono__bprintf(tp, sizeof tp, " = %s GB/s",
+                              chrono__fmt3(g, sizeof g, 1.0 / sw->per_unit_ns));
     }
     cpc[0] = '\0';
     if (chrono__finite(sw->per_unit_cycles))
-        (void)chrono__bprintf(cpc, sizeof cpc, "; %s cycles per %s %s %s cycles fixed (R\xC2\xB2 %s)",
+        (void)chrono__bprintf(cpc, sizeof cpc,
+                              "; %s cycles per %s %s %s cycles fixed (R\xC2\xB2 %s)",
                               chrono__plain(pc, sizeof pc, sw->per_unit_cycles), unit, csign,
-                              chrono__plain(fc, sizeof fc, fabs(sw->fixed_cycles)), chrono__num(r2c, sizeof r2c, "%.4f", sw->r2_cycles));
-    (void)chrono__bprintf(buf, n, "(%s points): %s%s per %s%s %s %s%s fixed (R\xC2\xB2 %s)%s", pts, pu, puci, unit, tp, sign, fx, fxci,
-                          r2, cpc);
+                              chrono__plain(fc, sizeof fc, fabs(sw->fixed_cycles)),
+                              chrono__num(r2c, sizeof r2c, "%.4f", sw->r2_cycles));
+    (void)chrono__bprintf(buf, n, "(%s points): %s%s per %s%s %s %s%s fixed (R\xC2\xB2 %s)%s", pts,
+                          pu, puci, unit, tp, sign, fx, fxci, r2, cpc);
 }
 
 /* "N migrated, N preempted, ..." for the samples the runs rejected and
@@ -925,15 +1053,16 @@ CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep
 CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
 {
 #define CHRONO__REJECTION_WORDS(field, words, key) words,
-    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(CHRONO__REJECTION_WORDS) };
+    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
+        CHRONO__REJECTION_WORDS) };
 #undef CHRONO__REJECTION_WORDS
     char num[24];
     size_t i, len = 0, any = 0;
     for (i = 0; i < CHRONO__NREJECTIONS; i++) any += w->rejected[i];
     buf[0] = '\0';
     for (i = 0; any && i < CHRONO__NREJECTIONS && len < n; i++) {
-        int k = chrono__bprintf(buf + len, n - len, "%s%s %s", i ? ", " : "", chrono__u64(num, (uint64_t)w->rejected[i]),
-                                cause[i]);
+        int k = chrono__bprintf(buf + len, n - len, "%s%s %s", i ? ", " : "",
+                                chrono__u64(num, (uint64_t)w->rejected[i]), cause[i]);
         if (k < 0) break;
         len += (size_t)k;
     }
@@ -948,14 +1077,17 @@ CHRONO__PRIVATE int chrono__memory_line(char *buf, size_t n, const chrono_result
     int grew = r->max_rss_growth_bytes >= 65536;
     int hook = r->allocs_per_iter == r->allocs_per_iter;
     if (!faults && !grew && !hook) return 0;
-    (void)chrono__bprintf(rss, sizeof rss, "%s KiB", chrono__num(c, sizeof c, "%.0f", r->max_rss_growth_bytes / 1024));
-    (void)chrono__bprintf(buf, n, "%s minor + %s major page faults an iteration, peak RSS +%s%s%s%s%s%s",
-                          chrono__num(a, sizeof a, "%.4g", r->faults_minor_per_iter),
-                          chrono__num(b, sizeof b, "%.4g", r->faults_major_per_iter),
-                          r->max_rss_growth_bytes == r->max_rss_growth_bytes ? rss : "?",
-                          hook ? ", " : "", hook ? chrono__num(d, sizeof d, "%.4g", r->allocs_per_iter) : "",
-                          hook ? " allocations and " : "", hook ? chrono__num(c, sizeof c, "%.4g", r->alloc_bytes_per_iter) : "",
-                          hook ? " bytes an iteration" : "");
+    (void)chrono__bprintf(rss, sizeof rss, "%s KiB",
+                          chrono__num(c, sizeof c, "%.0f", r->max_rss_growth_bytes / 1024));
+    (void)chrono__bprintf(
+        buf, n, "%s minor + %s major page faults an iteration, peak RSS +%s%s%s%s%s%s",
+        chrono__num(a, sizeof a, "%.4g", r->faults_minor_per_iter),
+        chrono__num(b, sizeof b, "%.4g", r->faults_major_per_iter),
+        r->max_rss_growth_bytes == r->max_rss_growth_bytes ? rss : "?", hook ? ", " : "",
+        hook ? chrono__num(d, sizeof d, "%.4g", r->allocs_per_iter) : "",
+        hook ? " allocations and " : "",
+        hook ? chrono__num(c, sizeof c, "%.4g", r->alloc_bytes_per_iter) : "",
+        hook ? " bytes an iteration" : "");
     return 1;
 }
 
@@ -966,11 +1098,14 @@ CHRONO__PRIVATE int chrono__processes_line(char *buf, size_t n, const chrono_res
     char a[48], b[48], c[48], d[48];
     if (r->processes <= 1) return 0;
     /* the interval's level is the processes' (program.h): 75% for three, whatever the header says */
-    (void)chrono__bprintf(buf, n, "medians %s .. %s across %d processes (spread %s%%); its interval's level over them %s%%",
-                          chrono_report_duration(a, sizeof a, r->process_min_ns),
-                          chrono_report_duration(b, sizeof b, r->process_max_ns), r->processes,
-                          chrono__num(c, sizeof c, "%.2f", 100.0 * (r->process_max_ns - r->process_min_ns) / r->ns.median),
-                          chrono__num(d, sizeof d, "%.3g", 100.0 * r->ns.ci_level));
+    (void)chrono__bprintf(
+        buf, n,
+        "medians %s .. %s across %d processes (spread %s%%); its interval's level over them %s%%",
+        chrono_report_duration(a, sizeof a, r->process_min_ns),
+        chrono_report_duration(b, sizeof b, r->process_max_ns), r->processes,
+        chrono__num(c, sizeof c, "%.2f",
+                    100.0 * (r->process_max_ns - r->process_min_ns) / r->ns.median),
+        chrono__num(d, sizeof d, "%.3g", 100.0 * r->ns.ci_level));
     return 1;
 }
 
@@ -986,7 +1121,8 @@ CHRONO__PRIVATE void chrono__runs_title(const chrono_report_writer *w, int *titl
     else if (s->ncomparisons || s->nsweeps) fputc('\n', w->out);
 }
 
-CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet, chrono_format mode)
+CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet,
+                                              chrono_format mode)
 {
     const chrono_session *s = w->session;
     char line[512], name[CHRONO__CELL];
@@ -995,7 +1131,8 @@ CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, con
     for (i = 0; i < s->nresults; i++)
         if (chrono__memory_line(line, sizeof line, &s->results[i])) {
             chrono__runs_title(w, &titled);
-            fprintf(w->out, "%smemory %s: %s\n", bullet, chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+            fprintf(w->out, "%smemory %s: %s\n", bullet,
+                    chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
         }
     for (i = 0; i < s->nresults; i++)
         if (chrono__processes_line(line, sizeof line, &s->results[i])) {
@@ -1010,13 +1147,12 @@ CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row
 {
     int i;
     for (i = 0; i < CHRONO__COLS; i++) {
-        size_t width = i == 0 ? (size_t)w->name_width : chrono__col_width[i];
-        int right = i > 0 && i < CHRONO__COLS - 1;
+        size_t width = i == CHRONO__COL_NAME ? (size_t)w->name_width : chrono__cols[i].width;
         if (i > 0) fputs("  ", w->out);
-        if (i == 1 && !title) chrono__color(w, CHRONO__BOLD);
+        if (i == CHRONO__COL_MEDIAN && !title) chrono__color(w, CHRONO__BOLD);
         if (i == CHRONO__COLS - 1) fputs(row->cell[i], w->out);   /* no trailing blanks */
-        else chrono__pad(w->out, row->cell[i], width, right);
-        if (i == 1 && !title) chrono__color(w, CHRONO__RESET);
+        else chrono__pad(w->out, row->cell[i], width, chrono__cols[i].right);
+        if (i == CHRONO__COL_MEDIAN && !title) chrono__color(w, CHRONO__RESET);
     }
     fputc('\n', w->out);
 }
@@ -1051,8 +1187,9 @@ CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chr
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++) {
         const chrono_stats *st = &r->counter[i];
         if (!(r->counters & CHRONO_COUNTER_BIT(i))) continue;
-        (void)chrono__bprintf(item, sizeof item, "%s%s %s [%s, %s]", buf[0] ? "  " : "", chrono_counter_label(i),
-                              chrono__sig3(a, sizeof a, st->median), chrono__sig3(b, sizeof b, st->ci_low),
+        (void)chrono__bprintf(item, sizeof item, "%s%s %s [%s, %s]", buf[0] ? "  " : "",
+                              chrono_counter_label(i), chrono__sig3(a, sizeof a, st->median),
+                              chrono__sig3(b, sizeof b, st->ci_low),
                               chrono__sig3(c, sizeof c, st->ci_high));
         chrono__str_append(buf, n, item);
     }
@@ -1070,33 +1207,40 @@ CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chr
 
 /* One labelled line of the header: text "label    text" after `prefix`
    (coloured by `code` where not NULL), markdown "- **label**: text". */
-CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix, const char *label, const char *text,
-                                      const char *code)
+CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix,
+                                      const char *label, const char *text, const char *code)
 {
     char line[CHRONO__CELL];
     chrono_escape_buf(line, sizeof line, text, fmt);
     if (fmt == CHRONO_FORMAT_MARKDOWN) { fprintf(out, "- **%s**: %s\n", label, line); return; }
-    fprintf(out, "%s%s%-8s %s%s\n", prefix, code ? code : "", label, line, code ? CHRONO__RESET : "");
+    fprintf(out, "%s%s%-8s %s%s\n", prefix, code ? code : "", label, line,
+            code ? CHRONO__RESET : "");
 }
 
 /* The header of the text and markdown reports (and chrono_report_environment):
    version and date, the environment's lines, one line per warning. */
-CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt, const char *prefix, int color)
+CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt,
+                                       const char *prefix, int color)
 {
     chrono__env_head h;
     unsigned bit = 0;
     int i;
     chrono__env_head_read(s, &h);
-    if (fmt == CHRONO_FORMAT_MARKDOWN) fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, h.date);
-    else fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "", CHRONO_VERSION_STRING,
-                 color ? CHRONO__RESET : "", h.date);
-    for (i = 0; i < CHRONO__ENV_LINES; i++) chrono__env_item(out, fmt, prefix, h.lines[i].label, h.lines[i].text, NULL);
+    if (fmt == CHRONO_FORMAT_MARKDOWN)
+        fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, h.date);
+    else
+        fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "",
+                CHRONO_VERSION_STRING, color ? CHRONO__RESET : "", h.date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++)
+        chrono__env_item(out, fmt, prefix, h.lines[i].label, h.lines[i].text, NULL);
     if (s->counters.asked) {   /* which counters count, and once why the others do not */
         char line[CHRONO__CELL];
-        chrono__env_item(out, fmt, prefix, "counters", chrono__counters_env(line, sizeof line, &s->counters), NULL);
+        chrono__env_item(out, fmt, prefix, "counters",
+                         chrono__counters_env(line, sizeof line, &s->counters), NULL);
     }
     while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
-        chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit), color ? CHRONO__YELLOW : NULL);
+        chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit),
+                         color ? CHRONO__YELLOW : NULL);
 }
 
 CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, const char *prefix)
@@ -1119,7 +1263,8 @@ CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
     size_t i;
     if (w->any_truncated)
         fputs(md ? "\n\\* the run reached its time budget before taking every sample\n"
-                 : "* the run reached its time budget (max_ms) before taking every sample\n", w->out);
+                 : "* the run reached its time budget (max_ms) before taking every sample\n",
+              w->out);
     if (chrono__rejected_words(words, sizeof words, w))
         fprintf(w->out, "%srejected and replaced samples: %s\n", md ? "\n" : "", words);
     if (s->ncomparisons) fputs(md ? "\n**Comparisons**\n\n" : "\n", w->out);
@@ -1138,7 +1283,8 @@ CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
     if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
     for (i = 0; i < s->nsweeps; i++) {
         chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "%s%s %s\n", md ? "- " : "sweep ", chrono_escape_buf(a, sizeof a, s->sweeps[i].name, w->fmt), words);
+        fprintf(w->out, "%s%s %s\n", md ? "- " : "sweep ",
+                chrono_escape_buf(a, sizeof a, s->sweeps[i].name, w->fmt), words);
     }
     chrono__memory_footnotes(w, item, w->fmt);
     if (w->row_warnings) fputc('\n', w->out);
@@ -1152,7 +1298,7 @@ CHRONO__PRIVATE void chrono__md_row(chrono_report_writer *w, const chrono__row *
     fputc('|', w->out);
     for (i = 0; i < CHRONO__COLS; i++) {
         fputc(' ', w->out);
-        chrono__pad(w->out, row->cell[i], i == 0 ? (size_t)w->name_width : 0, 0);
+        chrono__pad(w->out, row->cell[i], i == CHRONO__COL_NAME ? (size_t)w->name_width : 0, 0);
         fputs(" |", w->out);
     }
     fputc('\n', w->out);
@@ -1176,7 +1322,7 @@ CHRONO__PRIVATE void chrono__rows_begin(chrono_report_writer *w)
     chrono__md_row(w, &title);
     fputc('|', w->out);
     for (i = 0; i < CHRONO__COLS; i++)
-        fputs(i == 0 || i == CHRONO__COLS - 1 ? " :--- |" : " ---: |", w->out);
+        fputs(chrono__cols[i].right ? " ---: |" : " :--- |", w->out);
     fputc('\n', w->out);
 }
 
@@ -1214,7 +1360,10 @@ CHRONO__PRIVATE double chrono__counter_value(const chrono_result *r, int id)
     return r->counters & CHRONO_COUNTER_BIT(id) ? r->counter[id].median : NAN;
 }
 
-CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v) { (void)chrono_escape(out, v, CHRONO_FORMAT_CSV); }
+CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v)
+{
+    (void)chrono_escape(out, v, CHRONO_FORMAT_CSV);
+}
 
 CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
 {
@@ -1245,7 +1394,8 @@ CHRONO__PRIVATE void chrono__csv_warnings(FILE *out, unsigned warnings)
 
 #define CHRONO__CSV_KEY(key, kind, where, value, when, saved) \
     if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); fputs(key, o); }
-#define CHRONO__CSV_REJECTION_KEY(field, words, key) CHRONO__CSV_KEY(key, count, CHRONO__F_ALL, 0, 1, 0)
+#define CHRONO__CSV_REJECTION_KEY(field, words, key) \
+    CHRONO__CSV_KEY(key, count, CHRONO__F_ALL, 0, 1, 0)
 CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
 {
     FILE *o = w->out;
@@ -1255,12 +1405,15 @@ CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
 }
 
 /* The field list's context of one row. */
-CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x);
+CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r,
+                                             const chrono__row_ctx *x);
 
 #define CHRONO__CSV_VALUE(key, kind, where, value, when, saved) \
     if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); chrono__csv_##kind(o, value); }
-#define CHRONO__CSV_REJECTION(field, words, key) CHRONO__CSV_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
-CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+#define CHRONO__CSV_REJECTION(field, words, key) \
+    CHRONO__CSV_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
+CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_result *r,
+                                     const chrono__row_ctx *x)
 {
     FILE *o = w->out;
     chrono__fctx fc = chrono__fctx_of(w, r, x);
@@ -1340,7 +1493,8 @@ CHRONO__PRIVATE void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
 
 /* `"warnings": [...]` of the bits: their texts (the context) or their names
    ("SHARED_CORE": a run's or a comparison's). */
-CHRONO__PRIVATE void chrono__json_warning_list(chrono__jobj *o, unsigned warnings, const char *(*text)(unsigned))
+CHRONO__PRIVATE void chrono__json_warning_list(chrono__jobj *o, unsigned warnings,
+                                               const char *(*text)(unsigned))
 {
     unsigned bit = 0;
     int n = 0;
@@ -1437,16 +1591,29 @@ CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
 
 CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w);
 
-CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const char *v) { chrono__jstr(o, key, v); }
-CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v) { chrono__jnum(o, key, v); }
-CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v) { chrono__jbool(o, key, v); }
-CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v) { chrono__jint(o, key, v); }
+CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const char *v)
+{
+    chrono__jstr(o, key, v);
+}
+CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v)
+{
+    chrono__jnum(o, key, v);
+}
+CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v)
+{
+    chrono__jbool(o, key, v);
+}
+CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v)
+{
+    chrono__jint(o, key, v);
+}
 /* The body's own counts: a member each, named by the program (key unused). */
 CHRONO__PRIVATE void chrono__jfield_user(chrono__jobj *o, const char *key, const chrono_result *r)
 {
     int k;
     (void)key;
-    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++) chrono__jnum(o, r->user[k].name, chrono__user_value(r, k));
+    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++)
+        chrono__jnum(o, r->user[k].name, chrono__user_value(r, k));
 }
 
 CHRONO__PRIVATE void chrono__jfield_count(chrono__jobj *o, const char *key, uint64_t v)
@@ -1465,11 +1632,13 @@ CHRONO__PRIVATE void chrono__jfield_warnings(chrono__jobj *o, const char *key, u
 /* Google Benchmark's run members: name (a comparison side's "a vs b/a",
    unique, so tools do not take the sides for repetitions), indices, the
    error where there is no median, iterations, real_time and cpu_time. */
-CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r,
+                                         const chrono__row_ctx *x)
 {
     char unique[3 * CHRONO_NAME_MAX + 16], buf[24];
     int ok = chrono__finite(r->ns.median);
-    if (!strcmp(x->kind, "compare")) (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
+    if (!strcmp(x->kind, "compare"))
+        (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
     else chrono__str_copy(unique, sizeof unique, r->name);
     chrono__jstr(o, "name", unique);
     chrono__jint(o, "family_index", (long long)x->family);
@@ -1493,8 +1662,10 @@ CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r
 /* One entry of "benchmarks": Google Benchmark's members, then the field list. */
 #define CHRONO__JSON_VALUE(key, kind, where, value, when, saved) \
     if (((where) & CHRONO__F_JSON) && (when)) chrono__jfield_##kind(&o, key, value);
-#define CHRONO__JSON_REJECTION(field, words, key) CHRONO__JSON_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
-CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+#define CHRONO__JSON_REJECTION(field, words, key) \
+    CHRONO__JSON_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
+CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r,
+                                        const chrono__row_ctx *x)
 {
     chrono__jobj o;
     chrono__fctx fc = chrono__fctx_of(w, r, x);
@@ -1511,7 +1682,8 @@ CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_re
 /* ---- BMF: Bencher's metric format --------------------------------------------------------- */
 /* One measure: "key": {"value": v, "lower_value": lo, "upper_value": hi},
    the bounds left out when unknown; nothing when v is unknown. */
-CHRONO__PRIVATE void chrono__bmf_measure(FILE *o, int *first, const char *key, double v, double lo, double hi)
+CHRONO__PRIVATE void chrono__bmf_measure(FILE *o, int *first, const char *key, double v, double lo,
+                                         double hi)
 {
     if (!chrono__finite(v)) return;
     fprintf(o, "%s\n    \"%s\": {\"value\": ", *first ? "" : ",", key);
@@ -1528,7 +1700,8 @@ CHRONO__PRIVATE void chrono__bmf_measure(FILE *o, int *first, const char *key, d
    iteration and its interval, Bencher's built-in measure in ns) and, for a
    comparison's side, "ratio" (this side / the other, with its interval, as
    JSON's ratio fields).  The document is one object: begin writes "{", end "}". */
-CHRONO__PRIVATE void chrono__bmf_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE void chrono__bmf_row(chrono_report_writer *w, const chrono_result *r,
+                                     const chrono__row_ctx *x)
 {
     FILE *o = w->out;
     int first = 1, none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
@@ -1536,7 +1709,8 @@ CHRONO__PRIVATE void chrono__bmf_row(chrono_report_writer *w, const chrono_resul
     fputs(w->written ? ",\n  \"" : "\n  \"", o);
     (void)chrono_json_escape(o, r->name);
     fputs("\": {", o);
-    chrono__bmf_measure(o, &first, "latency", r->ns.median, none ? NAN : r->ns.ci_low, none ? NAN : r->ns.ci_high);
+    chrono__bmf_measure(o, &first, "latency", r->ns.median, none ? NAN : r->ns.ci_low,
+                        none ? NAN : r->ns.ci_high);
     chrono__bmf_measure(o, &first, "ratio", x->ratio, x->ratio_lo, x->ratio_hi);
     fputs("\n  }", o);
 }
@@ -1546,7 +1720,8 @@ CHRONO__PRIVATE void chrono__tables_end(chrono_report_writer *w)
     size_t i;
     if (w->fmt == CHRONO_FORMAT_BMF) return;   /* metrics only */
     for (i = 0; i < w->ntables; i++)
-        if (w->fmt != CHRONO_FORMAT_JSON) (void)chrono__table_body(w->out, w->fmt, &w->tables[i], 0);
+        if (w->fmt != CHRONO_FORMAT_JSON)
+            (void)chrono__table_body(w->out, w->fmt, &w->tables[i], 0);
 }
 
 CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
@@ -1619,30 +1794,38 @@ CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, chrono_format
         if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->results[i].name, mode)) +
                  chrono__mark_text(mark, sizeof mark, s->results[i].warnings)) > w) w = n;
     for (i = 0; i < s->ncomparisons; i++) {
-        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) + CHRONO__SIDE_LABEL +
-                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].a.warnings)) > w) w = n;
-        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) + CHRONO__SIDE_LABEL +
-                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].b.warnings)) > w) w = n;
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) +
+                 CHRONO__SIDE_LABEL +
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].a.warnings)) > w)
+            w = n;
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) +
+                 CHRONO__SIDE_LABEL +
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].b.warnings)) > w)
+            w = n;
     }
     return w;
 }
 
-CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out, chrono_format fmt,
-                                   const chrono_report_options *opt)
+CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out,
+                                   chrono_format fmt, const chrono_report_options *opt)
 {
     if (!w) return CHRONO_EINVAL;
     memset(w, 0, sizeof *w);
     if (!s || !s->is_open || !out) return CHRONO_EINVAL;
-    if ((int)fmt < CHRONO_FORMAT_TEXT || ((int)fmt > CHRONO_FORMAT_JSON && fmt != CHRONO_FORMAT_BMF)) return CHRONO_EINVAL;
+    if ((int)fmt < CHRONO_FORMAT_TEXT ||
+        ((int)fmt > CHRONO_FORMAT_JSON && fmt != CHRONO_FORMAT_BMF))
+        return CHRONO_EINVAL;
     w->session = s;
     w->out = out;
     w->fmt = fmt;
-    w->color = fmt == CHRONO_FORMAT_TEXT && chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
+    w->color = fmt == CHRONO_FORMAT_TEXT &&
+               chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
     w->executable = opt ? opt->executable : NULL;
     w->tables = opt ? opt->tables : NULL;
     w->baseline = opt ? opt->baseline : NULL;
     w->ntables = opt && opt->tables ? opt->ntables : 0;
-    w->name_width = (int)chrono__name_width(s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO_FORMAT_MARKDOWN : CHRONO_FORMAT_TEXT);
+    w->name_width = (int)chrono__name_width(
+        s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO_FORMAT_MARKDOWN : CHRONO_FORMAT_TEXT);
     if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
     switch (fmt) {
     case CHRONO_FORMAT_TEXT:
@@ -1675,7 +1858,8 @@ CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w)
     return NAN;
 }
 
-CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r,
+                                             const chrono__row_ctx *x)
 {
     chrono__fctx f;
     f.r = r;
@@ -1688,21 +1872,22 @@ CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, cons
 
 /* What a row adds to the cells: "a: " / "b: " before a comparison side's
    name, and "1.52x NAME" against the baseline. */
-CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__row *row, const chrono_result *r,
-                                        const chrono__row_ctx *x)
+CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__row *row,
+                                        const chrono_result *r, const chrono__row_ctx *x)
 {
     double base = chrono__baseline_ns(w);
     char num[48];
-    chrono__row_label(row->cell[0], CHRONO__CELL, x->side);
+    chrono__row_label(row->cell[CHRONO__COL_NAME], CHRONO__CELL, x->side);
     if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
-        size_t len = strlen(row->cell[CHRONO__COLS - 1]);
-        (void)chrono__bprintf(row->cell[CHRONO__COLS - 1] + len, CHRONO__CELL - len, "  %sx %s",
+        size_t len = strlen(row->cell[CHRONO__COL_DIST]);
+        (void)chrono__bprintf(row->cell[CHRONO__COL_DIST] + len, CHRONO__CELL - len, "  %sx %s",
                               chrono__sig3(num, sizeof num, r->ns.median / base), w->baseline);
     }
 }
 
 /* One result in its context (kind, group, comparison ratio, JSON family). */
-CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_result *r, const chrono__row_ctx *x)
+CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_result *r,
+                                       const chrono__row_ctx *x)
 {
     int rc = chrono__writer_ok(w);
     chrono__row row;
@@ -1722,14 +1907,17 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
         chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
         chrono__text_row(w, &row, 0);
-        if (r->counters || r->nuser) fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
+        if (r->counters || r->nuser)
+            fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
         break;
     case CHRONO_FORMAT_MARKDOWN:
         chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
         chrono__row_extras(w, &row, r, x);
-        if (r->counters || r->nuser) {   /* a table row stays one line: the counters end its last cell */
-            chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, "  per iteration: ");
-            chrono__str_append(row.cell[CHRONO__COLS - 1], CHRONO__CELL, chrono__counters_cell(cnt, sizeof cnt, r));
+        if (r->counters || r->nuser) {   /* a table row stays one line: the counters end its last
+                                            cell */
+            chrono__str_append(row.cell[CHRONO__COL_DIST], CHRONO__CELL, "  per iteration: ");
+            chrono__str_append(row.cell[CHRONO__COL_DIST], CHRONO__CELL,
+                               chrono__counters_cell(cnt, sizeof cnt, r));
         }
         chrono__md_row(w, &row);
         break;
@@ -1771,7 +1959,8 @@ CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_co
     (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
     x = chrono__ctx_run(w->families++);
     x.kind = "compare"; x.group = group; x.side = "a";
-    none = chrono_stats_level_short(c->ci_level, w->session->cfg.confidence) == 2;   /* one pair: no interval */
+    /* one pair: no interval */
+    none = chrono_stats_level_short(c->ci_level, w->session->cfg.confidence) == 2;
     x.vs = c->b.name; x.ratio = c->ratio;
     x.ratio_lo = none ? NAN : c->ci_low;
     x.ratio_hi = none ? NAN : c->ci_high;
@@ -1811,7 +2000,8 @@ CHRONO__PRIVATE const chrono_sweep_result *chrono__sweep_of(const chrono_session
     return NULL;
 }
 
-CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt, const chrono_report_options *opt)
+CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt,
+                                const chrono_report_options *opt)
 {
     chrono_report_writer w;
     size_t i;
@@ -1828,7 +2018,8 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
         }
         rc = chrono__report_row(&w, &s->results[i], &x);
     }
-    for (i = 0; rc == 0 && i < s->ncomparisons; i++) rc = chrono_report_comparison(&w, &s->comparisons[i]);
+    for (i = 0; rc == 0 && i < s->ncomparisons; i++)
+        rc = chrono_report_comparison(&w, &s->comparisons[i]);
     if (rc == 0) rc = chrono_report_end(&w);
     return rc;
 }
@@ -1876,7 +2067,8 @@ CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t
                     if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
                 c = '?';
                 if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
-                    c = (char)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
+                    c = (char)((p[3] - '0') * 16 +
+                               (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
                 p += 4;
                 break;
             default: return NULL;
@@ -1966,7 +2158,8 @@ CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, 
 }
 
 /* One object of "benchmarks": its name and the figures we read. */
-CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n, chrono_saved *sv)
+CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n,
+                                                    chrono_saved *sv)
 {
     char key[32];
     int first = 1, m;
@@ -2002,7 +2195,10 @@ CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_save
                 char nm[CHRONO_NAME_MAX];
                 chrono_saved sv;
                 if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
-                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) { *out = sv; return 0; }
+                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) {
+                    *out = sv;
+                    return 0;
+                }
                 p = chrono__json_ws(p);
                 if (*p == ',') p = chrono__json_ws(p + 1);
                 else if (*p != ']') return CHRONO_EINVAL;
@@ -2026,7 +2222,11 @@ CHRONO__PRIVATE char *chrono__read_file(const char *path)
         if (len + 4097 > cap) {
             char *nb;
             size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) { CHRONO_FREE(buf); fclose(f); return NULL; }
+            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) {
+                CHRONO_FREE(buf);
+                fclose(f);
+                return NULL;
+            }
             if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
             buf = nb; cap = ncap;
         }
