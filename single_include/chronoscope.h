@@ -83,7 +83,8 @@
    POSIX system); CHRONO_NOINLINE keeps a function out of line.
 
    5. MODULES ---------------------------------------------------------------------
-     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror, platform facts
+     chronoscope/base.h    CHRONO_API, allocation hooks, error codes, chrono_strerror,
+                           platform facts
      chronoscope/clock.h   tick sources and their calibration
      chronoscope/cpu.h     pinning, migration checks and environment facts
      chronoscope/stats.h   statistics on arrays of doubles: quantiles, MAD, CIs, fits
@@ -94,8 +95,10 @@
      chronoscope/threads.h multithreaded runs: one body in N pinned threads, started together
      chronoscope/loop.h    a block timed where it stands: for (CHRONO_LOOP(s, name, out)) { ... }
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
-     chronoscope/tmp.h     temp files removed on exit, on error and on a signal (a child stopped first)
-     chronoscope/report.h  text, markdown, CSV and Google-Benchmark JSON reports; the saved-run reader
+     chronoscope/tmp.h     temp files removed on exit, on error and on a signal (a child
+                           stopped first)
+     chronoscope/report.h  text, markdown, CSV, Google-Benchmark JSON and BMF reports from one
+                           field list and one column list; the saved-run reader
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
@@ -108,7 +111,7 @@
      chronoscope/registry.h  registration without a table (CHRONO_BENCHMARK, CHRONO_MAIN)
      chronoscope/module.h  benchmark modules (CHRONO_MODULE) for chronoscope-ab
    Each module includes only modules above it in this list (a DAG, lowest
-   first), directly these:
+   first), directly these (tests/check_floors.py: no name runs upward):
      clock, cpu, stats, table, tmp: base     counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
      bench: engine       threads, loop: bench     report: types, table
@@ -116,6 +119,11 @@
      baseline: check     entry: threads      experiment: bench, report, tmp
      command: experiment                     processes: bench, cli, entry
      program: entry, processes, baseline     registry, module: program
+   A module uses of a lower one its public names, and of its private names
+   (chrono__, CHRONO__) only those listed in that module's top comment under
+   "Interface for the modules above", each with what it does (base, stats,
+   counters, types, engine, table, report); every other private name is its
+   own file's (tests/check_floors.py holds it).
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
