@@ -15,7 +15,8 @@ def planted(name):
 
 
 times, loads, codes = {}, {}, {}
-for line in open(os.path.join(out, "runs.txt")):
+runs_txt = os.path.join(out, "runs.txt")
+for line in open(runs_txt) if os.path.exists(runs_txt) else []:   # none with PAIRS=none
     pair, r, rc, t0, t1, load = line.split()
     times.setdefault(pair, []).append(float(t1) - float(t0))
     loads.setdefault(pair, []).append(float(load))
