@@ -3434,13 +3434,27 @@ CHRONO__EXTERN_C_END
    THE MACHINE'S DRIFT: a baseline is a separate run, minutes or days ago; what
    changed on the machine since (its load, its host, its clock, the compiler)
    is in the ratio.  An interleaved A/B (chronoscope-ab, chronoscope-cmd)
-   measures both sides in the same seconds and does not carry it.
+   measures both sides in the same seconds and does not carry it.  What a
+   baseline can do: --save also runs a fixed calibration body (chains of
+   dependent adds, the same in every build) three times and saves those runs
+   with the report ("chrono:calibration 1" .. " 3"); --compare runs them
+   again, and the calibration's now/saved (the median of each side's three
+   over each other) is taken out of every row: now/saved/drift.  The
+   interval widens by the range the six calibration runs allow, [lowest now
+   / highest saved, highest now / lowest saved], so a machine whose speed
+   moves within a run shows as an interval too wide to call.  It takes out
+   a drift that slows every code alike (the clock, the host's share, load
+   that lasts); not one the calibration does not see (a load spell of a few
+   hundred ms during one entry only, a contention that slows the entry's
+   code and not chains of adds).  Each row's why names the drift taken out;
+   a baseline saved without calibration runs is compared as it is, and its
+   rows say so.
 
    Functions:
      chrono_change_decide(c, threshold, conf, out)   the A/B rule on one comparison
      chrono_change_name(change)                 "faster", "slower", ...
      chrono_baseline_path(buf, n, name)         where NAME lives; 0, CHRONO_EINVAL, CHRONO_ERANGE
-     chrono_baseline_save(s, name, why, n)      the session's JSON report under NAME
+     chrono_baseline_save(s, name, why, n)      the session's JSON report and the calibration runs under NAME
      chrono_baseline_compare(s, name, pct, rows, cap, nrows, why, n)   a verdict per entry
 
    Every function returning int returns 0 or a negative CHRONO_E... code. */
@@ -3718,12 +3732,27 @@ CHRONO__EXTERN_C_END
    .ignore_failure; a command that cannot be started reads exit code 127
    (the shell's "not found").
 
-   The ratio of two series is the median of the per-round ratios A/B with
-   its distribution-free interval (stats.h's chrono_stats_ratio), as a
-   chrono_comparison: baseline.h's chrono_change_decide gives the verdict.
+   The ratio of two series is the Hodges-Lehmann median of the per-round
+   log ratios log(A/B) (the median of their pairwise means, the Walsh
+   averages) with Wilcoxon's signed-rank interval, exact up to 200 rounds,
+   normal beyond; past 2000 rounds the plain median with its sign-test
+   interval (stats.h's chrono_stats_ratio).  The interval needs only that a
+   round's two log times be exchangeable but for the change, which the ABBA
+   order gives; measured on sleep pairs under load (issue 35) it was ~20%
+   narrower than the sign test's at the same level.  As a chrono_comparison:
+   baseline.h's chrono_change_decide gives the verdict.
+
+   Looks (without .runs): at the end of the budget the caller's .decided is
+   asked whether every comparison is decided at this look's level; if not,
+   the budget doubles and the rounds go on, up to .looks looks (default 3:
+   4 x .max_ms in all).  alpha = 1 - .confidence is spent over the looks
+   (chrono_command_look_level: 1/4, 1/4, 1/2 of it for three), so a verdict
+   is wrong at most alpha of the time however many looks were taken (a
+   union bound, as check.h's).
 
    Functions:
-     chrono_command_config_default()          10 runs at least, 3 s, at most 1000
+     chrono_command_config_default()          10 runs at least, 3 s, at most 1000, 3 looks
+     chrono_command_look_level(conf, look, looks)   a look's share of the level
      chrono_command_run(clk, cmd, flags, child, out)   one run, timed; 0 or an error
      chrono_command_bench(series, n, cfg, failed)      the interleaved rounds (allocates .runs)
      chrono_command_summarise(s, confidence, out)      wall-time statistics and mean CPU times

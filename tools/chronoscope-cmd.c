@@ -16,10 +16,14 @@
 
    Every command after the first is compared with the first (with a
    parameter scan and two or more commands: with the first command at the
-   same value): the ratio command/first is the median of the per-round
-   ratios, with its distribution-free interval (command.h), and its verdict
-   is chronoscope-ab's rule (baseline.h's chrono_change_decide, --threshold,
-   default 2%): slower, faster, no clear difference or inconclusive.
+   same value): the ratio command/first is the Hodges-Lehmann median of the
+   per-round ratios, with its signed-rank interval (command.h), and its
+   verdict is chronoscope-ab's rule (baseline.h's chrono_change_decide,
+   --threshold, default 2%): slower, faster, no clear difference or
+   inconclusive.  While one is inconclusive at the end of the budget, the
+   budget doubles and the rounds go on, --looks of them (default 3: up to
+   4 x --max-ms), each look's interval at its share of the level
+   (command.h's chrono_command_look_level); --runs=N is one look.
 
    -P NAME MIN MAX (--parameter-scan) runs each command at NAME = MIN..MAX,
    {NAME} replaced in it (hyperfine's syntax).  -w N, -r N, -p CMD and -i are
@@ -323,7 +327,7 @@ static void cmd_report(chrono_program *p, cmd_state *st, const chrono_command_co
 static void cmd_help(void)
 {
     printf("\nchronoscope-cmd [flags] 'CMD A' ['CMD B' ...]: whole commands timed interleaved (A B, B A, ...).\n"
-           "Each command after the first is compared with the first: command/first, the median of the per-round\n"
+           "Each command after the first is compared with the first: command/first, the Hodges-Lehmann median of the per-round\n"
            "ratios with its interval, and chronoscope-ab's verdict (slower, faster, no clear difference,\n"
            "inconclusive; --threshold).  -P NAME MIN MAX (--parameter-scan): each command at NAME = MIN..MAX,\n"
            "{NAME} replaced; -w N, -r N, -p CMD, -i: --warmup, --runs, --prepare, --ignore-failure.\n"

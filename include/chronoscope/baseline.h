@@ -41,13 +41,27 @@
    THE MACHINE'S DRIFT: a baseline is a separate run, minutes or days ago; what
    changed on the machine since (its load, its host, its clock, the compiler)
    is in the ratio.  An interleaved A/B (chronoscope-ab, chronoscope-cmd)
-   measures both sides in the same seconds and does not carry it.
+   measures both sides in the same seconds and does not carry it.  What a
+   baseline can do: --save also runs a fixed calibration body (chains of
+   dependent adds, the same in every build) three times and saves those runs
+   with the report ("chrono:calibration 1" .. " 3"); --compare runs them
+   again, and the calibration's now/saved (the median of each side's three
+   over each other) is taken out of every row: now/saved/drift.  The
+   interval widens by the range the six calibration runs allow, [lowest now
+   / highest saved, highest now / lowest saved], so a machine whose speed
+   moves within a run shows as an interval too wide to call.  It takes out
+   a drift that slows every code alike (the clock, the host's share, load
+   that lasts); not one the calibration does not see (a load spell of a few
+   hundred ms during one entry only, a contention that slows the entry's
+   code and not chains of adds).  Each row's why names the drift taken out;
+   a baseline saved without calibration runs is compared as it is, and its
+   rows say so.
 
    Functions:
      chrono_change_decide(c, threshold, conf, out)   the A/B rule on one comparison
      chrono_change_name(change)                 "faster", "slower", ...
      chrono_baseline_path(buf, n, name)         where NAME lives; 0, CHRONO_EINVAL, CHRONO_ERANGE
-     chrono_baseline_save(s, name, why, n)      the session's JSON report under NAME
+     chrono_baseline_save(s, name, why, n)      the session's JSON report and the calibration runs under NAME
      chrono_baseline_compare(s, name, pct, rows, cap, nrows, why, n)   a verdict per entry
 
    Every function returning int returns 0 or a negative CHRONO_E... code. */
