@@ -9,6 +9,8 @@
            as time = a calls + b bytes (chrono_stats_fit2, relative weights)
    Part 3  RAM disk against disk: cc -O2 -c of a generated 8,800-line file with
            TMPDIR on tmpfs, on --dir, and -pipe; O_DSYNC writes for "no write cache"
+           (the compiler checked first by one command.h chrono_command_run; the
+           timed compiles are engine entries: docs/commands.md says why)
    Part 4  then vs now: a chrono_table written after the benchmarks in every format
    (the program's tables are table.h's chrono_table_builder)
 
@@ -308,13 +310,37 @@ static void compile_loop(void *ctx, uint64_t iters)
     }
 }
 
-static int run_cc(const char *cc, const char *opt, const char *src, const char *out)
+/* s in single quotes for /bin/sh (a ' as '\''), appended to buf; 0, or -1 when it does not fit. */
+static int ms_quote(char *buf, size_t n, const char *s)
 {
-    int st = -1;
-    pid_t pid = fork();
-    if (pid == 0) { execlp(cc, cc, "-O2", opt, src, "-o", out, (char *)NULL); _exit(127); }
-    if (pid < 0 || waitpid(pid, &st, 0) < 0) return -1;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+    size_t w = strlen(buf);
+    if (w + 3 > n) return -1;
+    buf[w++] = '\'';
+    for (; *s; s++) {
+        const char *piece = *s == '\'' ? "'\\''" : NULL;
+        size_t len = piece ? 4 : 1;
+        if (w + len + 2 > n) return -1;
+        memcpy(buf + w, piece ? piece : s, len);
+        w += len;
+    }
+    buf[w++] = '\'';
+    buf[w] = '\0';
+    return 0;
+}
+
+/* Does the compiler work?  cc -O2 OPT SRC -o OUT, one run of command.h's
+   chrono_command_run (a shell, output to /dev/null, the child in ms_tmp):
+   0 when it exits 0.  The timed compiles are Part 3's entries, not this. */
+static int run_cc(const chrono_clock *clk, const char *cc, const char *opt, const char *src, const char *out)
+{
+    char cmd[4 * CHRONO_TMP_PATH + 64] = "";
+    chrono_command_time t;
+    if (ms_quote(cmd, sizeof cmd, cc) < 0) return -1;
+    (void)snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " -O2 %s ", opt);
+    if (ms_quote(cmd, sizeof cmd, src) < 0 || strlen(cmd) + 4 >= sizeof cmd) return -1;
+    strcat(cmd, " -o ");
+    if (ms_quote(cmd, sizeof cmd, out) < 0) return -1;
+    return chrono_command_run(clk, cmd, 0, &ms_tmp.child, &t) == 0 && t.exit_code == 0 ? 0 : -1;
 }
 
 /* ~8,800 lines of ordinary C: 419 functions of 21 lines. */
@@ -565,7 +591,7 @@ static void ms_part3(ms_prog *st)
     if (!src || !obj || !asmf || !dtmp || generate_source(src) < 0) {
         fprintf(stderr, "modeswitch: cannot write the generated source in %s\n", st->dir);
         p->status = 1;
-    } else if (run_cc(cc, "-S", src, asmf) < 0 || stat(asmf, &sb) < 0) {
+    } else if (run_cc(&p->session.clock, cc, "-S", src, asmf) < 0 || stat(asmf, &sb) < 0) {
         snprintf(st->notes[0], MS_CELL, "Part 3 skipped: no working C compiler ('%.60s'; set CC)", cc);
         chrono_table_text(&st->envtab, st->notes[0]);
     } else if (!rtmp) {
