@@ -87,9 +87,12 @@
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
      chronoscope/tmp.h     temp files removed on exit, on error and on a signal (a child
                            stopped first)
-     chronoscope/report.h  text, markdown, CSV, Google-Benchmark JSON and BMF reports from one
-                           field list and one column list; the saved-run reader
+     chronoscope/summary.h what the reports a person reads share: the environment's lines,
+                           the summary table's one column list and cells, verdicts in words
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
+     chronoscope/report.h  text, markdown, CSV, Google-Benchmark JSON and BMF reports from one
+                           field list; any format by the formats' list (chrono_report_write,
+                           HTML included); the saved-run reader
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
      chronoscope/baseline.h  the change rule (A/B verdicts) and named baselines (--save, --compare)
@@ -104,16 +107,17 @@
    first), directly these (tests/check_floors.py: no name runs upward):
      clock, cpu, stats, table, tmp: base     counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
-     bench: engine       threads, loop: bench     report: types, table
-     html: report        cli: html           check: engine, bench, cli
+     bench: engine       threads, loop: bench     summary: types, table
+     html: summary       report: summary, html   cli: report
+     check: engine, bench, cli
      baseline: check     entry: threads      experiment: bench, report, tmp
      command: experiment                     processes: bench, cli, entry
      program: entry, processes, baseline     registry, module: program
    A module uses of a lower one its public names, and of its private names
    (chrono__, CHRONO__) only those listed in that module's top comment under
    "Interface for the modules above", each with what it does (base, stats,
-   counters, types, engine, table, report); every other private name is its
-   own file's (tests/check_floors.py holds it).
+   counters, types, engine, table, summary, report); every other private name
+   is its own file's (tests/check_floors.py holds it).
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -132,8 +136,9 @@
 #include "chronoscope/loop.h"
 #include "chronoscope/table.h"
 #include "chronoscope/tmp.h"
-#include "chronoscope/report.h"
+#include "chronoscope/summary.h"
 #include "chronoscope/html.h"
+#include "chronoscope/report.h"
 #include "chronoscope/cli.h"
 #include "chronoscope/check.h"
 #include "chronoscope/baseline.h"

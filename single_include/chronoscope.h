@@ -97,9 +97,12 @@
      chronoscope/table.h   text every format shares (UTF-8, escaping, units) and tables of cells
      chronoscope/tmp.h     temp files removed on exit, on error and on a signal (a child
                            stopped first)
-     chronoscope/report.h  text, markdown, CSV, Google-Benchmark JSON and BMF reports from one
-                           field list and one column list; the saved-run reader
+     chronoscope/summary.h what the reports a person reads share: the environment's lines,
+                           the summary table's one column list and cells, verdicts in words
      chronoscope/html.h    one self-contained HTML page with SVG plots (chrono_report_html)
+     chronoscope/report.h  text, markdown, CSV, Google-Benchmark JSON and BMF reports from one
+                           field list; any format by the formats' list (chrono_report_write,
+                           HTML included); the saved-run reader
      chronoscope/cli.h     the common command-line flags of programs built on it
      chronoscope/check.h   unit-test expectations (faster, below, scaling, saved) and TAP
      chronoscope/baseline.h  the change rule (A/B verdicts) and named baselines (--save, --compare)
@@ -114,16 +117,17 @@
    first), directly these (tests/check_floors.py: no name runs upward):
      clock, cpu, stats, table, tmp: base     counters: base, stats
      types: base, clock, cpu, stats, counters                engine: types
-     bench: engine       threads, loop: bench     report: types, table
-     html: report        cli: html           check: engine, bench, cli
+     bench: engine       threads, loop: bench     summary: types, table
+     html: summary       report: summary, html   cli: report
+     check: engine, bench, cli
      baseline: check     entry: threads      experiment: bench, report, tmp
      command: experiment                     processes: bench, cli, entry
      program: entry, processes, baseline     registry, module: program
    A module uses of a lower one its public names, and of its private names
    (chrono__, CHRONO__) only those listed in that module's top comment under
    "Interface for the modules above", each with what it does (base, stats,
-   counters, types, engine, table, report); every other private name is its
-   own file's (tests/check_floors.py holds it).
+   counters, types, engine, table, summary, report); every other private name
+   is its own file's (tests/check_floors.py holds it).
 
    6. LICENCE ---------------------------------------------------------------------
    MIT; see LICENSE. */
@@ -2422,6 +2426,135 @@ CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_TMP_H */
 /* ==== end chronoscope/tmp.h */
 
+/* ==== chronoscope/summary.h =================================================== */
+/* chronoscope/summary.h — what every report a person reads shares (text,
+   markdown and HTML): the environment header's lines, the summary table's
+   columns and cells, a comparison's verdict and a sweep's fit in words, a
+   run's memory and processes lines.  No public function of its own: report.h
+   (text, markdown, CSV, JSON, BMF) and html.h (the page) draw from it, each
+   in its own markup, and html.h sits below report.h, whose any-format writer
+   (chrono_report_write) calls it down.
+
+   Types:
+     chrono_report_options               how a report is written (colour, executable,
+                                         the program's tables, baseline); zero means defaults
+     CHRONO_COLOR_AUTO, _ALWAYS, _NEVER  its colour modes
+
+   Interface for the modules above
+     chrono__row, CHRONO__COLS, CHRONO__CELL   a summary row (text, markdown, html.h's markup):
+                                         CHRONO__COLS cells of CHRONO__CELL bytes
+     CHRONO__COL_NAME, CHRONO__COL_MEDIAN, CHRONO__COL_DIST   the name's, the median's and the
+                                         last (distribution) cell
+     chrono__cols                        each column's title, text width and alignment
+     chrono__row_title, chrono__row_fill, chrono__row_label   its header, a result's cells, its name
+     chrono__mark_text                   a row's warning marks ("!1!3")
+     chrono__warning_number, chrono__warning_list   a warning's footnote number, a list of them
+     chrono__next_warning(bits, &b)      the warning bits one by one
+     chrono__verdict(buf, n, cmp, fmt, want)   a comparison in words ("3.001x [...] - b is 3.00x
+                                         faster")
+     chrono__sweep_of, chrono__sweep_words   a sweep's results and its fit in words
+     chrono__sparkline, chrono__counters_cell   a result's sparkline and counters
+     chrono__per_second, chrono__user_value, chrono__user_cell   throughput and the body's
+                                         own counters
+     chrono__throughput_append, chrono__threads_append   a row's throughput and threads words
+     chrono__memory_line, chrono__processes_line   the memory and processes lines
+     chrono__env_head, chrono__env_head_read, CHRONO__ENV_LINES   the environment header's lines
+     chrono__date, chrono__or            the date (UTC), a default for an empty string
+     CHRONO__SIDE_LABEL                  the width of "a: " before a comparison side's name */
+#ifndef CHRONOSCOPE_SUMMARY_H
+#define CHRONOSCOPE_SUMMARY_H
+
+
+/* ---- types ---------------------------------------------------------------- */
+enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
+
+/* Zero-initialised means defaults. */
+typedef struct chrono_report_options {
+    int color;               /* CHRONO_COLOR_AUTO: a terminal and NO_COLOR unset (text only) */
+    const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS
+                                says */
+    const chrono_table *tables;  /* written after the benchmarks (see chrono_table) */
+    size_t ntables;
+    int name_width;          /* streaming: the widest name to come (text, markdown), 0: the
+                                session's */
+    const char *baseline;    /* a result's name: every row also shows its median relative to it */
+} chrono_report_options;
+
+#endif /* CHRONOSCOPE_SUMMARY_H */
+/* ==== end chronoscope/summary.h */
+
+/* ==== chronoscope/html.h ====================================================== */
+/* chronoscope/html.h — a session as one self-contained HTML page with SVG
+   plots: no JavaScript, no external fonts, scripts or styles; readable
+   offline, printable, attachable to a CI run.
+
+   Usage:
+
+       chrono_session s;                      // opened, benchmarks run (bench.h)
+       ...
+       FILE *f = fopen("report.html", "wb");
+       if (!f || chrono_report_html(&s, f, NULL) < 0) return 1;
+       fclose(f);
+
+   Programs on cli.h or program.h get it with --format=html (standard
+   output) or --out=report.html (the extension is enough with chrono_main).
+
+   The page:
+     - the environment header and its warnings, as in the text report;
+     - a summary table (the markdown report's columns; a comparison's sides
+       labelled a: and b:) that fits a 1200 px window, its throughput after
+       the sparkline, wrapping below it in a narrower one; the comparisons'
+       verdicts and the sweeps' fits in words;
+     - each run outside a sweep: a strip plot of its accepted samples (ns per
+       iteration, jittered vertically) with the median (a black line), the
+       confidence interval of the median (a blue band), the outliers (Tukey's
+       1.5 IQR fences) as orange crosses and the ones past the axis (beyond
+       q3 + 3 IQR) counted at its right end; estimated core cycles on a second
+       axis at the top where known; the rejected samples, by cause;
+     - each comparison: both sides' strips (on one axis where they overlap,
+       else one plot each), and the paired
+       ratios a/b in the order they were taken (drift shows as a slope) with
+       their median, its CI, the line at 1.0 and their distribution at the right;
+     - each sweep: the medians with their CIs against the parameter, the
+       fitted line with its equation and R²; log axes when the parameter spans
+       more than two decades;
+     - the program's own tables (chrono_report_options.tables).
+   Axes carry their units and ticks at round values (1, 2, 5 x 10^k; powers of
+   ten on log axes).  Colours are the Okabe-Ito palette (safe for colour-blind
+   readers) and every mark differs by shape too, so a grey print reads.
+
+   Size: a run draws each kept sample as one dot (about 14 bytes); above 2000
+   samples every k-th sample is drawn (outliers always), so a run's plot stays
+   under ~40 KB whatever .samples is.  Samples come from chrono_result.sample_ns
+   (bench.h); a result without them (filled by hand) gets its median and CI only.
+
+   Text (names, environment, table cells) is escaped: & < > " ' as entities,
+   control characters as \n \t \xNN, invalid UTF-8 as U+FFFD; numbers use '.'
+   whatever the locale.
+
+   Functions:
+     chrono_report_html(s, out, opt)   the whole page; opt may be NULL (its
+                                       .tables are drawn as HTML tables)
+     chrono_table_html(out, t)         one chrono_table as HTML
+   Returns 0, CHRONO_EINVAL (NULL, a closed session, a malformed table) or
+   CHRONO_EIO (the stream reported an error). */
+#ifndef CHRONOSCOPE_HTML_H
+#define CHRONOSCOPE_HTML_H
+
+
+CHRONO__EXTERN_C_BEGIN
+/* The session as one HTML5 page with inline SVG plots (see above). */
+CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
+                                  const chrono_report_options *opt);
+
+/* One table alone as HTML: its title as a heading, then a <table> of its
+   cells, each escaped (table.h's chrono_table_write writes the other formats). */
+CHRONO_API int chrono_table_html(FILE *out, const chrono_table *t);
+CHRONO__EXTERN_C_END
+
+#endif /* CHRONOSCOPE_HTML_H */
+/* ==== end chronoscope/html.h */
+
 /* ==== chronoscope/report.h ==================================================== */
 /* chronoscope/report.h — reports of a session: an aligned text table for the
    terminal, markdown for pull requests, CSV for spreadsheets and JSON in
@@ -2501,6 +2634,7 @@ CHRONO__EXTERN_C_END
    Functions:
      chrono_report(s, out, fmt)          the whole session
      chrono_report_ex(s, out, fmt, opt)  the same with options (colour, executable)
+     chrono_report_write(s, out, fmt, opt)   any format, HTML (html.h's page) included
      chrono_report_begin(w, s, out, fmt, opt)   streaming: header
      chrono_report_result(w, r)          streaming: one result
      chrono_report_comparison(w, c)      streaming: both sides of a comparison
@@ -2526,43 +2660,18 @@ CHRONO__EXTERN_C_END
      CHRONO__FIELDS(X)                   every field of a result, one list (check.h's saved reader)
      CHRONO__ISATTY(f)                   whether a stream is a terminal (program.h, processes.h)
      chrono__read_file(path)             a whole file, NUL-terminated, to CHRONO_FREE (a saved run:
-                                         check.h's saved claims, baseline.h's --compare)
-     chrono__row, CHRONO__COLS, CHRONO__CELL   a summary row (html.h draws it in its own markup):
-                                         CHRONO__COLS cells of CHRONO__CELL bytes
-     CHRONO__COL_NAME, CHRONO__COL_DIST  the name's cell and the last (distribution) cell
-     chrono__row_title, chrono__row_fill, chrono__row_label   its header, a result's cells, its name
-     chrono__verdict(buf, n, cmp, fmt, want)   a comparison in words ("3.001x [...] - b is 3.00x
-                                         faster")
-     chrono__sweep_of, chrono__sweep_words   a sweep's results and its fit in words
-     chrono__sparkline, chrono__counters_cell   a result's sparkline and counters
-     chrono__throughput_append, chrono__threads_append   a row's throughput and threads words
-     chrono__memory_line, chrono__processes_line   the memory and processes lines
-     chrono__env_head, chrono__env_head_read, CHRONO__ENV_LINES   the environment header's lines
-     chrono__next_warning(bits, &b)      the warning bits one by one */
+                                         check.h's saved claims, baseline.h's --compare) */
 #ifndef CHRONOSCOPE_REPORT_H
 #define CHRONOSCOPE_REPORT_H
 
 
 /* ---- types ---------------------------------------------------------------- */
-enum { CHRONO_COLOR_AUTO = 0, CHRONO_COLOR_ALWAYS, CHRONO_COLOR_NEVER };
-
 /* The program's own tables (table.h's chrono_table) are written after the
    benchmarks in every format: text a title line and aligned columns, markdown
    a GitHub table, CSV a blank line then the header and rows, JSON a top-level
    array `key` of objects keyed by column name (Google Benchmark's readers
    ignore the extra array). */
 
-/* Zero-initialised means defaults. */
-typedef struct chrono_report_options {
-    int color;               /* CHRONO_COLOR_AUTO: a terminal and NO_COLOR unset (text only) */
-    const char *executable;  /* JSON context "executable"; NULL: the running program, where the OS
-                                says */
-    const chrono_table *tables;  /* written after the benchmarks (see chrono_table) */
-    size_t ntables;
-    int name_width;          /* streaming: the widest name to come (text, markdown), 0: the
-                                session's */
-    const char *baseline;    /* a result's name: every row also shows its median relative to it */
-} chrono_report_options;
 
 /* Streaming state; fill it with chrono_report_begin. */
 typedef struct chrono_report_writer {
@@ -2736,6 +2845,13 @@ CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_forma
 /* The whole session in one format, colour decided automatically. */
 CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt);
 
+/* The session in any format, HTML included: each format's writer from the
+   formats' one list (chrono_report_ex for text, markdown, CSV, JSON and BMF;
+   html.h's chrono_report_html for HTML).  The one entry programs write their
+   report through (cli.h, program.h). */
+CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
+                                   const chrono_report_options *opt);
+
 /* The text report's header alone: "chronoscope VERSION  DATE", the
    environment (cpu, pinned, clock, core, machine, security, build, run) and one line
    per warning of the session, each line after `prefix` ("# " makes them TAP
@@ -2772,85 +2888,6 @@ CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_REPORT_H */
 /* ==== end chronoscope/report.h */
-
-/* ==== chronoscope/html.h ====================================================== */
-/* chronoscope/html.h — a session as one self-contained HTML page with SVG
-   plots: no JavaScript, no external fonts, scripts or styles; readable
-   offline, printable, attachable to a CI run.
-
-   Usage:
-
-       chrono_session s;                      // opened, benchmarks run (bench.h)
-       ...
-       FILE *f = fopen("report.html", "wb");
-       if (!f || chrono_report_html(&s, f, NULL) < 0) return 1;
-       fclose(f);
-
-   Programs on cli.h or program.h get it with --format=html (standard
-   output) or --out=report.html (the extension is enough with chrono_main).
-
-   The page:
-     - the environment header and its warnings, as in the text report;
-     - a summary table (the markdown report's columns; a comparison's sides
-       labelled a: and b:) that fits a 1200 px window, its throughput after
-       the sparkline, wrapping below it in a narrower one; the comparisons'
-       verdicts and the sweeps' fits in words;
-     - each run outside a sweep: a strip plot of its accepted samples (ns per
-       iteration, jittered vertically) with the median (a black line), the
-       confidence interval of the median (a blue band), the outliers (Tukey's
-       1.5 IQR fences) as orange crosses and the ones past the axis (beyond
-       q3 + 3 IQR) counted at its right end; estimated core cycles on a second
-       axis at the top where known; the rejected samples, by cause;
-     - each comparison: both sides' strips (on one axis where they overlap,
-       else one plot each), and the paired
-       ratios a/b in the order they were taken (drift shows as a slope) with
-       their median, its CI, the line at 1.0 and their distribution at the right;
-     - each sweep: the medians with their CIs against the parameter, the
-       fitted line with its equation and R²; log axes when the parameter spans
-       more than two decades;
-     - the program's own tables (chrono_report_options.tables).
-   Axes carry their units and ticks at round values (1, 2, 5 x 10^k; powers of
-   ten on log axes).  Colours are the Okabe-Ito palette (safe for colour-blind
-   readers) and every mark differs by shape too, so a grey print reads.
-
-   Size: a run draws each kept sample as one dot (about 14 bytes); above 2000
-   samples every k-th sample is drawn (outliers always), so a run's plot stays
-   under ~40 KB whatever .samples is.  Samples come from chrono_result.sample_ns
-   (bench.h); a result without them (filled by hand) gets its median and CI only.
-
-   Text (names, environment, table cells) is escaped: & < > " ' as entities,
-   control characters as \n \t \xNN, invalid UTF-8 as U+FFFD; numbers use '.'
-   whatever the locale.
-
-   Functions:
-     chrono_report_html(s, out, opt)   the whole page; opt may be NULL (its
-                                       .tables are drawn as HTML tables)
-     chrono_report_write(s, out, fmt, opt)   any format, HTML included
-     chrono_table_html(out, t)         one chrono_table as HTML
-   Returns 0, CHRONO_EINVAL (NULL, a closed session, a malformed table) or
-   CHRONO_EIO (the stream reported an error). */
-#ifndef CHRONOSCOPE_HTML_H
-#define CHRONOSCOPE_HTML_H
-
-
-CHRONO__EXTERN_C_BEGIN
-/* The session as one HTML5 page with inline SVG plots (see above). */
-CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
-                                  const chrono_report_options *opt);
-
-/* The session in any format, HTML included: chrono_report_html for
-   CHRONO_FORMAT_HTML, report.h's chrono_report_ex for the others.  The one
-   entry programs write their report through (cli.h, program.h). */
-CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
-                                   const chrono_report_options *opt);
-
-/* One table alone as HTML: its title as a heading, then a <table> of its
-   cells, each escaped (table.h's chrono_table_write writes the other formats). */
-CHRONO_API int chrono_table_html(FILE *out, const chrono_table *t);
-CHRONO__EXTERN_C_END
-
-#endif /* CHRONOSCOPE_HTML_H */
-/* ==== end chronoscope/html.h */
 
 /* ==== chronoscope/cli.h ======================================================= */
 /* chronoscope/cli.h — the common command line of programs built on the
@@ -10789,27 +10826,14 @@ CHRONO_API int chrono_tmp_catch(void (*handler)(int))
 CHRONO__EXTERN_C_END
 #endif /* CHRONOSCOPE_TMP_IMPL */
 
-/* ==== chronoscope/report.h: implementation ==================================== */
-#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_REPORT_IMPL)
-#define CHRONOSCOPE_REPORT_IMPL
+/* ==== chronoscope/summary.h: implementation =================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_SUMMARY_IMPL)
+#define CHRONOSCOPE_SUMMARY_IMPL
 
 #include <stdlib.h>
 #include <time.h>
-#include <locale.h>
-/* Is a FILE a terminal?  Only for the colour decision: where the platform
-   cannot say, the answer is "no" and the report has no colour. */
-#if CHRONO__OS_WINDOWS
-#  include <io.h>
-#  define CHRONO__ISATTY(f) (_isatty(_fileno(f)) != 0)
-#elif CHRONO__OS_LINUX || CHRONO__OS_POSIX
-#  include <unistd.h>
-#  define CHRONO__ISATTY(f) (isatty(fileno(f)) != 0)
-#else
-#  define CHRONO__ISATTY(f) 0
-#endif
 
 CHRONO__EXTERN_C_BEGIN
-
 /* ---- small helpers ---------------------------------------------------------- */
 #define CHRONO__CELL 640     /* one sanitised name: 127 bytes, each up to 4 on output */
 
@@ -10833,30 +10857,6 @@ CHRONO__PRIVATE void chrono__date(char *buf, size_t n)
     if (m <= 2) y++;
     (void)chrono__bprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d+00:00", (int)y, (int)m, (int)d,
                    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
-}
-
-/* Path of the running program where the OS says, else "". */
-CHRONO__PRIVATE void chrono__executable(char *buf, size_t n)
-{
-    buf[0] = '\0';
-#if CHRONO__OS_LINUX
-    {
-        ssize_t len = readlink("/proc/self/exe", buf, n - 1);
-        buf[len > 0 ? (size_t)len : 0] = '\0';
-    }
-#elif CHRONO__OS_WINDOWS
-    {
-        DWORD len = GetModuleFileNameA(NULL, buf, (DWORD)n);
-        if (len == 0 || len >= (DWORD)n) buf[0] = '\0';
-    }
-#endif
-}
-
-CHRONO__PRIVATE int chrono__want_color(FILE *out, int mode)
-{
-    if (mode == CHRONO_COLOR_ALWAYS) return 1;
-    if (mode != CHRONO_COLOR_AUTO) return 0;
-    return getenv("NO_COLOR") == NULL && CHRONO__ISATTY(out);
 }
 
 /* "2.995 GHz" / "24.000 MHz" / "1000000000 Hz". */
@@ -11302,23 +11302,6 @@ CHRONO__PRIVATE void chrono__row_label(char *cell, size_t n, const char *side)
     (void)chrono__bprintf(cell, n, "%s", tmp);
 }
 
-CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet,
-                                           chrono_format mode)
-{
-    char line[CHRONO__CELL];
-    unsigned bit = 0;
-    while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
-        fprintf(w->out, "%s!%u %s: %s\n", bullet, chrono__warning_number(bit),
-                chrono_env_warning_name(bit),
-                chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), mode));
-}
-
-/* "SHARED_CORE|EMPTY_BODY" for CSV; "" for none. */
-CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warnings)
-{
-    (void)chrono__warning_list(buf, n, warnings, "", "|", 0);
-}
-
 /* The cells of one result; want: the confidence the CI column's title says. */
 CHRONO__PRIVATE void chrono__row_fill(chrono__row *row, const chrono_result *r, chrono_format mode,
                                       double want)
@@ -11366,17 +11349,6 @@ CHRONO__PRIVATE void chrono__row_title(chrono__row *row, const chrono_session *s
         (void)chrono__bprintf(row->cell[CHRONO__COL_CI], CHRONO__CELL, "%s%% CI",
                               chrono__num(pct, sizeof pct, "%.0f", 100.0 * s->cfg.confidence));
     }
-}
-
-#define CHRONO__BOLD "\033[1m"
-#define CHRONO__DIM "\033[2m"
-#define CHRONO__YELLOW "\033[33m"
-#define CHRONO__GREEN "\033[32m"
-#define CHRONO__RESET "\033[0m"
-
-CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *code)
-{
-    if (w->color) fputs(code, w->out);
 }
 
 /* ---- comparisons and sweeps in words ------------------------------------------------ */
@@ -11488,27 +11460,6 @@ CHRONO__PRIVATE void chrono__sweep_words(char *buf, size_t n, const chrono_sweep
                           pu, puci, unit, tp, sign, fx, fxci, r2, cpc);
 }
 
-/* "N migrated, N preempted, ..." for the samples the runs rejected and
-   replaced, by cause (the order of w->rejected); 0 when there were none. */
-CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
-{
-#define CHRONO__REJECTION_WORDS(field, words, key) words,
-    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_WORDS) };
-#undef CHRONO__REJECTION_WORDS
-    char num[24];
-    size_t i, len = 0, any = 0;
-    for (i = 0; i < CHRONO__NREJECTIONS; i++) any += w->rejected[i];
-    buf[0] = '\0';
-    for (i = 0; any && i < CHRONO__NREJECTIONS && len < n; i++) {
-        int k = chrono__bprintf(buf + len, n - len, "%s%s %s", i ? ", " : "",
-                                chrono__u64(num, (uint64_t)w->rejected[i]), cause[i]);
-        if (k < 0) break;
-        len += (size_t)k;
-    }
-    return any != 0;
-}
-
 /* ---- memory: a footnote line per run that faulted, grew the peak RSS or allocated ---- */
 CHRONO__PRIVATE int chrono__memory_line(char *buf, size_t n, const chrono_result *r)
 {
@@ -11549,74 +11500,6 @@ CHRONO__PRIVATE int chrono__processes_line(char *buf, size_t n, const chrono_res
     return 1;
 }
 
-/* The runs' own lines (memory, processes) after the comparisons and sweeps:
-   a section of their own, "**Runs**" in markdown (not items under
-   "**Comparisons**"), after a blank line in text. */
-CHRONO__PRIVATE void chrono__runs_title(const chrono_report_writer *w, int *titled)
-{
-    const chrono_session *s = w->session;
-    if (*titled) return;
-    *titled = 1;
-    if (w->fmt == CHRONO_FORMAT_MARKDOWN) fputs("\n**Runs**\n\n", w->out);
-    else if (s->ncomparisons || s->nsweeps) fputc('\n', w->out);
-}
-
-CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet,
-                                              chrono_format mode)
-{
-    const chrono_session *s = w->session;
-    char line[512], name[CHRONO__CELL];
-    size_t i;
-    int titled = 0;
-    for (i = 0; i < s->nresults; i++)
-        if (chrono__memory_line(line, sizeof line, &s->results[i])) {
-            chrono__runs_title(w, &titled);
-            fprintf(w->out, "%smemory %s: %s\n", bullet,
-                    chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
-        }
-    for (i = 0; i < s->nresults; i++)
-        if (chrono__processes_line(line, sizeof line, &s->results[i])) {
-            chrono__runs_title(w, &titled);
-            fprintf(w->out, "%sbetween processes %s: %s\n", bullet,
-                    chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
-        }
-}
-
-/* ---- text ------------------------------------------------------------------------- */
-CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
-{
-    int i;
-    for (i = 0; i < CHRONO__COLS; i++) {
-        size_t width = i == CHRONO__COL_NAME ? (size_t)w->name_width : chrono__cols[i].width;
-        if (i > 0) fputs("  ", w->out);
-        if (i == CHRONO__COL_MEDIAN && !title) chrono__color(w, CHRONO__BOLD);
-        if (i == CHRONO__COLS - 1) fputs(row->cell[i], w->out);   /* no trailing blanks */
-        else chrono__pad(w->out, row->cell[i], width, chrono__cols[i].right);
-        if (i == CHRONO__COL_MEDIAN && !title) chrono__color(w, CHRONO__RESET);
-    }
-    fputc('\n', w->out);
-}
-
-/* The counters asked for (counters.h): those that count, then, once, those
-   that do not and why ("open: task-clock; unavailable: instructions: no PMU ..."). */
-CHRONO__PRIVATE const char *chrono__counters_env(char *buf, size_t n, const chrono_counters *c)
-{
-    char why[400];
-    int i, any = 0;
-    chrono__str_copy(buf, n, "open: ");
-    for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
-        if (c->open & CHRONO_COUNTER_BIT(i)) {
-            if (any++) chrono__str_append(buf, n, ", ");
-            chrono__str_append(buf, n, chrono_counter_name(i));
-        }
-    if (!any) chrono__str_append(buf, n, "none");
-    if (chrono_counters_unavailable(c, why, sizeof why)) {
-        chrono__str_append(buf, n, "; unavailable: ");
-        chrono__str_append(buf, n, why);
-    }
-    return buf;
-}
-
 /* One result's counters, per iteration with their interval, and IPC:
    "ctx-sw 1.00 [0.990, 1.01]  faults 1.00 [1.00, 1.00]"; "" without any. */
 CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chrono_result *r)
@@ -11645,791 +11528,6 @@ CHRONO__PRIVATE const char *chrono__counters_cell(char *buf, size_t n, const chr
     return buf;
 }
 
-/* One labelled line of the header: text "label    text" after `prefix`
-   (coloured by `code` where not NULL), markdown "- **label**: text". */
-CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix,
-                                      const char *label, const char *text, const char *code)
-{
-    char line[CHRONO__CELL];
-    chrono_escape_buf(line, sizeof line, text, fmt);
-    if (fmt == CHRONO_FORMAT_MARKDOWN) { fprintf(out, "- **%s**: %s\n", label, line); return; }
-    fprintf(out, "%s%s%-8s %s%s\n", prefix, code ? code : "", label, line,
-            code ? CHRONO__RESET : "");
-}
-
-/* The header of the text and markdown reports (and chrono_report_environment):
-   version and date, the environment's lines, one line per warning. */
-CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt,
-                                       const char *prefix, int color)
-{
-    chrono__env_head h;
-    unsigned bit = 0;
-    int i;
-    chrono__env_head_read(s, &h);
-    if (fmt == CHRONO_FORMAT_MARKDOWN)
-        fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, h.date);
-    else
-        fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "",
-                CHRONO_VERSION_STRING, color ? CHRONO__RESET : "", h.date);
-    for (i = 0; i < CHRONO__ENV_LINES; i++)
-        chrono__env_item(out, fmt, prefix, h.lines[i].label, h.lines[i].text, NULL);
-    if (s->counters.asked) {   /* which counters count, and once why the others do not */
-        char line[CHRONO__CELL];
-        chrono__env_item(out, fmt, prefix, "counters",
-                         chrono__counters_env(line, sizeof line, &s->counters), NULL);
-    }
-    while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
-        chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit),
-                         color ? CHRONO__YELLOW : NULL);
-}
-
-CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, const char *prefix)
-{
-    if (!s || !s->is_open || !out) return CHRONO_EINVAL;
-    chrono__env_write(s, out, CHRONO_FORMAT_TEXT, prefix ? prefix : "", 0);
-    return chrono__io(out);
-}
-
-/* The text and markdown reports' end: the footnotes under the table (a
-   budget reached, rejected samples), each comparison and sweep in words, the
-   memory and mark footnotes.  Markdown puts them in "- " items under bold
-   titles; text in plain lines, a clear verdict in green. */
-CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
-{
-    const chrono_session *s = w->session;
-    const int md = w->fmt == CHRONO_FORMAT_MARKDOWN;
-    const char *item = md ? "- " : "";
-    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
-    size_t i;
-    if (w->any_truncated)
-        fputs(md ? "\n\\* the run reached its time budget before taking every sample\n"
-                 : "* the run reached its time budget (max_ms) before taking every sample\n",
-              w->out);
-    if (chrono__rejected_words(words, sizeof words, w))
-        fprintf(w->out, "%srejected and replaced samples: %s\n", md ? "\n" : "", words);
-    if (s->ncomparisons) fputs(md ? "\n**Comparisons**\n\n" : "\n", w->out);
-    for (i = 0; i < s->ncomparisons; i++) {
-        const chrono_comparison *c = &s->comparisons[i];
-        int clear = chrono__verdict(words, sizeof words, c, w->fmt, s->cfg.confidence);
-        fprintf(w->out, "%s%s vs %s: ", item, chrono_escape_buf(a, sizeof a, c->a.name, w->fmt),
-                chrono_escape_buf(b, sizeof b, c->b.name, w->fmt));
-        chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
-        fputs(words, w->out);
-        chrono__color(w, CHRONO__RESET);
-        (void)chrono__mark_text(words, sizeof words, c->warnings);
-        fprintf(w->out, "%s\n", words);
-        w->row_warnings |= c->warnings;
-    }
-    if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
-    for (i = 0; i < s->nsweeps; i++) {
-        chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
-        fprintf(w->out, "%s%s %s\n", md ? "- " : "sweep ",
-                chrono_escape_buf(a, sizeof a, s->sweeps[i].name, w->fmt), words);
-    }
-    chrono__memory_footnotes(w, item, w->fmt);
-    if (w->row_warnings) fputc('\n', w->out);
-    chrono__mark_footnote(w, item, w->fmt);
-}
-
-/* ---- markdown -------------------------------------------------------------------- */
-CHRONO__PRIVATE void chrono__md_row(chrono_report_writer *w, const chrono__row *row)
-{
-    int i;
-    fputc('|', w->out);
-    for (i = 0; i < CHRONO__COLS; i++) {
-        fputc(' ', w->out);
-        chrono__pad(w->out, row->cell[i], i == CHRONO__COL_NAME ? (size_t)w->name_width : 0, 0);
-        fputs(" |", w->out);
-    }
-    fputc('\n', w->out);
-}
-
-/* The text and markdown reports' start: the header, then the table's title
-   row (text: bold; markdown: and its alignment row). */
-CHRONO__PRIVATE void chrono__rows_begin(chrono_report_writer *w)
-{
-    chrono__row title;
-    int i;
-    chrono__env_write(w->session, w->out, w->fmt, "", w->color);
-    fputc('\n', w->out);
-    chrono__row_title(&title, w->session);
-    if (w->fmt == CHRONO_FORMAT_TEXT) {
-        chrono__color(w, CHRONO__BOLD);
-        chrono__text_row(w, &title, 1);
-        chrono__color(w, CHRONO__RESET);
-        return;
-    }
-    chrono__md_row(w, &title);
-    fputc('|', w->out);
-    for (i = 0; i < CHRONO__COLS; i++)
-        fputs(chrono__cols[i].right ? " ---: |" : " :--- |", w->out);
-    fputc('\n', w->out);
-}
-
-/* ---- CSV -------------------------------------------------------------------------- */
-/* How a row relates to the rest of the session. */
-typedef struct chrono__row_ctx {
-    const char *kind;        /* "run", "sweep", "compare" */
-    const char *group;       /* sweep name, or "a vs b" */
-    const char *vs;          /* the other side of a comparison */
-    const char *side;        /* "a" or "b" for a comparison's sides, else "" */
-    double ratio, ratio_lo, ratio_hi;   /* this side / the other */
-    size_t family, instance; /* JSON family_index, per_family_instance_index */
-} chrono__row_ctx;
-
-/* What the field list's values are read from (CHRONO__FIELDS). */
-typedef struct chrono__fctx {
-    const chrono_result *r;
-    const chrono__row_ctx *x;
-    int none;                /* no interval: one sample */
-    int cyc;                 /* cycles known */
-    double base;             /* the baseline's median, NAN without one */
-} chrono__fctx;
-
-/* Google Benchmark's cpu_time: the thread's CPU time per iteration, the
-   median where the OS does not say; NAN without a median. */
-CHRONO__PRIVATE double chrono__cpu_time(const chrono_result *r)
-{
-    if (!chrono__finite(r->ns.median)) return NAN;
-    return chrono__finite(r->cpu_ns_per_iter) ? r->cpu_ns_per_iter : r->ns.median;
-}
-
-/* A counter's median per iteration; NAN where it was not counted (never a 0). */
-CHRONO__PRIVATE double chrono__counter_value(const chrono_result *r, int id)
-{
-    return r->counters & CHRONO_COUNTER_BIT(id) ? r->counter[id].median : NAN;
-}
-
-CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v)
-{
-    (void)chrono_escape(out, v, CHRONO_FORMAT_CSV);
-}
-
-CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
-{
-    char buf[48];
-    if (chrono__finite(v)) fputs(chrono__num(buf, sizeof buf, "%.10g", v), out);
-}
-
-CHRONO__PRIVATE void chrono__csv_count(FILE *out, uint64_t v)
-{
-    char buf[24];
-    fputs(chrono__u64(buf, v), out);
-}
-
-CHRONO__PRIVATE void chrono__csv_flag(FILE *out, int v) { fputc(v ? '1' : '0', out); }
-CHRONO__PRIVATE void chrono__csv_user(FILE *out, const chrono_result *r)
-{
-    char buf[CHRONO_USER_COUNTERS_MAX * 96];
-    chrono__csv_str(out, chrono__user_cell(buf, sizeof buf, r, 1));
-}
-CHRONO__PRIVATE void chrono__csv_cpu(FILE *out, int cpu) { if (cpu >= 0) fprintf(out, "%d", cpu); }
-
-CHRONO__PRIVATE void chrono__csv_warnings(FILE *out, unsigned warnings)
-{
-    char names[512];
-    chrono__warning_names(names, sizeof names, warnings);
-    chrono__csv_str(out, names);
-}
-
-#define CHRONO__CSV_KEY(key, kind, where, value, when, saved) \
-    if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); fputs(key, o); }
-#define CHRONO__CSV_REJECTION_KEY(field, words, key) \
-    CHRONO__CSV_KEY(key, count, CHRONO__F_ALL, 0, 1, 0)
-CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
-{
-    FILE *o = w->out;
-    int n = 0;
-    CHRONO__FIELDS(CHRONO__CSV_KEY, CHRONO__CSV_REJECTION_KEY)
-    fputs("\r\n", o);
-}
-
-/* The field list's context of one row. */
-CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r,
-                                             const chrono__row_ctx *x);
-
-#define CHRONO__CSV_VALUE(key, kind, where, value, when, saved) \
-    if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); chrono__csv_##kind(o, value); }
-#define CHRONO__CSV_REJECTION(field, words, key) \
-    CHRONO__CSV_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
-CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_result *r,
-                                     const chrono__row_ctx *x)
-{
-    FILE *o = w->out;
-    chrono__fctx fc = chrono__fctx_of(w, r, x);
-    const chrono__fctx *f = &fc;
-    int n = 0;
-    CHRONO__FIELDS(CHRONO__CSV_VALUE, CHRONO__CSV_REJECTION)
-    fputs("\r\n", o);
-}
-
-/* ---- JSON ------------------------------------------------------------------------- */
-/* Members of one object, Google Benchmark's layout: one per line, indented. */
-typedef struct chrono__jobj { FILE *f; int n, indent; } chrono__jobj;
-
-CHRONO__PRIVATE chrono__jobj chrono__jopen(FILE *f, int indent)
-{
-    chrono__jobj o;
-    o.f = f; o.n = 0; o.indent = indent;
-    fputs("{\n", f);
-    return o;
-}
-
-CHRONO__PRIVATE void chrono__jclose(chrono__jobj *o)
-{
-    fprintf(o->f, "\n%*s}", o->indent - 2, "");
-}
-
-CHRONO__PRIVATE void chrono__jkey(chrono__jobj *o, const char *key)
-{
-    if (o->n++) fputs(",\n", o->f);
-    fprintf(o->f, "%*s\"%s\": ", o->indent, "", key);
-}
-
-CHRONO__PRIVATE void chrono__jstr(chrono__jobj *o, const char *key, const char *v)
-{
-    chrono__jkey(o, key);
-    chrono__json_str(o->f, v);
-}
-
-CHRONO__PRIVATE void chrono__jnum(chrono__jobj *o, const char *key, double v)
-{
-    chrono__jkey(o, key);
-    chrono__jnum_value(o->f, v);
-}
-
-CHRONO__PRIVATE void chrono__jint(chrono__jobj *o, const char *key, long long v)
-{
-    char buf[24];
-    chrono__jkey(o, key);
-    if (v < 0) { fputc('-', o->f); v = -v; }
-    fputs(chrono__u64(buf, (uint64_t)v), o->f);
-}
-
-CHRONO__PRIVATE void chrono__jbool(chrono__jobj *o, const char *key, int v)
-{
-    chrono__jkey(o, key);
-    fputs(v > 0 ? "true" : v == 0 ? "false" : "null", o->f);
-}
-
-CHRONO__PRIVATE void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
-{
-    int i;
-    chrono__jkey(o, "caches");
-    fputc('[', o->f);
-    for (i = 0; i < e->ncaches && i < 8; i++) {
-        chrono__jobj c;
-        fprintf(o->f, "%s\n%*s", i ? "," : "", o->indent + 2, "");
-        c = chrono__jopen(o->f, o->indent + 4);
-        chrono__jstr(&c, "type", e->caches[i].type);
-        chrono__jint(&c, "level", e->caches[i].level);
-        chrono__jint(&c, "size", e->caches[i].size);
-        chrono__jint(&c, "num_sharing", e->caches[i].num_sharing);
-        chrono__jclose(&c);
-    }
-    if (i) fprintf(o->f, "\n%*s", o->indent, "");
-    fputc(']', o->f);
-}
-
-/* `"warnings": [...]` of the bits: their texts (the context) or their names
-   ("SHARED_CORE": a run's or a comparison's). */
-CHRONO__PRIVATE void chrono__json_warning_list(chrono__jobj *o, unsigned warnings,
-                                               const char *(*text)(unsigned))
-{
-    unsigned bit = 0;
-    int n = 0;
-    chrono__jkey(o, "warnings");
-    fputc('[', o->f);
-    while ((bit = chrono__next_warning(warnings, bit)) != 0) {
-        fputs(n++ ? ", " : "", o->f);
-        chrono__json_str(o->f, text(bit));
-    }
-    fputc(']', o->f);
-}
-
-/* The context's clock members: the tick source, its rate and cost, the core's clock. */
-CHRONO__PRIVATE void chrono__json_clock(chrono__jobj *o, const chrono_session *s)
-{
-    const chrono_clock *c = &s->clock;
-    chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
-    chrono__jnum(o, "clock_hz", c->hz);
-    chrono__jstr(o, "clock_hz_method", chrono_clock_hz_method_name(c->hz_method));
-    chrono__jnum(o, "clock_calibration_spread", c->calib_spread);
-    chrono__jnum(o, "clock_overhead_ns", c->hz > 0 ? (double)c->overhead_ticks * 1e9 / c->hz : NAN);
-    chrono__jbool(o, "invariant_tsc", c->source == CHRONO_CLOCK_TSC ? c->invariant_tsc != 0 : -1);
-    chrono__jnum(o, "core_ghz", s->core_ghz);
-    chrono__jbool(o, "has_cycles", s->has_cycles != 0);
-}
-
-/* Google Benchmark's context members, then ours. */
-CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
-{
-    const chrono_session *s = w->session;
-    const chrono_env *e = &s->env;
-    const chrono_clock *c = &s->clock;
-    char buf[512];
-    double mhz = chrono__finite(s->core_ghz) && s->core_ghz > 0 ? s->core_ghz * 1e3
-               : c->source == CHRONO_CLOCK_TSC ? c->hz / 1e6 : 0;
-    chrono__date(buf, sizeof buf);
-    chrono__jstr(o, "date", buf);
-    chrono__jstr(o, "host_name", e->hostname);
-    if (w->executable) chrono__jstr(o, "executable", w->executable);
-    else { chrono__executable(buf, sizeof buf); chrono__jstr(o, "executable", buf); }
-    chrono__jint(o, "num_cpus", e->online_cpus > 0 ? e->online_cpus : 0);
-    chrono__jint(o, "mhz_per_cpu", (long long)(mhz + 0.5));
-    chrono__jbool(o, "cpu_scaling_enabled", (s->warnings & CHRONO_WARN_FREQ_SCALING) != 0);
-    if (s->counters.asked) {
-        char line[640];
-        chrono__jstr(o, "counters", chrono__counters_env(line, sizeof line, &s->counters));
-    }
-    chrono__json_caches(o, e);
-    chrono__jkey(o, "load_avg");
-    fputc('[', o->f);
-    if (e->loadavg1 >= 0) chrono__jnum_value(o->f, e->loadavg1);
-    fputc(']', o->f);
-    /* "release" only when nothing says otherwise: optimised (or the compiler does not say) and
-       NDEBUG defined; "debug" with assertions on or optimisation off (the same facts as
-       "optimized" and "asserts" below, so the three never disagree) */
-    chrono__jstr(o, "library_build_type", e->optimized == 0 || e->asserts ? "debug" : "release");
-    chrono__jstr(o, "chronoscope_version", CHRONO_VERSION_STRING);
-    chrono__jstr(o, "cpu_brand", e->cpu_brand);
-    chrono__jstr(o, "cpu_vendor", e->cpu_vendor);
-    chrono__jkey(o, "pinned_cpu");
-    if (s->pin.pinned) fprintf(o->f, "%d", s->pin.cpu); else fputs("null", o->f);
-    chrono__jstr(o, "cpu_topology", s->pin.topology);
-    chrono__jbool(o, "smt", e->smt);
-    chrono__jstr(o, "governor", e->governor);
-    chrono__jbool(o, "boost", e->boost);
-    chrono__jbool(o, "vm", e->in_vm == 1);
-    chrono__jstr(o, "hypervisor", e->hypervisor);
-    chrono__jstr(o, "emulator", e->emulator);
-    chrono__jstr(o, "kernel", e->kernel);
-    chrono__jbool(o, "pti", e->pti);
-    chrono__jstr(o, "mitigations", e->mitigations);
-    chrono__jstr(o, "clocksource", e->clocksource);
-    chrono__json_clock(o, s);
-    chrono__jstr(o, "compiler", e->compiler);
-    chrono__jbool(o, "optimized", e->optimized);
-    chrono__jbool(o, "asserts", e->asserts != 0);
-    chrono__jint(o, "samples_per_run", s->cfg.samples);
-    chrono__jnum(o, "warmup_ms", s->cfg.warmup_ms);
-    chrono__jnum(o, "max_ms", s->cfg.max_ms);
-    chrono__jnum(o, "min_sample_us", s->cfg.min_sample_us);
-    chrono__jnum(o, "confidence", s->cfg.confidence);
-    chrono__json_warning_list(o, s->warnings, chrono_env_warning);
-}
-
-CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
-{
-    chrono__jobj ctx;
-    fputs("{\n  \"context\": ", w->out);
-    ctx = chrono__jopen(w->out, 4);
-    chrono__json_context(w, &ctx);
-    chrono__jclose(&ctx);
-    fputs(",\n  \"benchmarks\": [", w->out);
-}
-
-CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w);
-
-CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const char *v)
-{
-    chrono__jstr(o, key, v);
-}
-CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v)
-{
-    chrono__jnum(o, key, v);
-}
-CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v)
-{
-    chrono__jbool(o, key, v);
-}
-CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v)
-{
-    chrono__jint(o, key, v);
-}
-/* The body's own counts: a member each, named by the program (key unused). */
-CHRONO__PRIVATE void chrono__jfield_user(chrono__jobj *o, const char *key, const chrono_result *r)
-{
-    int k;
-    (void)key;
-    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++)
-        chrono__jnum(o, r->user[k].name, chrono__user_value(r, k));
-}
-
-CHRONO__PRIVATE void chrono__jfield_count(chrono__jobj *o, const char *key, uint64_t v)
-{
-    char buf[24];
-    chrono__jkey(o, key);
-    fputs(chrono__u64(buf, v), o->f);
-}
-
-CHRONO__PRIVATE void chrono__jfield_warnings(chrono__jobj *o, const char *key, unsigned v)
-{
-    (void)key;   /* "warnings" */
-    chrono__json_warning_list(o, v, chrono_env_warning_name);
-}
-
-/* Google Benchmark's run members: name (a comparison side's "a vs b/a",
-   unique, so tools do not take the sides for repetitions), indices, the
-   error where there is no median, iterations, real_time and cpu_time. */
-CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r,
-                                         const chrono__row_ctx *x)
-{
-    char unique[3 * CHRONO_NAME_MAX + 16], buf[24];
-    int ok = chrono__finite(r->ns.median);
-    if (!strcmp(x->kind, "compare"))
-        (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
-    else chrono__str_copy(unique, sizeof unique, r->name);
-    chrono__jstr(o, "name", unique);
-    chrono__jint(o, "family_index", (long long)x->family);
-    chrono__jint(o, "per_family_instance_index", (long long)x->instance);
-    chrono__jstr(o, "run_name", unique);
-    chrono__jstr(o, "run_type", "iteration");
-    chrono__jint(o, "repetitions", 1);
-    chrono__jint(o, "repetition_index", 0);
-    chrono__jint(o, "threads", r->threads > 1 ? r->threads : 1);
-    if (!ok) {
-        chrono__jbool(o, "error_occurred", 1);
-        chrono__jstr(o, "error_message", "no accepted samples");
-    }
-    chrono__jkey(o, "iterations");
-    fputs(chrono__u64(buf, r->iters_per_sample * (uint64_t)r->samples), o->f);
-    chrono__jnum(o, "real_time", ok ? r->ns.median : 0.0);
-    chrono__jnum(o, "cpu_time", ok ? chrono__cpu_time(r) : 0.0);
-    chrono__jstr(o, "time_unit", "ns");
-}
-
-/* One entry of "benchmarks": Google Benchmark's members, then the field list. */
-#define CHRONO__JSON_VALUE(key, kind, where, value, when, saved) \
-    if (((where) & CHRONO__F_JSON) && (when)) chrono__jfield_##kind(&o, key, value);
-#define CHRONO__JSON_REJECTION(field, words, key) \
-    CHRONO__JSON_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
-CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r,
-                                        const chrono__row_ctx *x)
-{
-    chrono__jobj o;
-    chrono__fctx fc = chrono__fctx_of(w, r, x);
-    const chrono__fctx *f = &fc;
-    fputs(w->written ? ",\n    " : "\n    ", w->out);
-    o = chrono__jopen(w->out, 6);
-    chrono__json_gbench(&o, r, x);
-    CHRONO__FIELDS(CHRONO__JSON_VALUE, CHRONO__JSON_REJECTION)
-    chrono__jclose(&o);
-}
-
-/* ---- the program's own tables ----------------------------------------------------- */
-/* The writer's tables in the text formats (JSON writes them in chrono__json_end). */
-/* ---- BMF: Bencher's metric format --------------------------------------------------------- */
-/* One measure: "key": {"value": v, "lower_value": lo, "upper_value": hi},
-   the bounds left out when unknown; nothing when v is unknown. */
-CHRONO__PRIVATE void chrono__bmf_measure(FILE *o, int *first, const char *key, double v, double lo,
-                                         double hi)
-{
-    if (!chrono__finite(v)) return;
-    fprintf(o, "%s\n    \"%s\": {\"value\": ", *first ? "" : ",", key);
-    chrono__jnum_value(o, v);
-    if (chrono__finite(lo) && chrono__finite(hi)) {
-        fputs(", \"lower_value\": ", o); chrono__jnum_value(o, lo);
-        fputs(", \"upper_value\": ", o); chrono__jnum_value(o, hi);
-    }
-    fputc('}', o);
-    *first = 0;
-}
-
-/* A result as a BMF benchmark named as it is: "latency" (the median ns per
-   iteration and its interval, Bencher's built-in measure in ns) and, for a
-   comparison's side, "ratio" (this side / the other, with its interval, as
-   JSON's ratio fields).  The document is one object: begin writes "{", end "}". */
-CHRONO__PRIVATE void chrono__bmf_row(chrono_report_writer *w, const chrono_result *r,
-                                     const chrono__row_ctx *x)
-{
-    FILE *o = w->out;
-    int first = 1, none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
-    if (!chrono__finite(r->ns.median)) return;
-    fputs(w->written ? ",\n  \"" : "\n  \"", o);
-    (void)chrono_json_escape(o, r->name);
-    fputs("\": {", o);
-    chrono__bmf_measure(o, &first, "latency", r->ns.median, none ? NAN : r->ns.ci_low,
-                        none ? NAN : r->ns.ci_high);
-    chrono__bmf_measure(o, &first, "ratio", x->ratio, x->ratio_lo, x->ratio_hi);
-    fputs("\n  }", o);
-}
-
-CHRONO__PRIVATE void chrono__tables_end(chrono_report_writer *w)
-{
-    size_t i;
-    if (w->fmt == CHRONO_FORMAT_BMF) return;   /* metrics only */
-    for (i = 0; i < w->ntables; i++)
-        if (w->fmt != CHRONO_FORMAT_JSON)
-            (void)chrono__table_body(w->out, w->fmt, &w->tables[i], 0);
-}
-
-CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
-{
-    const chrono_session *s = w->session;
-    size_t i;
-    fputs("\n  ],\n  \"comparisons\": [", w->out);
-    for (i = 0; i < s->ncomparisons; i++) {
-        const chrono_comparison *c = &s->comparisons[i];
-        int shortfall = chrono_stats_level_short(c->ci_level, s->cfg.confidence);
-        int clear = chrono__finite(c->ratio) && (c->ci_high < 1 || c->ci_low > 1) && !shortfall;
-        char group[2 * CHRONO_NAME_MAX + 8];
-        chrono__jobj o;
-        (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
-        fputs(i ? ",\n    " : "\n    ", w->out);
-        o = chrono__jopen(w->out, 6);
-        chrono__jstr(&o, "name", group);
-        chrono__jstr(&o, "a", c->a.name);
-        chrono__jstr(&o, "b", c->b.name);
-        chrono__jnum(&o, "ratio", c->ratio);
-        chrono__jnum(&o, "ci_low", shortfall == 2 ? NAN : c->ci_low);   /* one pair: no interval */
-        chrono__jnum(&o, "ci_high", shortfall == 2 ? NAN : c->ci_high);
-        chrono__jnum(&o, "ci_level", c->ci_level);
-        chrono__jnum(&o, "cycles_ratio", c->cycles_ratio);
-        chrono__jint(&o, "rounds", (long long)c->rounds);
-        chrono__jkey(&o, "faster");
-        if (clear) chrono__json_str(w->out, c->ratio < 1 ? c->a.name : c->b.name);
-        else fputs("null", w->out);
-        chrono__jnum(&o, "speedup", clear ? (c->ratio < 1 ? 1.0 / c->ratio : c->ratio) : NAN);
-        chrono__json_warning_list(&o, c->warnings, chrono_env_warning_name);
-        chrono__jclose(&o);
-    }
-    fputs(s->ncomparisons ? "\n  ],\n  \"sweeps\": [" : "],\n  \"sweeps\": [", w->out);
-    for (i = 0; i < s->nsweeps; i++) {
-        const chrono_sweep_result *sw = &s->sweeps[i];
-        chrono__jobj o;
-        fputs(i ? ",\n    " : "\n    ", w->out);
-        o = chrono__jopen(w->out, 6);
-        chrono__jstr(&o, "name", sw->name);
-        chrono__jint(&o, "points", (long long)sw->points);
-        chrono__jstr(&o, "unit", sw->unit);
-        chrono__jnum(&o, "per_unit_ns", sw->per_unit_ns);
-        chrono__jnum(&o, "per_unit_ci_low_ns", sw->per_unit_ci[0]);
-        chrono__jnum(&o, "per_unit_ci_high_ns", sw->per_unit_ci[1]);
-        chrono__jnum(&o, "fixed_ns", sw->fixed_ns);
-        chrono__jnum(&o, "fixed_ci_low_ns", sw->fixed_ci[0]);
-        chrono__jnum(&o, "fixed_ci_high_ns", sw->fixed_ci[1]);
-        chrono__jnum(&o, "r2", sw->r2);
-        chrono__jnum(&o, "per_unit_cycles", sw->per_unit_cycles);
-        chrono__jnum(&o, "fixed_cycles", sw->fixed_cycles);
-        chrono__jnum(&o, "r2_cycles", sw->r2_cycles);
-        chrono__jint(&o, "first_result", (long long)sw->first_result);
-        chrono__jclose(&o);
-    }
-    fputs(s->nsweeps ? "\n  ]" : "]", w->out);
-    for (i = 0; i < w->ntables; i++) {
-        fputs(",\n", w->out);
-        (void)chrono__table_body(w->out, CHRONO_FORMAT_JSON, &w->tables[i], 2);
-    }
-    fputs("\n}\n", w->out);
-}
-
-/* ---- the writer --------------------------------------------------------------------- */
-CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, chrono_format mode)
-{
-    char buf[CHRONO__CELL];
-    size_t w = 4, i, n;
-    char mark[64];   /* a marked row's name is longer */
-    for (i = 0; i < s->nresults; i++)
-        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->results[i].name, mode)) +
-                 chrono__mark_text(mark, sizeof mark, s->results[i].warnings)) > w) w = n;
-    for (i = 0; i < s->ncomparisons; i++) {
-        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) +
-                 CHRONO__SIDE_LABEL +
-                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].a.warnings)) > w)
-            w = n;
-        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) +
-                 CHRONO__SIDE_LABEL +
-                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].b.warnings)) > w)
-            w = n;
-    }
-    return w;
-}
-
-CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out,
-                                   chrono_format fmt, const chrono_report_options *opt)
-{
-    if (!w) return CHRONO_EINVAL;
-    memset(w, 0, sizeof *w);
-    if (!s || !s->is_open || !out) return CHRONO_EINVAL;
-    if ((int)fmt < CHRONO_FORMAT_TEXT ||
-        ((int)fmt > CHRONO_FORMAT_JSON && fmt != CHRONO_FORMAT_BMF))
-        return CHRONO_EINVAL;
-    w->session = s;
-    w->out = out;
-    w->fmt = fmt;
-    w->color = fmt == CHRONO_FORMAT_TEXT &&
-               chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
-    w->executable = opt ? opt->executable : NULL;
-    w->tables = opt ? opt->tables : NULL;
-    w->baseline = opt ? opt->baseline : NULL;
-    w->ntables = opt && opt->tables ? opt->ntables : 0;
-    w->name_width = (int)chrono__name_width(
-        s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO_FORMAT_MARKDOWN : CHRONO_FORMAT_TEXT);
-    if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
-    switch (fmt) {
-    case CHRONO_FORMAT_TEXT:
-    case CHRONO_FORMAT_MARKDOWN: chrono__rows_begin(w); break;
-    case CHRONO_FORMAT_CSV:      chrono__csv_begin(w); break;
-    case CHRONO_FORMAT_JSON:     chrono__json_begin(w); break;
-    case CHRONO_FORMAT_BMF:      fputc('{', out); break;
-    default:                     break;   /* HTML: refused above (html.h) */
-    }
-    return chrono__io(out);
-}
-
-CHRONO__PRIVATE int chrono__writer_ok(const chrono_report_writer *w)
-{
-    return w && w->session && w->out ? 0 : CHRONO_EINVAL;
-}
-
-/* The baseline's median: the last result of that name, NAN when none. */
-CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w)
-{
-    const chrono_session *s = w->session;
-    size_t i;
-    if (!w->baseline) return NAN;
-    for (i = s->nresults; i-- > 0;)
-        if (!strcmp(s->results[i].name, w->baseline)) return s->results[i].ns.median;
-    for (i = s->ncomparisons; i-- > 0;) {
-        if (!strcmp(s->comparisons[i].a.name, w->baseline)) return s->comparisons[i].a.ns.median;
-        if (!strcmp(s->comparisons[i].b.name, w->baseline)) return s->comparisons[i].b.ns.median;
-    }
-    return NAN;
-}
-
-CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r,
-                                             const chrono__row_ctx *x)
-{
-    chrono__fctx f;
-    f.r = r;
-    f.x = x;
-    f.none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
-    f.cyc = r->has_cycles;
-    f.base = chrono__baseline_ns(w);
-    return f;
-}
-
-/* What a row adds to the cells: "a: " / "b: " before a comparison side's
-   name, and "1.52x NAME" against the baseline. */
-CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__row *row,
-                                        const chrono_result *r, const chrono__row_ctx *x)
-{
-    double base = chrono__baseline_ns(w);
-    char num[48];
-    chrono__row_label(row->cell[CHRONO__COL_NAME], CHRONO__CELL, x->side);
-    if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
-        size_t len = strlen(row->cell[CHRONO__COL_DIST]);
-        (void)chrono__bprintf(row->cell[CHRONO__COL_DIST] + len, CHRONO__CELL - len, "  %sx %s",
-                              chrono__sig3(num, sizeof num, r->ns.median / base), w->baseline);
-    }
-}
-
-/* One result in its context (kind, group, comparison ratio, JSON family). */
-CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_result *r,
-                                       const chrono__row_ctx *x)
-{
-    int rc = chrono__writer_ok(w);
-    chrono__row row;
-    char cnt[640];   /* the counters' line under a text or markdown row */
-    if (rc < 0) return rc;
-    if (!r) return CHRONO_EINVAL;
-    if (r->truncated) w->any_truncated = 1;
-    w->row_warnings |= r->warnings;
-    {
-        size_t k = 0;
-#define CHRONO__REJECTION_ADD(field, words, key) w->rejected[k++] += r->field;
-        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
-#undef CHRONO__REJECTION_ADD
-    }
-    switch (w->fmt) {
-    case CHRONO_FORMAT_TEXT:
-        chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
-        chrono__row_extras(w, &row, r, x);
-        chrono__text_row(w, &row, 0);
-        if (r->counters || r->nuser)
-            fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
-        break;
-    case CHRONO_FORMAT_MARKDOWN:
-        chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
-        chrono__row_extras(w, &row, r, x);
-        if (r->counters || r->nuser) {   /* a table row stays one line: the counters end its last
-                                            cell */
-            chrono__str_append(row.cell[CHRONO__COL_DIST], CHRONO__CELL, "  per iteration: ");
-            chrono__str_append(row.cell[CHRONO__COL_DIST], CHRONO__CELL,
-                               chrono__counters_cell(cnt, sizeof cnt, r));
-        }
-        chrono__md_row(w, &row);
-        break;
-    case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
-    case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;
-    case CHRONO_FORMAT_BMF:  if (!chrono__finite(r->ns.median)) return chrono__io(w->out);
-                             chrono__bmf_row(w, r, x); break;
-    default:                 break;
-    }
-    w->written++;
-    return chrono__io(w->out);
-}
-
-CHRONO__PRIVATE chrono__row_ctx chrono__ctx_run(size_t family)
-{
-    chrono__row_ctx x;
-    x.kind = "run"; x.group = ""; x.vs = ""; x.side = "";
-    x.ratio = x.ratio_lo = x.ratio_hi = NAN;
-    x.family = family; x.instance = 0;
-    return x;
-}
-
-CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result *r)
-{
-    chrono__row_ctx x;
-    int rc = chrono__writer_ok(w);
-    if (rc < 0) return rc;
-    x = chrono__ctx_run(w->families++);
-    return chrono__report_row(w, r, &x);
-}
-
-CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_comparison *c)
-{
-    char group[2 * CHRONO_NAME_MAX + 8];
-    chrono__row_ctx x;
-    int rc = chrono__writer_ok(w), none;
-    if (rc < 0) return rc;
-    if (!c) return CHRONO_EINVAL;
-    (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
-    x = chrono__ctx_run(w->families++);
-    x.kind = "compare"; x.group = group; x.side = "a";
-    /* one pair: no interval */
-    none = chrono_stats_level_short(c->ci_level, w->session->cfg.confidence) == 2;
-    x.vs = c->b.name; x.ratio = c->ratio;
-    x.ratio_lo = none ? NAN : c->ci_low;
-    x.ratio_hi = none ? NAN : c->ci_high;
-    rc = chrono__report_row(w, &c->a, &x);
-    x.vs = c->a.name; x.instance = 1; x.side = "b";
-    x.ratio = c->ratio > 0 ? 1.0 / c->ratio : NAN;
-    x.ratio_lo = !none && c->ci_high > 0 ? 1.0 / c->ci_high : NAN;
-    x.ratio_hi = !none && c->ci_low > 0 ? 1.0 / c->ci_low : NAN;
-    if (rc == 0) rc = chrono__report_row(w, &c->b, &x);
-    return rc;
-}
-
-CHRONO_API int chrono_report_end(chrono_report_writer *w)
-{
-    int rc = chrono__writer_ok(w);
-    if (rc < 0) return rc;
-    switch (w->fmt) {
-    case CHRONO_FORMAT_TEXT:
-    case CHRONO_FORMAT_MARKDOWN: chrono__rows_end(w); break;
-    case CHRONO_FORMAT_CSV:      break;
-    case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
-    case CHRONO_FORMAT_BMF:      fputs(w->written ? "\n}\n" : "}\n", w->out); break;
-    default:                     break;
-    }
-    chrono__tables_end(w);
-    if (fflush(w->out) != 0) return CHRONO_EIO;
-    return chrono__io(w->out);
-}
-
 /* The sweep holding result i, or NULL. */
 CHRONO__PRIVATE const chrono_sweep_result *chrono__sweep_of(const chrono_session *s, size_t i)
 {
@@ -12440,248 +11538,8 @@ CHRONO__PRIVATE const chrono_sweep_result *chrono__sweep_of(const chrono_session
     return NULL;
 }
 
-CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt,
-                                const chrono_report_options *opt)
-{
-    chrono_report_writer w;
-    size_t i;
-    int rc = chrono_report_begin(&w, s, out, fmt, opt);
-    for (i = 0; rc == 0 && i < s->nresults; i++) {
-        const chrono_sweep_result *sw = chrono__sweep_of(s, i);
-        chrono__row_ctx x = chrono__ctx_run(w.families);
-        if (sw) {
-            x.kind = "sweep"; x.group = sw->name;
-            x.instance = i - sw->first_result;
-            if (x.instance + 1 == sw->points || i + 1 == s->nresults) w.families++;
-        } else {
-            w.families++;
-        }
-        rc = chrono__report_row(&w, &s->results[i], &x);
-    }
-    for (i = 0; rc == 0 && i < s->ncomparisons; i++)
-        rc = chrono_report_comparison(&w, &s->comparisons[i]);
-    if (rc == 0) rc = chrono_report_end(&w);
-    return rc;
-}
-
-CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt)
-{
-    return chrono_report_ex(s, out, fmt, NULL);
-}
-
-CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t)
-{
-    return chrono_table_write(out, fmt, t);
-}
-
-/* ---- the saved-run reader: the JSON writer's partner ---------------------------------------- */
-/* A minimal JSON reader: enough to walk a report and read numbers and
-   strings.  Every function takes the text at p and returns where the value
-   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
-CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    return p;
-}
-
-/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
-   buf is not NULL, truncated to n. */
-CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
-{
-    size_t k = 0;
-    if (*p != '"') return NULL;
-    for (p++; *p != '"'; p++) {
-        char c = *p;
-        if (!c || (unsigned char)c < 0x20) return NULL;
-        if (c == '\\') {
-            int i;
-            switch (*++p) {
-            case '"': case '\\': case '/': c = *p; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case 'u':
-                for (i = 1; i <= 4; i++)
-                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
-                c = '?';
-                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
-                    c = (char)((p[3] - '0') * 16 +
-                               (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
-                p += 4;
-                break;
-            default: return NULL;
-            }
-        }
-        if (buf && k + 1 < n) buf[k++] = c;
-    }
-    if (buf && n) buf[k] = '\0';
-    return p + 1;
-}
-
-CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
-
-CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
-{
-    char *end;
-    const char *q = p;
-    if (*q == '-') q++;
-    if (!(*q >= '0' && *q <= '9')) return NULL;
-    if (out) *out = strtod(p, &end);
-    else (void)strtod(p, &end);
-    return end > p ? end : NULL;
-}
-
-/* An array or object: skip it. */
-CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
-{
-    char close = *p == '[' ? ']' : '}';
-    int first = 1;
-    if (depth > 64) return NULL;
-    p = chrono__json_ws(p + 1);
-    while (*p != close) {
-        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
-        first = 0;
-        if (close == '}') {
-            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
-            p = chrono__json_ws(p);
-            if (*p != ':') return NULL;
-            p = chrono__json_ws(p + 1);
-        }
-        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
-        p = chrono__json_ws(p);
-    }
-    return p + 1;
-}
-
-CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
-{
-    p = chrono__json_ws(p);
-    if (*p == '"') return chrono__json_string(p, NULL, 0);
-    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
-    if (!strncmp(p, "true", 4)) return p + 4;
-    if (!strncmp(p, "false", 5)) return p + 5;
-    if (!strncmp(p, "null", 4)) return p + 4;
-    return chrono__json_number(p, NULL);
-}
-
-/* Where a saved entry's member `key` goes: the field list's (report.h's
-   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
-#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
-#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
-    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
-#define CHRONO__SAVED_NONE(field, words, key)
-CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
-{
-    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
-    return NULL;
-}
-#undef CHRONO__SAVED_SLOT
-#undef CHRONO__SAVED_NONE
-
-/* The next member of the JSON object whose members start at *pp (just after
-   its '{', or after the previous member's value; *first 1 before the first):
-   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
-   (*pp after its '}'); -1 when malformed. */
-CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
-{
-    const char *p = chrono__json_ws(*pp);
-    if (*p == '}') { *pp = p + 1; return 0; }
-    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
-    *first = 0;
-    if (!(p = chrono__json_string(p, key, n))) return -1;
-    p = chrono__json_ws(p);
-    if (*p != ':') return -1;
-    *pp = chrono__json_ws(p + 1);
-    return 1;
-}
-
-/* One object of "benchmarks": its name and the figures we read. */
-CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n,
-                                                    chrono_saved *sv)
-{
-    char key[32];
-    int first = 1, m;
-    name[0] = '\0';
-    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
-    if (*p != '{') return chrono__json_value(p, 1);
-    p++;
-    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
-        double *num = chrono__saved_slot(sv, key);
-        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
-        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
-        else p = chrono__json_value(p, 2);
-        if (!p) return NULL;
-    }
-    return m < 0 ? NULL : p;
-}
-
-/* The entry called `name` in the "benchmarks" array of a JSON report.
-   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
-CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
-{
-    const char *p;
-    char key[16];
-    int first = 1;
-    if (!json || !name || !out) return CHRONO_EINVAL;
-    p = chrono__json_ws(json);
-    if (*p != '{') return CHRONO_EINVAL;
-    p++;
-    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
-        if (!strcmp(key, "benchmarks") && *p == '[') {
-            p = chrono__json_ws(p + 1);
-            while (*p && *p != ']') {
-                char nm[CHRONO_NAME_MAX];
-                chrono_saved sv;
-                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
-                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) {
-                    *out = sv;
-                    return 0;
-                }
-                p = chrono__json_ws(p);
-                if (*p == ',') p = chrono__json_ws(p + 1);
-                else if (*p != ']') return CHRONO_EINVAL;
-            }
-            return CHRONO_EINVAL;
-        }
-        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
-    }
-    return CHRONO_EINVAL;
-}
-
-/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
-CHRONO__PRIVATE char *chrono__read_file(const char *path)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) return NULL;
-    for (;;) {
-        size_t got;
-        if (len + 4097 > cap) {
-            char *nb;
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) {
-                CHRONO_FREE(buf);
-                fclose(f);
-                return NULL;
-            }
-            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
-            buf = nb; cap = ncap;
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
-    else buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 CHRONO__EXTERN_C_END
-#endif /* CHRONOSCOPE_REPORT_IMPL */
+#endif /* CHRONOSCOPE_SUMMARY_IMPL */
 
 /* ==== chronoscope/html.h: implementation ====================================== */
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_HTML_IMPL)
@@ -13643,15 +12501,1228 @@ CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
     return chrono__io(out);
 }
 
+CHRONO__EXTERN_C_END
+#endif /* CHRONOSCOPE_HTML_IMPL */
+
+/* ==== chronoscope/report.h: implementation ==================================== */
+#if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_REPORT_IMPL)
+#define CHRONOSCOPE_REPORT_IMPL
+
+#include <stdlib.h>
+#include <time.h>
+#include <locale.h>
+/* Is a FILE a terminal?  Only for the colour decision: where the platform
+   cannot say, the answer is "no" and the report has no colour. */
+#if CHRONO__OS_WINDOWS
+#  include <io.h>
+#  define CHRONO__ISATTY(f) (_isatty(_fileno(f)) != 0)
+#elif CHRONO__OS_LINUX || CHRONO__OS_POSIX
+#  include <unistd.h>
+#  define CHRONO__ISATTY(f) (isatty(fileno(f)) != 0)
+#else
+#  define CHRONO__ISATTY(f) 0
+#endif
+
+CHRONO__EXTERN_C_BEGIN
+
+/* Path of the running program where the OS says, else "". */
+CHRONO__PRIVATE void chrono__executable(char *buf, size_t n)
+{
+    buf[0] = '\0';
+#if CHRONO__OS_LINUX
+    {
+        ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+        buf[len > 0 ? (size_t)len : 0] = '\0';
+    }
+#elif CHRONO__OS_WINDOWS
+    {
+        DWORD len = GetModuleFileNameA(NULL, buf, (DWORD)n);
+        if (len == 0 || len >= (DWORD)n) buf[0] = '\0';
+    }
+#endif
+}
+
+CHRONO__PRIVATE int chrono__want_color(FILE *out, int mode)
+{
+    if (mode == CHRONO_COLOR_ALWAYS) return 1;
+    if (mode != CHRONO_COLOR_AUTO) return 0;
+    return getenv("NO_COLOR") == NULL && CHRONO__ISATTY(out);
+}
+
+CHRONO__PRIVATE void chrono__mark_footnote(const chrono_report_writer *w, const char *bullet,
+                                           chrono_format mode)
+{
+    char line[CHRONO__CELL];
+    unsigned bit = 0;
+    while ((bit = chrono__next_warning(w->row_warnings, bit)) != 0)
+        fprintf(w->out, "%s!%u %s: %s\n", bullet, chrono__warning_number(bit),
+                chrono_env_warning_name(bit),
+                chrono_escape_buf(line, sizeof line, chrono_env_warning(bit), mode));
+}
+
+/* "SHARED_CORE|EMPTY_BODY" for CSV; "" for none. */
+CHRONO__PRIVATE void chrono__warning_names(char *buf, size_t n, unsigned warnings)
+{
+    (void)chrono__warning_list(buf, n, warnings, "", "|", 0);
+}
+
+#define CHRONO__BOLD "\033[1m"
+#define CHRONO__DIM "\033[2m"
+#define CHRONO__YELLOW "\033[33m"
+#define CHRONO__GREEN "\033[32m"
+#define CHRONO__RESET "\033[0m"
+
+CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *code)
+{
+    if (w->color) fputs(code, w->out);
+}
+
+/* "N migrated, N preempted, ..." for the samples the runs rejected and
+   replaced, by cause (the order of w->rejected); 0 when there were none. */
+CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
+{
+#define CHRONO__REJECTION_WORDS(field, words, key) words,
+    static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
+        CHRONO__REJECTION_WORDS) };
+#undef CHRONO__REJECTION_WORDS
+    char num[24];
+    size_t i, len = 0, any = 0;
+    for (i = 0; i < CHRONO__NREJECTIONS; i++) any += w->rejected[i];
+    buf[0] = '\0';
+    for (i = 0; any && i < CHRONO__NREJECTIONS && len < n; i++) {
+        int k = chrono__bprintf(buf + len, n - len, "%s%s %s", i ? ", " : "",
+                                chrono__u64(num, (uint64_t)w->rejected[i]), cause[i]);
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+    return any != 0;
+}
+
+/* The runs' own lines (memory, processes) after the comparisons and sweeps:
+   a section of their own, "**Runs**" in markdown (not items under
+   "**Comparisons**"), after a blank line in text. */
+CHRONO__PRIVATE void chrono__runs_title(const chrono_report_writer *w, int *titled)
+{
+    const chrono_session *s = w->session;
+    if (*titled) return;
+    *titled = 1;
+    if (w->fmt == CHRONO_FORMAT_MARKDOWN) fputs("\n**Runs**\n\n", w->out);
+    else if (s->ncomparisons || s->nsweeps) fputc('\n', w->out);
+}
+
+CHRONO__PRIVATE void chrono__memory_footnotes(const chrono_report_writer *w, const char *bullet,
+                                              chrono_format mode)
+{
+    const chrono_session *s = w->session;
+    char line[512], name[CHRONO__CELL];
+    size_t i;
+    int titled = 0;
+    for (i = 0; i < s->nresults; i++)
+        if (chrono__memory_line(line, sizeof line, &s->results[i])) {
+            chrono__runs_title(w, &titled);
+            fprintf(w->out, "%smemory %s: %s\n", bullet,
+                    chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+        }
+    for (i = 0; i < s->nresults; i++)
+        if (chrono__processes_line(line, sizeof line, &s->results[i])) {
+            chrono__runs_title(w, &titled);
+            fprintf(w->out, "%sbetween processes %s: %s\n", bullet,
+                    chrono_escape_buf(name, sizeof name, s->results[i].name, mode), line);
+        }
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+CHRONO__PRIVATE void chrono__text_row(chrono_report_writer *w, const chrono__row *row, int title)
+{
+    int i;
+    for (i = 0; i < CHRONO__COLS; i++) {
+        size_t width = i == CHRONO__COL_NAME ? (size_t)w->name_width : chrono__cols[i].width;
+        if (i > 0) fputs("  ", w->out);
+        if (i == CHRONO__COL_MEDIAN && !title) chrono__color(w, CHRONO__BOLD);
+        if (i == CHRONO__COLS - 1) fputs(row->cell[i], w->out);   /* no trailing blanks */
+        else chrono__pad(w->out, row->cell[i], width, chrono__cols[i].right);
+        if (i == CHRONO__COL_MEDIAN && !title) chrono__color(w, CHRONO__RESET);
+    }
+    fputc('\n', w->out);
+}
+
+/* The counters asked for (counters.h): those that count, then, once, those
+   that do not and why ("open: task-clock; unavailable: instructions: no PMU ..."). */
+CHRONO__PRIVATE const char *chrono__counters_env(char *buf, size_t n, const chrono_counters *c)
+{
+    char why[400];
+    int i, any = 0;
+    chrono__str_copy(buf, n, "open: ");
+    for (i = 0; i < CHRONO_COUNTER_COUNT; i++)
+        if (c->open & CHRONO_COUNTER_BIT(i)) {
+            if (any++) chrono__str_append(buf, n, ", ");
+            chrono__str_append(buf, n, chrono_counter_name(i));
+        }
+    if (!any) chrono__str_append(buf, n, "none");
+    if (chrono_counters_unavailable(c, why, sizeof why)) {
+        chrono__str_append(buf, n, "; unavailable: ");
+        chrono__str_append(buf, n, why);
+    }
+    return buf;
+}
+
+/* One labelled line of the header: text "label    text" after `prefix`
+   (coloured by `code` where not NULL), markdown "- **label**: text". */
+CHRONO__PRIVATE void chrono__env_item(FILE *out, chrono_format fmt, const char *prefix,
+                                      const char *label, const char *text, const char *code)
+{
+    char line[CHRONO__CELL];
+    chrono_escape_buf(line, sizeof line, text, fmt);
+    if (fmt == CHRONO_FORMAT_MARKDOWN) { fprintf(out, "- **%s**: %s\n", label, line); return; }
+    fprintf(out, "%s%s%-8s %s%s\n", prefix, code ? code : "", label, line,
+            code ? CHRONO__RESET : "");
+}
+
+/* The header of the text and markdown reports (and chrono_report_environment):
+   version and date, the environment's lines, one line per warning. */
+CHRONO__PRIVATE void chrono__env_write(const chrono_session *s, FILE *out, chrono_format fmt,
+                                       const char *prefix, int color)
+{
+    chrono__env_head h;
+    unsigned bit = 0;
+    int i;
+    chrono__env_head_read(s, &h);
+    if (fmt == CHRONO_FORMAT_MARKDOWN)
+        fprintf(out, "#### chronoscope %s, %s\n\n", CHRONO_VERSION_STRING, h.date);
+    else
+        fprintf(out, "%s%schronoscope %s%s  %s\n", prefix, color ? CHRONO__BOLD : "",
+                CHRONO_VERSION_STRING, color ? CHRONO__RESET : "", h.date);
+    for (i = 0; i < CHRONO__ENV_LINES; i++)
+        chrono__env_item(out, fmt, prefix, h.lines[i].label, h.lines[i].text, NULL);
+    if (s->counters.asked) {   /* which counters count, and once why the others do not */
+        char line[CHRONO__CELL];
+        chrono__env_item(out, fmt, prefix, "counters",
+                         chrono__counters_env(line, sizeof line, &s->counters), NULL);
+    }
+    while ((bit = chrono__next_warning(s->warnings, bit)) != 0)
+        chrono__env_item(out, fmt, prefix, "warning", chrono_env_warning(bit),
+                         color ? CHRONO__YELLOW : NULL);
+}
+
+CHRONO_API int chrono_report_environment(const chrono_session *s, FILE *out, const char *prefix)
+{
+    if (!s || !s->is_open || !out) return CHRONO_EINVAL;
+    chrono__env_write(s, out, CHRONO_FORMAT_TEXT, prefix ? prefix : "", 0);
+    return chrono__io(out);
+}
+
+/* The text and markdown reports' end: the footnotes under the table (a
+   budget reached, rejected samples), each comparison and sweep in words, the
+   memory and mark footnotes.  Markdown puts them in "- " items under bold
+   titles; text in plain lines, a clear verdict in green. */
+CHRONO__PRIVATE void chrono__rows_end(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    const int md = w->fmt == CHRONO_FORMAT_MARKDOWN;
+    const char *item = md ? "- " : "";
+    char words[1024], a[CHRONO__CELL], b[CHRONO__CELL];
+    size_t i;
+    if (w->any_truncated)
+        fputs(md ? "\n\\* the run reached its time budget before taking every sample\n"
+                 : "* the run reached its time budget (max_ms) before taking every sample\n",
+              w->out);
+    if (chrono__rejected_words(words, sizeof words, w))
+        fprintf(w->out, "%srejected and replaced samples: %s\n", md ? "\n" : "", words);
+    if (s->ncomparisons) fputs(md ? "\n**Comparisons**\n\n" : "\n", w->out);
+    for (i = 0; i < s->ncomparisons; i++) {
+        const chrono_comparison *c = &s->comparisons[i];
+        int clear = chrono__verdict(words, sizeof words, c, w->fmt, s->cfg.confidence);
+        fprintf(w->out, "%s%s vs %s: ", item, chrono_escape_buf(a, sizeof a, c->a.name, w->fmt),
+                chrono_escape_buf(b, sizeof b, c->b.name, w->fmt));
+        chrono__color(w, clear ? CHRONO__GREEN : CHRONO__DIM);
+        fputs(words, w->out);
+        chrono__color(w, CHRONO__RESET);
+        (void)chrono__mark_text(words, sizeof words, c->warnings);
+        fprintf(w->out, "%s\n", words);
+        w->row_warnings |= c->warnings;
+    }
+    if (s->nsweeps) fputs(md ? "\n**Sweeps**\n\n" : "\n", w->out);
+    for (i = 0; i < s->nsweeps; i++) {
+        chrono__sweep_words(words, sizeof words, &s->sweeps[i]);
+        fprintf(w->out, "%s%s %s\n", md ? "- " : "sweep ",
+                chrono_escape_buf(a, sizeof a, s->sweeps[i].name, w->fmt), words);
+    }
+    chrono__memory_footnotes(w, item, w->fmt);
+    if (w->row_warnings) fputc('\n', w->out);
+    chrono__mark_footnote(w, item, w->fmt);
+}
+
+/* ---- markdown -------------------------------------------------------------------- */
+CHRONO__PRIVATE void chrono__md_row(chrono_report_writer *w, const chrono__row *row)
+{
+    int i;
+    fputc('|', w->out);
+    for (i = 0; i < CHRONO__COLS; i++) {
+        fputc(' ', w->out);
+        chrono__pad(w->out, row->cell[i], i == CHRONO__COL_NAME ? (size_t)w->name_width : 0, 0);
+        fputs(" |", w->out);
+    }
+    fputc('\n', w->out);
+}
+
+/* The text and markdown reports' start: the header, then the table's title
+   row (text: bold; markdown: and its alignment row). */
+CHRONO__PRIVATE void chrono__rows_begin(chrono_report_writer *w)
+{
+    chrono__row title;
+    int i;
+    chrono__env_write(w->session, w->out, w->fmt, "", w->color);
+    fputc('\n', w->out);
+    chrono__row_title(&title, w->session);
+    if (w->fmt == CHRONO_FORMAT_TEXT) {
+        chrono__color(w, CHRONO__BOLD);
+        chrono__text_row(w, &title, 1);
+        chrono__color(w, CHRONO__RESET);
+        return;
+    }
+    chrono__md_row(w, &title);
+    fputc('|', w->out);
+    for (i = 0; i < CHRONO__COLS; i++)
+        fputs(chrono__cols[i].right ? " ---: |" : " :--- |", w->out);
+    fputc('\n', w->out);
+}
+
+/* ---- CSV -------------------------------------------------------------------------- */
+/* How a row relates to the rest of the session. */
+typedef struct chrono__row_ctx {
+    const char *kind;        /* "run", "sweep", "compare" */
+    const char *group;       /* sweep name, or "a vs b" */
+    const char *vs;          /* the other side of a comparison */
+    const char *side;        /* "a" or "b" for a comparison's sides, else "" */
+    double ratio, ratio_lo, ratio_hi;   /* this side / the other */
+    size_t family, instance; /* JSON family_index, per_family_instance_index */
+} chrono__row_ctx;
+
+/* What the field list's values are read from (CHRONO__FIELDS). */
+typedef struct chrono__fctx {
+    const chrono_result *r;
+    const chrono__row_ctx *x;
+    int none;                /* no interval: one sample */
+    int cyc;                 /* cycles known */
+    double base;             /* the baseline's median, NAN without one */
+} chrono__fctx;
+
+/* Google Benchmark's cpu_time: the thread's CPU time per iteration, the
+   median where the OS does not say; NAN without a median. */
+CHRONO__PRIVATE double chrono__cpu_time(const chrono_result *r)
+{
+    if (!chrono__finite(r->ns.median)) return NAN;
+    return chrono__finite(r->cpu_ns_per_iter) ? r->cpu_ns_per_iter : r->ns.median;
+}
+
+/* A counter's median per iteration; NAN where it was not counted (never a 0). */
+CHRONO__PRIVATE double chrono__counter_value(const chrono_result *r, int id)
+{
+    return r->counters & CHRONO_COUNTER_BIT(id) ? r->counter[id].median : NAN;
+}
+
+CHRONO__PRIVATE void chrono__csv_str(FILE *out, const char *v)
+{
+    (void)chrono_escape(out, v, CHRONO_FORMAT_CSV);
+}
+
+CHRONO__PRIVATE void chrono__csv_num(FILE *out, double v)
+{
+    char buf[48];
+    if (chrono__finite(v)) fputs(chrono__num(buf, sizeof buf, "%.10g", v), out);
+}
+
+CHRONO__PRIVATE void chrono__csv_count(FILE *out, uint64_t v)
+{
+    char buf[24];
+    fputs(chrono__u64(buf, v), out);
+}
+
+CHRONO__PRIVATE void chrono__csv_flag(FILE *out, int v) { fputc(v ? '1' : '0', out); }
+CHRONO__PRIVATE void chrono__csv_user(FILE *out, const chrono_result *r)
+{
+    char buf[CHRONO_USER_COUNTERS_MAX * 96];
+    chrono__csv_str(out, chrono__user_cell(buf, sizeof buf, r, 1));
+}
+CHRONO__PRIVATE void chrono__csv_cpu(FILE *out, int cpu) { if (cpu >= 0) fprintf(out, "%d", cpu); }
+
+CHRONO__PRIVATE void chrono__csv_warnings(FILE *out, unsigned warnings)
+{
+    char names[512];
+    chrono__warning_names(names, sizeof names, warnings);
+    chrono__csv_str(out, names);
+}
+
+#define CHRONO__CSV_KEY(key, kind, where, value, when, saved) \
+    if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); fputs(key, o); }
+#define CHRONO__CSV_REJECTION_KEY(field, words, key) \
+    CHRONO__CSV_KEY(key, count, CHRONO__F_ALL, 0, 1, 0)
+CHRONO__PRIVATE void chrono__csv_begin(chrono_report_writer *w)
+{
+    FILE *o = w->out;
+    int n = 0;
+    CHRONO__FIELDS(CHRONO__CSV_KEY, CHRONO__CSV_REJECTION_KEY)
+    fputs("\r\n", o);
+}
+
+/* The field list's context of one row. */
+CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r,
+                                             const chrono__row_ctx *x);
+
+#define CHRONO__CSV_VALUE(key, kind, where, value, when, saved) \
+    if ((where) & CHRONO__F_CSV) { if (n++) fputc(',', o); chrono__csv_##kind(o, value); }
+#define CHRONO__CSV_REJECTION(field, words, key) \
+    CHRONO__CSV_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
+CHRONO__PRIVATE void chrono__csv_row(chrono_report_writer *w, const chrono_result *r,
+                                     const chrono__row_ctx *x)
+{
+    FILE *o = w->out;
+    chrono__fctx fc = chrono__fctx_of(w, r, x);
+    const chrono__fctx *f = &fc;
+    int n = 0;
+    CHRONO__FIELDS(CHRONO__CSV_VALUE, CHRONO__CSV_REJECTION)
+    fputs("\r\n", o);
+}
+
+/* ---- JSON ------------------------------------------------------------------------- */
+/* Members of one object, Google Benchmark's layout: one per line, indented. */
+typedef struct chrono__jobj { FILE *f; int n, indent; } chrono__jobj;
+
+CHRONO__PRIVATE chrono__jobj chrono__jopen(FILE *f, int indent)
+{
+    chrono__jobj o;
+    o.f = f; o.n = 0; o.indent = indent;
+    fputs("{\n", f);
+    return o;
+}
+
+CHRONO__PRIVATE void chrono__jclose(chrono__jobj *o)
+{
+    fprintf(o->f, "\n%*s}", o->indent - 2, "");
+}
+
+CHRONO__PRIVATE void chrono__jkey(chrono__jobj *o, const char *key)
+{
+    if (o->n++) fputs(",\n", o->f);
+    fprintf(o->f, "%*s\"%s\": ", o->indent, "", key);
+}
+
+CHRONO__PRIVATE void chrono__jstr(chrono__jobj *o, const char *key, const char *v)
+{
+    chrono__jkey(o, key);
+    chrono__json_str(o->f, v);
+}
+
+CHRONO__PRIVATE void chrono__jnum(chrono__jobj *o, const char *key, double v)
+{
+    chrono__jkey(o, key);
+    chrono__jnum_value(o->f, v);
+}
+
+CHRONO__PRIVATE void chrono__jint(chrono__jobj *o, const char *key, long long v)
+{
+    char buf[24];
+    chrono__jkey(o, key);
+    if (v < 0) { fputc('-', o->f); v = -v; }
+    fputs(chrono__u64(buf, (uint64_t)v), o->f);
+}
+
+CHRONO__PRIVATE void chrono__jbool(chrono__jobj *o, const char *key, int v)
+{
+    chrono__jkey(o, key);
+    fputs(v > 0 ? "true" : v == 0 ? "false" : "null", o->f);
+}
+
+CHRONO__PRIVATE void chrono__json_caches(chrono__jobj *o, const chrono_env *e)
+{
+    int i;
+    chrono__jkey(o, "caches");
+    fputc('[', o->f);
+    for (i = 0; i < e->ncaches && i < 8; i++) {
+        chrono__jobj c;
+        fprintf(o->f, "%s\n%*s", i ? "," : "", o->indent + 2, "");
+        c = chrono__jopen(o->f, o->indent + 4);
+        chrono__jstr(&c, "type", e->caches[i].type);
+        chrono__jint(&c, "level", e->caches[i].level);
+        chrono__jint(&c, "size", e->caches[i].size);
+        chrono__jint(&c, "num_sharing", e->caches[i].num_sharing);
+        chrono__jclose(&c);
+    }
+    if (i) fprintf(o->f, "\n%*s", o->indent, "");
+    fputc(']', o->f);
+}
+
+/* `"warnings": [...]` of the bits: their texts (the context) or their names
+   ("SHARED_CORE": a run's or a comparison's). */
+CHRONO__PRIVATE void chrono__json_warning_list(chrono__jobj *o, unsigned warnings,
+                                               const char *(*text)(unsigned))
+{
+    unsigned bit = 0;
+    int n = 0;
+    chrono__jkey(o, "warnings");
+    fputc('[', o->f);
+    while ((bit = chrono__next_warning(warnings, bit)) != 0) {
+        fputs(n++ ? ", " : "", o->f);
+        chrono__json_str(o->f, text(bit));
+    }
+    fputc(']', o->f);
+}
+
+/* The context's clock members: the tick source, its rate and cost, the core's clock. */
+CHRONO__PRIVATE void chrono__json_clock(chrono__jobj *o, const chrono_session *s)
+{
+    const chrono_clock *c = &s->clock;
+    chrono__jstr(o, "clock", chrono__or(c->name, "unknown"));
+    chrono__jnum(o, "clock_hz", c->hz);
+    chrono__jstr(o, "clock_hz_method", chrono_clock_hz_method_name(c->hz_method));
+    chrono__jnum(o, "clock_calibration_spread", c->calib_spread);
+    chrono__jnum(o, "clock_overhead_ns", c->hz > 0 ? (double)c->overhead_ticks * 1e9 / c->hz : NAN);
+    chrono__jbool(o, "invariant_tsc", c->source == CHRONO_CLOCK_TSC ? c->invariant_tsc != 0 : -1);
+    chrono__jnum(o, "core_ghz", s->core_ghz);
+    chrono__jbool(o, "has_cycles", s->has_cycles != 0);
+}
+
+/* Google Benchmark's context members, then ours. */
+CHRONO__PRIVATE void chrono__json_context(chrono_report_writer *w, chrono__jobj *o)
+{
+    const chrono_session *s = w->session;
+    const chrono_env *e = &s->env;
+    const chrono_clock *c = &s->clock;
+    char buf[512];
+    double mhz = chrono__finite(s->core_ghz) && s->core_ghz > 0 ? s->core_ghz * 1e3
+               : c->source == CHRONO_CLOCK_TSC ? c->hz / 1e6 : 0;
+    chrono__date(buf, sizeof buf);
+    chrono__jstr(o, "date", buf);
+    chrono__jstr(o, "host_name", e->hostname);
+    if (w->executable) chrono__jstr(o, "executable", w->executable);
+    else { chrono__executable(buf, sizeof buf); chrono__jstr(o, "executable", buf); }
+    chrono__jint(o, "num_cpus", e->online_cpus > 0 ? e->online_cpus : 0);
+    chrono__jint(o, "mhz_per_cpu", (long long)(mhz + 0.5));
+    chrono__jbool(o, "cpu_scaling_enabled", (s->warnings & CHRONO_WARN_FREQ_SCALING) != 0);
+    if (s->counters.asked) {
+        char line[640];
+        chrono__jstr(o, "counters", chrono__counters_env(line, sizeof line, &s->counters));
+    }
+    chrono__json_caches(o, e);
+    chrono__jkey(o, "load_avg");
+    fputc('[', o->f);
+    if (e->loadavg1 >= 0) chrono__jnum_value(o->f, e->loadavg1);
+    fputc(']', o->f);
+    /* "release" only when nothing says otherwise: optimised (or the compiler does not say) and
+       NDEBUG defined; "debug" with assertions on or optimisation off (the same facts as
+       "optimized" and "asserts" below, so the three never disagree) */
+    chrono__jstr(o, "library_build_type", e->optimized == 0 || e->asserts ? "debug" : "release");
+    chrono__jstr(o, "chronoscope_version", CHRONO_VERSION_STRING);
+    chrono__jstr(o, "cpu_brand", e->cpu_brand);
+    chrono__jstr(o, "cpu_vendor", e->cpu_vendor);
+    chrono__jkey(o, "pinned_cpu");
+    if (s->pin.pinned) fprintf(o->f, "%d", s->pin.cpu); else fputs("null", o->f);
+    chrono__jstr(o, "cpu_topology", s->pin.topology);
+    chrono__jbool(o, "smt", e->smt);
+    chrono__jstr(o, "governor", e->governor);
+    chrono__jbool(o, "boost", e->boost);
+    chrono__jbool(o, "vm", e->in_vm == 1);
+    chrono__jstr(o, "hypervisor", e->hypervisor);
+    chrono__jstr(o, "emulator", e->emulator);
+    chrono__jstr(o, "kernel", e->kernel);
+    chrono__jbool(o, "pti", e->pti);
+    chrono__jstr(o, "mitigations", e->mitigations);
+    chrono__jstr(o, "clocksource", e->clocksource);
+    chrono__json_clock(o, s);
+    chrono__jstr(o, "compiler", e->compiler);
+    chrono__jbool(o, "optimized", e->optimized);
+    chrono__jbool(o, "asserts", e->asserts != 0);
+    chrono__jint(o, "samples_per_run", s->cfg.samples);
+    chrono__jnum(o, "warmup_ms", s->cfg.warmup_ms);
+    chrono__jnum(o, "max_ms", s->cfg.max_ms);
+    chrono__jnum(o, "min_sample_us", s->cfg.min_sample_us);
+    chrono__jnum(o, "confidence", s->cfg.confidence);
+    chrono__json_warning_list(o, s->warnings, chrono_env_warning);
+}
+
+CHRONO__PRIVATE void chrono__json_begin(chrono_report_writer *w)
+{
+    chrono__jobj ctx;
+    fputs("{\n  \"context\": ", w->out);
+    ctx = chrono__jopen(w->out, 4);
+    chrono__json_context(w, &ctx);
+    chrono__jclose(&ctx);
+    fputs(",\n  \"benchmarks\": [", w->out);
+}
+
+CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w);
+
+CHRONO__PRIVATE void chrono__jfield_str(chrono__jobj *o, const char *key, const char *v)
+{
+    chrono__jstr(o, key, v);
+}
+CHRONO__PRIVATE void chrono__jfield_num(chrono__jobj *o, const char *key, double v)
+{
+    chrono__jnum(o, key, v);
+}
+CHRONO__PRIVATE void chrono__jfield_flag(chrono__jobj *o, const char *key, int v)
+{
+    chrono__jbool(o, key, v);
+}
+CHRONO__PRIVATE void chrono__jfield_cpu(chrono__jobj *o, const char *key, int v)
+{
+    chrono__jint(o, key, v);
+}
+/* The body's own counts: a member each, named by the program (key unused). */
+CHRONO__PRIVATE void chrono__jfield_user(chrono__jobj *o, const char *key, const chrono_result *r)
+{
+    int k;
+    (void)key;
+    for (k = 0; k < r->nuser && k < CHRONO_USER_COUNTERS_MAX; k++)
+        chrono__jnum(o, r->user[k].name, chrono__user_value(r, k));
+}
+
+CHRONO__PRIVATE void chrono__jfield_count(chrono__jobj *o, const char *key, uint64_t v)
+{
+    char buf[24];
+    chrono__jkey(o, key);
+    fputs(chrono__u64(buf, v), o->f);
+}
+
+CHRONO__PRIVATE void chrono__jfield_warnings(chrono__jobj *o, const char *key, unsigned v)
+{
+    (void)key;   /* "warnings" */
+    chrono__json_warning_list(o, v, chrono_env_warning_name);
+}
+
+/* Google Benchmark's run members: name (a comparison side's "a vs b/a",
+   unique, so tools do not take the sides for repetitions), indices, the
+   error where there is no median, iterations, real_time and cpu_time. */
+CHRONO__PRIVATE void chrono__json_gbench(chrono__jobj *o, const chrono_result *r,
+                                         const chrono__row_ctx *x)
+{
+    char unique[3 * CHRONO_NAME_MAX + 16], buf[24];
+    int ok = chrono__finite(r->ns.median);
+    if (!strcmp(x->kind, "compare"))
+        (void)chrono__bprintf(unique, sizeof unique, "%s/%s", x->group, r->name);
+    else chrono__str_copy(unique, sizeof unique, r->name);
+    chrono__jstr(o, "name", unique);
+    chrono__jint(o, "family_index", (long long)x->family);
+    chrono__jint(o, "per_family_instance_index", (long long)x->instance);
+    chrono__jstr(o, "run_name", unique);
+    chrono__jstr(o, "run_type", "iteration");
+    chrono__jint(o, "repetitions", 1);
+    chrono__jint(o, "repetition_index", 0);
+    chrono__jint(o, "threads", r->threads > 1 ? r->threads : 1);
+    if (!ok) {
+        chrono__jbool(o, "error_occurred", 1);
+        chrono__jstr(o, "error_message", "no accepted samples");
+    }
+    chrono__jkey(o, "iterations");
+    fputs(chrono__u64(buf, r->iters_per_sample * (uint64_t)r->samples), o->f);
+    chrono__jnum(o, "real_time", ok ? r->ns.median : 0.0);
+    chrono__jnum(o, "cpu_time", ok ? chrono__cpu_time(r) : 0.0);
+    chrono__jstr(o, "time_unit", "ns");
+}
+
+/* One entry of "benchmarks": Google Benchmark's members, then the field list. */
+#define CHRONO__JSON_VALUE(key, kind, where, value, when, saved) \
+    if (((where) & CHRONO__F_JSON) && (when)) chrono__jfield_##kind(&o, key, value);
+#define CHRONO__JSON_REJECTION(field, words, key) \
+    CHRONO__JSON_VALUE(key, count, CHRONO__F_ALL, f->r->field, 1, 0)
+CHRONO__PRIVATE void chrono__json_entry(chrono_report_writer *w, const chrono_result *r,
+                                        const chrono__row_ctx *x)
+{
+    chrono__jobj o;
+    chrono__fctx fc = chrono__fctx_of(w, r, x);
+    const chrono__fctx *f = &fc;
+    fputs(w->written ? ",\n    " : "\n    ", w->out);
+    o = chrono__jopen(w->out, 6);
+    chrono__json_gbench(&o, r, x);
+    CHRONO__FIELDS(CHRONO__JSON_VALUE, CHRONO__JSON_REJECTION)
+    chrono__jclose(&o);
+}
+
+/* ---- the program's own tables ----------------------------------------------------- */
+/* The writer's tables in the text formats (JSON writes them in chrono__json_end). */
+/* ---- BMF: Bencher's metric format --------------------------------------------------------- */
+/* One measure: "key": {"value": v, "lower_value": lo, "upper_value": hi},
+   the bounds left out when unknown; nothing when v is unknown. */
+CHRONO__PRIVATE void chrono__bmf_measure(FILE *o, int *first, const char *key, double v, double lo,
+                                         double hi)
+{
+    if (!chrono__finite(v)) return;
+    fprintf(o, "%s\n    \"%s\": {\"value\": ", *first ? "" : ",", key);
+    chrono__jnum_value(o, v);
+    if (chrono__finite(lo) && chrono__finite(hi)) {
+        fputs(", \"lower_value\": ", o); chrono__jnum_value(o, lo);
+        fputs(", \"upper_value\": ", o); chrono__jnum_value(o, hi);
+    }
+    fputc('}', o);
+    *first = 0;
+}
+
+/* A result as a BMF benchmark named as it is: "latency" (the median ns per
+   iteration and its interval, Bencher's built-in measure in ns) and, for a
+   comparison's side, "ratio" (this side / the other, with its interval, as
+   JSON's ratio fields).  The document is one object: begin writes "{", end "}". */
+CHRONO__PRIVATE void chrono__bmf_row(chrono_report_writer *w, const chrono_result *r,
+                                     const chrono__row_ctx *x)
+{
+    FILE *o = w->out;
+    int first = 1, none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
+    if (!chrono__finite(r->ns.median)) return;
+    fputs(w->written ? ",\n  \"" : "\n  \"", o);
+    (void)chrono_json_escape(o, r->name);
+    fputs("\": {", o);
+    chrono__bmf_measure(o, &first, "latency", r->ns.median, none ? NAN : r->ns.ci_low,
+                        none ? NAN : r->ns.ci_high);
+    chrono__bmf_measure(o, &first, "ratio", x->ratio, x->ratio_lo, x->ratio_hi);
+    fputs("\n  }", o);
+}
+
+CHRONO__PRIVATE void chrono__tables_end(chrono_report_writer *w)
+{
+    size_t i;
+    if (w->fmt == CHRONO_FORMAT_BMF) return;   /* metrics only */
+    for (i = 0; i < w->ntables; i++)
+        if (w->fmt != CHRONO_FORMAT_JSON)
+            (void)chrono__table_body(w->out, w->fmt, &w->tables[i], 0);
+}
+
+CHRONO__PRIVATE void chrono__json_end(chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    size_t i;
+    fputs("\n  ],\n  \"comparisons\": [", w->out);
+    for (i = 0; i < s->ncomparisons; i++) {
+        const chrono_comparison *c = &s->comparisons[i];
+        int shortfall = chrono_stats_level_short(c->ci_level, s->cfg.confidence);
+        int clear = chrono__finite(c->ratio) && (c->ci_high < 1 || c->ci_low > 1) && !shortfall;
+        char group[2 * CHRONO_NAME_MAX + 8];
+        chrono__jobj o;
+        (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
+        fputs(i ? ",\n    " : "\n    ", w->out);
+        o = chrono__jopen(w->out, 6);
+        chrono__jstr(&o, "name", group);
+        chrono__jstr(&o, "a", c->a.name);
+        chrono__jstr(&o, "b", c->b.name);
+        chrono__jnum(&o, "ratio", c->ratio);
+        chrono__jnum(&o, "ci_low", shortfall == 2 ? NAN : c->ci_low);   /* one pair: no interval */
+        chrono__jnum(&o, "ci_high", shortfall == 2 ? NAN : c->ci_high);
+        chrono__jnum(&o, "ci_level", c->ci_level);
+        chrono__jnum(&o, "cycles_ratio", c->cycles_ratio);
+        chrono__jint(&o, "rounds", (long long)c->rounds);
+        chrono__jkey(&o, "faster");
+        if (clear) chrono__json_str(w->out, c->ratio < 1 ? c->a.name : c->b.name);
+        else fputs("null", w->out);
+        chrono__jnum(&o, "speedup", clear ? (c->ratio < 1 ? 1.0 / c->ratio : c->ratio) : NAN);
+        chrono__json_warning_list(&o, c->warnings, chrono_env_warning_name);
+        chrono__jclose(&o);
+    }
+    fputs(s->ncomparisons ? "\n  ],\n  \"sweeps\": [" : "],\n  \"sweeps\": [", w->out);
+    for (i = 0; i < s->nsweeps; i++) {
+        const chrono_sweep_result *sw = &s->sweeps[i];
+        chrono__jobj o;
+        fputs(i ? ",\n    " : "\n    ", w->out);
+        o = chrono__jopen(w->out, 6);
+        chrono__jstr(&o, "name", sw->name);
+        chrono__jint(&o, "points", (long long)sw->points);
+        chrono__jstr(&o, "unit", sw->unit);
+        chrono__jnum(&o, "per_unit_ns", sw->per_unit_ns);
+        chrono__jnum(&o, "per_unit_ci_low_ns", sw->per_unit_ci[0]);
+        chrono__jnum(&o, "per_unit_ci_high_ns", sw->per_unit_ci[1]);
+        chrono__jnum(&o, "fixed_ns", sw->fixed_ns);
+        chrono__jnum(&o, "fixed_ci_low_ns", sw->fixed_ci[0]);
+        chrono__jnum(&o, "fixed_ci_high_ns", sw->fixed_ci[1]);
+        chrono__jnum(&o, "r2", sw->r2);
+        chrono__jnum(&o, "per_unit_cycles", sw->per_unit_cycles);
+        chrono__jnum(&o, "fixed_cycles", sw->fixed_cycles);
+        chrono__jnum(&o, "r2_cycles", sw->r2_cycles);
+        chrono__jint(&o, "first_result", (long long)sw->first_result);
+        chrono__jclose(&o);
+    }
+    fputs(s->nsweeps ? "\n  ]" : "]", w->out);
+    for (i = 0; i < w->ntables; i++) {
+        fputs(",\n", w->out);
+        (void)chrono__table_body(w->out, CHRONO_FORMAT_JSON, &w->tables[i], 2);
+    }
+    fputs("\n}\n", w->out);
+}
+
+/* ---- the writer --------------------------------------------------------------------- */
+CHRONO__PRIVATE size_t chrono__name_width(const chrono_session *s, chrono_format mode)
+{
+    char buf[CHRONO__CELL];
+    size_t w = 4, i, n;
+    char mark[64];   /* a marked row's name is longer */
+    for (i = 0; i < s->nresults; i++)
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->results[i].name, mode)) +
+                 chrono__mark_text(mark, sizeof mark, s->results[i].warnings)) > w) w = n;
+    for (i = 0; i < s->ncomparisons; i++) {
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].a.name, mode)) +
+                 CHRONO__SIDE_LABEL +
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].a.warnings)) > w)
+            w = n;
+        if ((n = chrono__width(chrono_escape_buf(buf, sizeof buf, s->comparisons[i].b.name, mode)) +
+                 CHRONO__SIDE_LABEL +
+                 chrono__mark_text(mark, sizeof mark, s->comparisons[i].b.warnings)) > w)
+            w = n;
+    }
+    return w;
+}
+
+CHRONO_API int chrono_report_begin(chrono_report_writer *w, const chrono_session *s, FILE *out,
+                                   chrono_format fmt, const chrono_report_options *opt)
+{
+    if (!w) return CHRONO_EINVAL;
+    memset(w, 0, sizeof *w);
+    if (!s || !s->is_open || !out) return CHRONO_EINVAL;
+    if ((int)fmt < CHRONO_FORMAT_TEXT ||
+        ((int)fmt > CHRONO_FORMAT_JSON && fmt != CHRONO_FORMAT_BMF))
+        return CHRONO_EINVAL;
+    w->session = s;
+    w->out = out;
+    w->fmt = fmt;
+    w->color = fmt == CHRONO_FORMAT_TEXT &&
+               chrono__want_color(out, opt ? opt->color : CHRONO_COLOR_AUTO);
+    w->executable = opt ? opt->executable : NULL;
+    w->tables = opt ? opt->tables : NULL;
+    w->baseline = opt ? opt->baseline : NULL;
+    w->ntables = opt && opt->tables ? opt->ntables : 0;
+    w->name_width = (int)chrono__name_width(
+        s, fmt == CHRONO_FORMAT_MARKDOWN ? CHRONO_FORMAT_MARKDOWN : CHRONO_FORMAT_TEXT);
+    if (opt && opt->name_width > w->name_width) w->name_width = opt->name_width;
+    switch (fmt) {
+    case CHRONO_FORMAT_TEXT:
+    case CHRONO_FORMAT_MARKDOWN: chrono__rows_begin(w); break;
+    case CHRONO_FORMAT_CSV:      chrono__csv_begin(w); break;
+    case CHRONO_FORMAT_JSON:     chrono__json_begin(w); break;
+    case CHRONO_FORMAT_BMF:      fputc('{', out); break;
+    default:                     break;   /* HTML: refused above (html.h) */
+    }
+    return chrono__io(out);
+}
+
+CHRONO__PRIVATE int chrono__writer_ok(const chrono_report_writer *w)
+{
+    return w && w->session && w->out ? 0 : CHRONO_EINVAL;
+}
+
+/* The baseline's median: the last result of that name, NAN when none. */
+CHRONO__PRIVATE double chrono__baseline_ns(const chrono_report_writer *w)
+{
+    const chrono_session *s = w->session;
+    size_t i;
+    if (!w->baseline) return NAN;
+    for (i = s->nresults; i-- > 0;)
+        if (!strcmp(s->results[i].name, w->baseline)) return s->results[i].ns.median;
+    for (i = s->ncomparisons; i-- > 0;) {
+        if (!strcmp(s->comparisons[i].a.name, w->baseline)) return s->comparisons[i].a.ns.median;
+        if (!strcmp(s->comparisons[i].b.name, w->baseline)) return s->comparisons[i].b.ns.median;
+    }
+    return NAN;
+}
+
+CHRONO__PRIVATE chrono__fctx chrono__fctx_of(const chrono_report_writer *w, const chrono_result *r,
+                                             const chrono__row_ctx *x)
+{
+    chrono__fctx f;
+    f.r = r;
+    f.x = x;
+    f.none = chrono_stats_level_short(r->ns.ci_level, w->session->cfg.confidence) == 2;
+    f.cyc = r->has_cycles;
+    f.base = chrono__baseline_ns(w);
+    return f;
+}
+
+/* What a row adds to the cells: "a: " / "b: " before a comparison side's
+   name, and "1.52x NAME" against the baseline. */
+CHRONO__PRIVATE void chrono__row_extras(const chrono_report_writer *w, chrono__row *row,
+                                        const chrono_result *r, const chrono__row_ctx *x)
+{
+    double base = chrono__baseline_ns(w);
+    char num[48];
+    chrono__row_label(row->cell[CHRONO__COL_NAME], CHRONO__CELL, x->side);
+    if (chrono__finite(base) && base > 0 && chrono__finite(r->ns.median)) {
+        size_t len = strlen(row->cell[CHRONO__COL_DIST]);
+        (void)chrono__bprintf(row->cell[CHRONO__COL_DIST] + len, CHRONO__CELL - len, "  %sx %s",
+                              chrono__sig3(num, sizeof num, r->ns.median / base), w->baseline);
+    }
+}
+
+/* One result in its context (kind, group, comparison ratio, JSON family). */
+CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_result *r,
+                                       const chrono__row_ctx *x)
+{
+    int rc = chrono__writer_ok(w);
+    chrono__row row;
+    char cnt[640];   /* the counters' line under a text or markdown row */
+    if (rc < 0) return rc;
+    if (!r) return CHRONO_EINVAL;
+    if (r->truncated) w->any_truncated = 1;
+    w->row_warnings |= r->warnings;
+    {
+        size_t k = 0;
+#define CHRONO__REJECTION_ADD(field, words, key) w->rejected[k++] += r->field;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
+#undef CHRONO__REJECTION_ADD
+    }
+    switch (w->fmt) {
+    case CHRONO_FORMAT_TEXT:
+        chrono__row_fill(&row, r, CHRONO_FORMAT_TEXT, w->session->cfg.confidence);
+        chrono__row_extras(w, &row, r, x);
+        chrono__text_row(w, &row, 0);
+        if (r->counters || r->nuser)
+            fprintf(w->out, "  per iteration: %s\n", chrono__counters_cell(cnt, sizeof cnt, r));
+        break;
+    case CHRONO_FORMAT_MARKDOWN:
+        chrono__row_fill(&row, r, CHRONO_FORMAT_MARKDOWN, w->session->cfg.confidence);
+        chrono__row_extras(w, &row, r, x);
+        if (r->counters || r->nuser) {   /* a table row stays one line: the counters end its last
+                                            cell */
+            chrono__str_append(row.cell[CHRONO__COL_DIST], CHRONO__CELL, "  per iteration: ");
+            chrono__str_append(row.cell[CHRONO__COL_DIST], CHRONO__CELL,
+                               chrono__counters_cell(cnt, sizeof cnt, r));
+        }
+        chrono__md_row(w, &row);
+        break;
+    case CHRONO_FORMAT_CSV:  chrono__csv_row(w, r, x); break;
+    case CHRONO_FORMAT_JSON: chrono__json_entry(w, r, x); break;
+    case CHRONO_FORMAT_BMF:  if (!chrono__finite(r->ns.median)) return chrono__io(w->out);
+                             chrono__bmf_row(w, r, x); break;
+    default:                 break;
+    }
+    w->written++;
+    return chrono__io(w->out);
+}
+
+CHRONO__PRIVATE chrono__row_ctx chrono__ctx_run(size_t family)
+{
+    chrono__row_ctx x;
+    x.kind = "run"; x.group = ""; x.vs = ""; x.side = "";
+    x.ratio = x.ratio_lo = x.ratio_hi = NAN;
+    x.family = family; x.instance = 0;
+    return x;
+}
+
+CHRONO_API int chrono_report_result(chrono_report_writer *w, const chrono_result *r)
+{
+    chrono__row_ctx x;
+    int rc = chrono__writer_ok(w);
+    if (rc < 0) return rc;
+    x = chrono__ctx_run(w->families++);
+    return chrono__report_row(w, r, &x);
+}
+
+CHRONO_API int chrono_report_comparison(chrono_report_writer *w, const chrono_comparison *c)
+{
+    char group[2 * CHRONO_NAME_MAX + 8];
+    chrono__row_ctx x;
+    int rc = chrono__writer_ok(w), none;
+    if (rc < 0) return rc;
+    if (!c) return CHRONO_EINVAL;
+    (void)chrono__bprintf(group, sizeof group, "%s vs %s", c->a.name, c->b.name);
+    x = chrono__ctx_run(w->families++);
+    x.kind = "compare"; x.group = group; x.side = "a";
+    /* one pair: no interval */
+    none = chrono_stats_level_short(c->ci_level, w->session->cfg.confidence) == 2;
+    x.vs = c->b.name; x.ratio = c->ratio;
+    x.ratio_lo = none ? NAN : c->ci_low;
+    x.ratio_hi = none ? NAN : c->ci_high;
+    rc = chrono__report_row(w, &c->a, &x);
+    x.vs = c->a.name; x.instance = 1; x.side = "b";
+    x.ratio = c->ratio > 0 ? 1.0 / c->ratio : NAN;
+    x.ratio_lo = !none && c->ci_high > 0 ? 1.0 / c->ci_high : NAN;
+    x.ratio_hi = !none && c->ci_low > 0 ? 1.0 / c->ci_low : NAN;
+    if (rc == 0) rc = chrono__report_row(w, &c->b, &x);
+    return rc;
+}
+
+CHRONO_API int chrono_report_end(chrono_report_writer *w)
+{
+    int rc = chrono__writer_ok(w);
+    if (rc < 0) return rc;
+    switch (w->fmt) {
+    case CHRONO_FORMAT_TEXT:
+    case CHRONO_FORMAT_MARKDOWN: chrono__rows_end(w); break;
+    case CHRONO_FORMAT_CSV:      break;
+    case CHRONO_FORMAT_JSON:     chrono__json_end(w); break;
+    case CHRONO_FORMAT_BMF:      fputs(w->written ? "\n}\n" : "}\n", w->out); break;
+    default:                     break;
+    }
+    chrono__tables_end(w);
+    if (fflush(w->out) != 0) return CHRONO_EIO;
+    return chrono__io(w->out);
+}
+
+CHRONO_API int chrono_report_ex(const chrono_session *s, FILE *out, chrono_format fmt,
+                                const chrono_report_options *opt)
+{
+    chrono_report_writer w;
+    size_t i;
+    int rc = chrono_report_begin(&w, s, out, fmt, opt);
+    for (i = 0; rc == 0 && i < s->nresults; i++) {
+        const chrono_sweep_result *sw = chrono__sweep_of(s, i);
+        chrono__row_ctx x = chrono__ctx_run(w.families);
+        if (sw) {
+            x.kind = "sweep"; x.group = sw->name;
+            x.instance = i - sw->first_result;
+            if (x.instance + 1 == sw->points || i + 1 == s->nresults) w.families++;
+        } else {
+            w.families++;
+        }
+        rc = chrono__report_row(&w, &s->results[i], &x);
+    }
+    for (i = 0; rc == 0 && i < s->ncomparisons; i++)
+        rc = chrono_report_comparison(&w, &s->comparisons[i]);
+    if (rc == 0) rc = chrono_report_end(&w);
+    return rc;
+}
+
+CHRONO_API int chrono_report(const chrono_session *s, FILE *out, chrono_format fmt)
+{
+    return chrono_report_ex(s, out, fmt, NULL);
+}
+
+CHRONO_API int chrono_report_table(FILE *out, chrono_format fmt, const chrono_table *t)
+{
+    return chrono_table_write(out, fmt, t);
+}
+
+/* ---- the saved-run reader: the JSON writer's partner ---------------------------------------- */
+/* A minimal JSON reader: enough to walk a report and read numbers and
+   strings.  Every function takes the text at p and returns where the value
+   ends, or NULL when it is not valid JSON (or nests deeper than 64). */
+CHRONO__PRIVATE const char *chrono__json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* A string: its decoded bytes (\uXXXX outside ASCII as '?') into buf when
+   buf is not NULL, truncated to n. */
+CHRONO__PRIVATE const char *chrono__json_string(const char *p, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (*p != '"') return NULL;
+    for (p++; *p != '"'; p++) {
+        char c = *p;
+        if (!c || (unsigned char)c < 0x20) return NULL;
+        if (c == '\\') {
+            int i;
+            switch (*++p) {
+            case '"': case '\\': case '/': c = *p; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u':
+                for (i = 1; i <= 4; i++)
+                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i])) return NULL;
+                c = '?';
+                if (p[1] == '0' && p[2] == '0' && p[3] >= '0' && p[3] <= '7')
+                    c = (char)((p[3] - '0') * 16 +
+                               (p[4] <= '9' ? p[4] - '0' : (p[4] | 0x20) - 'a' + 10));
+                p += 4;
+                break;
+            default: return NULL;
+            }
+        }
+        if (buf && k + 1 < n) buf[k++] = c;
+    }
+    if (buf && n) buf[k] = '\0';
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth);
+
+CHRONO__PRIVATE const char *chrono__json_number(const char *p, double *out)
+{
+    char *end;
+    const char *q = p;
+    if (*q == '-') q++;
+    if (!(*q >= '0' && *q <= '9')) return NULL;
+    if (out) *out = strtod(p, &end);
+    else (void)strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+/* An array or object: skip it. */
+CHRONO__PRIVATE const char *chrono__json_container(const char *p, int depth)
+{
+    char close = *p == '[' ? ']' : '}';
+    int first = 1;
+    if (depth > 64) return NULL;
+    p = chrono__json_ws(p + 1);
+    while (*p != close) {
+        if (!first) { if (*p != ',') return NULL; p = chrono__json_ws(p + 1); }
+        first = 0;
+        if (close == '}') {
+            if (!(p = chrono__json_string(p, NULL, 0))) return NULL;
+            p = chrono__json_ws(p);
+            if (*p != ':') return NULL;
+            p = chrono__json_ws(p + 1);
+        }
+        if (!(p = chrono__json_value(p, depth + 1))) return NULL;
+        p = chrono__json_ws(p);
+    }
+    return p + 1;
+}
+
+CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
+{
+    p = chrono__json_ws(p);
+    if (*p == '"') return chrono__json_string(p, NULL, 0);
+    if (*p == '{' || *p == '[') return chrono__json_container(p, depth);
+    if (!strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    if (!strncmp(p, "null", 4)) return p + 4;
+    return chrono__json_number(p, NULL);
+}
+
+/* Where a saved entry's member `key` goes: the field list's (report.h's
+   CHRONO__FIELDS) members marked CHRONO__SAVED; NULL for the others. */
+#define CHRONO__SAVED(member) (offsetof(chrono_saved, member) + 1)
+#define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
+    if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
+#define CHRONO__SAVED_NONE(field, words, key)
+CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
+{
+    CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
+    return NULL;
+}
+#undef CHRONO__SAVED_SLOT
+#undef CHRONO__SAVED_NONE
+
+/* The next member of the JSON object whose members start at *pp (just after
+   its '{', or after the previous member's value; *first 1 before the first):
+   its key into key (n bytes), *pp at its value, 1; 0 at the object's end
+   (*pp after its '}'); -1 when malformed. */
+CHRONO__PRIVATE int chrono__json_member(const char **pp, int *first, char *key, size_t n)
+{
+    const char *p = chrono__json_ws(*pp);
+    if (*p == '}') { *pp = p + 1; return 0; }
+    if (!*first) { if (*p != ',') return -1; p = chrono__json_ws(p + 1); }
+    *first = 0;
+    if (!(p = chrono__json_string(p, key, n))) return -1;
+    p = chrono__json_ws(p);
+    if (*p != ':') return -1;
+    *pp = chrono__json_ws(p + 1);
+    return 1;
+}
+
+/* One object of "benchmarks": its name and the figures we read. */
+CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, size_t n,
+                                                    chrono_saved *sv)
+{
+    char key[32];
+    int first = 1, m;
+    name[0] = '\0';
+    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
+    if (*p != '{') return chrono__json_value(p, 1);
+    p++;
+    while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
+        double *num = chrono__saved_slot(sv, key);
+        if (!strcmp(key, "name") && *p == '"') p = chrono__json_string(p, name, n);
+        else if (num && (*p == '-' || (*p >= '0' && *p <= '9'))) p = chrono__json_number(p, num);
+        else p = chrono__json_value(p, 2);
+        if (!p) return NULL;
+    }
+    return m < 0 ? NULL : p;
+}
+
+/* The entry called `name` in the "benchmarks" array of a JSON report.
+   0; CHRONO_EINVAL (NULL, not JSON, no such entry, or without median_ns). */
+CHRONO_API int chrono_saved_find(const char *json, const char *name, chrono_saved *out)
+{
+    const char *p;
+    char key[16];
+    int first = 1;
+    if (!json || !name || !out) return CHRONO_EINVAL;
+    p = chrono__json_ws(json);
+    if (*p != '{') return CHRONO_EINVAL;
+    p++;
+    while (chrono__json_member(&p, &first, key, sizeof key) > 0) {
+        if (!strcmp(key, "benchmarks") && *p == '[') {
+            p = chrono__json_ws(p + 1);
+            while (*p && *p != ']') {
+                char nm[CHRONO_NAME_MAX];
+                chrono_saved sv;
+                if (!(p = chrono__json_entry_read(p, nm, sizeof nm, &sv))) return CHRONO_EINVAL;
+                if (!strcmp(nm, name) && sv.median_ns > 0 && sv.median_ns < 1e300) {
+                    *out = sv;
+                    return 0;
+                }
+                p = chrono__json_ws(p);
+                if (*p == ',') p = chrono__json_ws(p + 1);
+                else if (*p != ']') return CHRONO_EINVAL;
+            }
+            return CHRONO_EINVAL;
+        }
+        if (!(p = chrono__json_value(p, 1))) return CHRONO_EINVAL;
+    }
+    return CHRONO_EINVAL;
+}
+
+/* The whole file, NUL-terminated (CHRONO_FREE it); NULL when it cannot be read. */
+CHRONO__PRIVATE char *chrono__read_file(const char *path)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) return NULL;
+    for (;;) {
+        size_t got;
+        if (len + 4097 > cap) {
+            char *nb;
+            size_t ncap = cap ? cap * 2 : 65536;
+            if (ncap > ((size_t)1 << 28) || !(nb = (char *)CHRONO_MALLOC(ncap))) {
+                CHRONO_FREE(buf);
+                fclose(f);
+                return NULL;
+            }
+            if (buf) { memcpy(nb, buf, len); CHRONO_FREE(buf); }
+            buf = nb; cap = ncap;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { CHRONO_FREE(buf); buf = NULL; }
+    else buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+
+/* ---- any format ------------------------------------------------------------------ */
+/* A whole report in one format; each format's, by the formats' list (table.h):
+   a format added there without a writer here does not compile. */
+typedef int (*chrono__report_fn)(const chrono_session *s, FILE *out, chrono_format fmt,
+                                 const chrono_report_options *opt);
+CHRONO__PRIVATE int chrono__report_page(const chrono_session *s, FILE *out, chrono_format fmt,
+                                        const chrono_report_options *opt)
+{
+    (void)fmt;
+    return chrono_report_html(s, out, opt);
+}
+#define CHRONO__WRITER_TEXT chrono_report_ex
+#define CHRONO__WRITER_MARKDOWN chrono_report_ex
+#define CHRONO__WRITER_CSV chrono_report_ex
+#define CHRONO__WRITER_JSON chrono_report_ex
+#define CHRONO__WRITER_HTML chrono__report_page
+#define CHRONO__WRITER_BMF chrono_report_ex
+#define CHRONO__WRITER_OF(id, name, alias, ext, ext2) CHRONO__WRITER_##id,
+static const chrono__report_fn chrono__report_writers[CHRONO__NFORMATS] = {
+    CHRONO__FORMATS(CHRONO__WRITER_OF)
+};
+#undef CHRONO__WRITER_OF
+
 CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
                                    const chrono_report_options *opt)
 {
-    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, out, opt)
-                                     : chrono_report_ex(s, out, fmt, opt);
+    if ((int)fmt < 0 || (int)fmt >= CHRONO__NFORMATS) return CHRONO_EINVAL;
+    return chrono__report_writers[fmt](s, out, fmt, opt);
 }
-
 CHRONO__EXTERN_C_END
-#endif /* CHRONOSCOPE_HTML_IMPL */
+#endif /* CHRONOSCOPE_REPORT_IMPL */
 
 /* ==== chronoscope/cli.h: implementation ======================================= */
 #if defined(CHRONO__IMPLEMENT) && !defined(CHRONOSCOPE_CLI_IMPL)

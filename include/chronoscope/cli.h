@@ -106,7 +106,7 @@
 #ifndef CHRONOSCOPE_CLI_H
 #define CHRONOSCOPE_CLI_H
 
-#include "html.h"
+#include "report.h"
 
 /* ---- types ----------------------------------------------------------------- */
 enum { CHRONO_CLI_INT = 0, CHRONO_CLI_DOUBLE, CHRONO_CLI_BOOL, CHRONO_CLI_STRING };

@@ -49,25 +49,18 @@
    Functions:
      chrono_report_html(s, out, opt)   the whole page; opt may be NULL (its
                                        .tables are drawn as HTML tables)
-     chrono_report_write(s, out, fmt, opt)   any format, HTML included
      chrono_table_html(out, t)         one chrono_table as HTML
    Returns 0, CHRONO_EINVAL (NULL, a closed session, a malformed table) or
    CHRONO_EIO (the stream reported an error). */
 #ifndef CHRONOSCOPE_HTML_H
 #define CHRONOSCOPE_HTML_H
 
-#include "report.h"
+#include "summary.h"
 
 CHRONO__EXTERN_C_BEGIN
 /* The session as one HTML5 page with inline SVG plots (see above). */
 CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
                                   const chrono_report_options *opt);
-
-/* The session in any format, HTML included: chrono_report_html for
-   CHRONO_FORMAT_HTML, report.h's chrono_report_ex for the others.  The one
-   entry programs write their report through (cli.h, program.h). */
-CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
-                                   const chrono_report_options *opt);
 
 /* One table alone as HTML: its title as a heading, then a <table> of its
    cells, each escaped (table.h's chrono_table_write writes the other formats). */
@@ -1034,13 +1027,6 @@ CHRONO_API int chrono_report_html(const chrono_session *s, FILE *out,
           out);
     if (fflush(out) != 0) return CHRONO_EIO;
     return chrono__io(out);
-}
-
-CHRONO_API int chrono_report_write(const chrono_session *s, FILE *out, chrono_format fmt,
-                                   const chrono_report_options *opt)
-{
-    return fmt == CHRONO_FORMAT_HTML ? chrono_report_html(s, out, opt)
-                                     : chrono_report_ex(s, out, fmt, opt);
 }
 
 CHRONO__EXTERN_C_END
