@@ -185,7 +185,7 @@ with tempfile.TemporaryDirectory() as d:
     ok(not left(d), "--processes=1: the placement copies removed after the run (%r)" % (left(d),))
     rc, out, err = run(base, head, "--quick", "--processes=1", "--copies=1", "--threshold=10", "--filter=add", env=env)
     ok(rc in (0, 1) and "placement:" not in out + err and not left(d), "--copies=1: no copies, no note (got %d)" % rc)
-    rc, out, err = run(base, head, "--threshold=10", "--budget-s=0.1", env=env)
+    rc, out, err = run(base, head, "--threshold=10", env=env)   # the budget's later looks: a process may fail under load
     gate = [ln for ln in out.splitlines() if ln.startswith("gate: ")]
     ok(rc == 1 and "2 compared: 1 slower" in out and len(gate) == 1 and "4 placements of each module" in gate[0],
        "the gate's children load the parent's copies: add slower, exit 1 (got %d: %r)" % (rc, gate[:1]))
