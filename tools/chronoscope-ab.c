@@ -20,12 +20,10 @@
    that a process's ratio is a median over 4 placements, not one.  Measured
    on examples/ab_suite.c (docs/ab.md): the spread of the processes' ratios
    for qsort/4096 fell from 4.8% to 0.8% (interquartile), qsort/256 from
-   1.5% to 0.7%, bsearch/4096 from 2.7% to 1.9%.  The cost: an entry whose
-   samples are short and whose data fills a cache level (memcpy/64KiB: one
-   1.5 us copy a sample) starts each sample from another copy's cache and
-   measures the refill too; identical code read 0.96-0.99 there, called
-   faster 4 of 6 gates (--copies=1: 0 of 6).  --copies=1 for such code.
-   The gate decides adaptively, in looks:
+   1.5% to 0.7%, bsearch/4096 from 2.7% to 1.9%.  Each copy is called once
+   before the engine sizes its batches (ab_prime: a first call's page faults
+   had made it keep one-call samples, each from a cold cache).  The gate
+   decides adaptively, in looks:
 
      look 1   --processes processes (default 8) run every entry (31 samples,
               5 ms warm-up, 300 ms budget each unless the flags say other);
