@@ -3525,7 +3525,8 @@ typedef struct chrono_baseline_row {
     char name[CHRONO_NAME_MAX];
     int found;                   /* 1: in the baseline (v holds the verdict); 0: not in it */
     double now_ns, saved_ns;     /* the medians, ns per iteration */
-    double drift, drift_lo, drift_hi;   /* the calibration body's now/saved (NAN: none), and its range */
+    double drift, drift_lo, drift_hi;   /* the calibration body's now/saved (NAN: none), and its
+                                           range */
     chrono_change_verdict v;     /* head/base = now/saved/drift */
 } chrono_baseline_row;
 
@@ -3553,7 +3554,8 @@ CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *w
 /* Rows for the session's results in order, at most cap; *nrows how many.
    fail_above: percent, 0..1000.  The calibration runs again first. */
 CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
-                                       chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n);
+                                       chrono_baseline_row *rows, size_t cap, size_t *nrows,
+                                       char *why, size_t n);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_BASELINE_H */
@@ -3806,11 +3808,13 @@ CHRONO__EXTERN_C_END
 /* ---- types ----------------------------------------------------------------- */
 #define CHRONO_COMMAND_SHOW_OUTPUT 1   /* the command's stdout and stderr are the caller's */
 #define CHRONO_COMMAND_LOOKS_MAX 10    /* chrono_command_config.looks at most */
-#define CHRONO__COMMAND_WALSH_MAX 2000 /* rounds: beyond, the median of the ratios and its sign-test interval */
+#define CHRONO__COMMAND_WALSH_MAX 2000 /* rounds: beyond, the median of the ratios and its sign-test
+                                          interval */
 
 typedef struct chrono_command_time {
     double wall_ns;              /* fork to exit, on the caller's clock */
-    double user_ns, sys_ns;      /* the child's CPU time (its own children's included once reaped) */
+    /* the child's CPU time (its own children's included once reaped) */
+    double user_ns, sys_ns;
     int exit_code;               /* 0..255; 128 + N killed by signal N; 127 could not be started */
 } chrono_command_time;
 
@@ -3825,14 +3829,17 @@ typedef struct chrono_command_config {
     int ignore_failure;          /* 1: a non-zero exit is recorded, not a stop */
     int flags;                   /* CHRONO_COMMAND_SHOW_OUTPUT */
     const chrono_clock *clock;   /* NULL: one opened (CHRONO_CLOCK_AUTO) */
-    chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it); NULL */
+    chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it);
+                                    NULL */
     double confidence;           /* the comparisons' level over all looks together; 0: 0.95 */
-    int looks;                   /* without .runs: looks at the rounds, the budget doubled before each next
-                                    one while .decided says undecided; 0: 3 (up to 4 x .max_ms), 1: one */
+    int looks;                   /* without .runs: looks at the rounds, the budget doubled before
+                                    each next one while .decided says undecided; 0: 3 (up to 4 x
+                                    .max_ms), 1: one */
     /* Called at the end of look `look` of `looks` (.runs 0): 1 when every comparison is decided at
        `level` (chrono_command_look_level), 0 to go on; its answer at the last look is not needed.
        NULL: one look. */
-    int (*decided)(const struct chrono_command_series *s, size_t n, int look, int looks, double level, void *ctx);
+    int (*decided)(const struct chrono_command_series *s, size_t n, int look, int looks,
+                   double level, void *ctx);
     void *ctx;
 } chrono_command_config;
 
@@ -3840,7 +3847,8 @@ typedef struct chrono_command_series {
     const char *command;         /* not copied */
     size_t n;                    /* runs taken */
     chrono_command_time *runs;   /* round i at index i; chrono_command_series_free frees it */
-    const char *param_name, *param_value;   /* a parameter scan's (the export's "parameters"); NULL: none */
+    const char *param_name, *param_value;   /* a parameter scan's (the export's "parameters"); NULL:
+                                               none */
 } chrono_command_series;
 
 typedef struct chrono_command_summary {
@@ -3853,10 +3861,10 @@ typedef struct chrono_command_summary {
 CHRONO__EXTERN_C_BEGIN
 CHRONO_API chrono_command_config chrono_command_config_default(void);
 /* One run of `/bin/sh -c cmd`; *child holds its pid while it runs (may be NULL). */
-CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags, volatile long *child,
-                                  chrono_command_time *out);
-CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
-                                    size_t *failed);
+CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags,
+                                  volatile long *child, chrono_command_time *out);
+CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n,
+                                    const chrono_command_config *cfg, size_t *failed);
 /* The two-sided level of look `look` of `looks` when the looks together hold
    `confidence`: alpha = 1 - confidence, half of it spent at the last look
    (the most rounds), the other half shared by the looks before (3 looks:
@@ -3868,8 +3876,9 @@ CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double c
    carry each side's wall statistics (ns, named after the commands);
    .cycles_ratio NAN.  CHRONO_EINVAL for series of different lengths or
    fewer than 1 run. */
-CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
-                                      double confidence, chrono_comparison *out);
+CHRONO_API int chrono_command_compare(const chrono_command_series *a,
+                                      const chrono_command_series *b, double confidence,
+                                      chrono_comparison *out);
 CHRONO_API int chrono_command_export_json(FILE *out, const chrono_command_series *series, size_t n);
 CHRONO_API void chrono_command_series_free(chrono_command_series *series, size_t n);
 CHRONO__EXTERN_C_END
@@ -15695,27 +15704,35 @@ CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold
     (void)chrono__pct(hi, sizeof hi, out->ci_high);
     (void)chrono__num(t, sizeof t, "%.3g%%", threshold * 100);
     short_level = chrono_stats_level_short(c->ci_level, confidence);
-    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) || !chrono__finite(out->ci_high) || short_level == 2) {
+    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) ||
+        !chrono__finite(out->ci_high) || short_level == 2) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "no interval (too few pairs or processes)");
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "no interval (too few pairs or processes)");
     } else if (short_level) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "the interval's level is %.0f%%, not %.0f%% (too few processes)",
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "the interval's level is %.0f%%, not %.0f%% (too few processes)",
                               c->ci_level * 100, confidence * 100);
     } else if (out->ci_low > 1 && out->ratio > up) {
         out->change = CHRONO_CHANGE_SLOWER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
     } else if (out->ci_high < 1 && out->ratio < down) {
         out->change = CHRONO_CHANGE_FASTER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
     } else if (out->ci_high > up || out->ci_low < down) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: too wide to tell a change beyond %s from none",
-                              r, lo, hi, t);
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "%s [%s, %s]: too wide to tell a change beyond %s from none", r, lo,
+                              hi, t);
     } else {
         out->change = CHRONO_CHANGE_NONE;
-        (void)chrono__bprintf(out->why, sizeof out->why, out->ci_low > 1 || out->ci_high < 1
-                              ? "%s [%s, %s]: a change within the %s threshold" : "%s [%s, %s]: holds 1, within %s",
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              out->ci_low > 1 || out->ci_high < 1
+                                  ? "%s [%s, %s]: a change within the %s threshold"
+                                  : "%s [%s, %s]: holds 1, within %s",
                               r, lo, hi, t);
     }
     return 0;
@@ -15775,7 +15792,10 @@ CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *w
     char spare[8];
     if (!why || !n) { why = spare; n = sizeof spare; }
     why[0] = '\0';
-    if (rc < 0 || !s) { (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : ""); return rc < 0 ? rc : CHRONO_EINVAL; }
+    if (rc < 0 || !s) {
+        (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : "");
+        return rc < 0 ? rc : CHRONO_EINVAL;
+    }
     if (!strchr(name, '/') && !(strlen(name) >= 5 && !strcmp(name + strlen(name) - 5, ".json"))) {
 #if CHRONO_OS_WINDOWS
         (void)_mkdir(CHRONO_BASELINE_DIR);
@@ -15816,7 +15836,8 @@ CHRONO__PRIVATE void chrono__baseline_ends(double med, double lo, double hi, dou
    [d[1], d[2]] the range the six intervals allow (lowest now over highest
    saved, highest now over lowest saved).  0, or 1 when either side lacks
    them (a baseline saved before calibrations were). */
-CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from, const char *text, double d[3])
+CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from, const char *text,
+                                           double d[3])
 {
     double now[CHRONO_BASELINE_CALIBRATIONS], sav[CHRONO_BASELINE_CALIBRATIONS];
     double nlo = INFINITY, nhi = 0, slo = INFINITY, shi = 0, l, h;
@@ -15827,7 +15848,8 @@ CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from,
         const chrono_result *r = &s->results[from + (size_t)k];
         chrono_saved sv;
         (void)chrono__bprintf(name, sizeof name, "%s %d", CHRONO_BASELINE_CALIBRATION, k + 1);
-        if (chrono_saved_find(text, name, &sv) < 0 || !(sv.median_ns > 0) || !(r->ns.median > 0)) return 1;
+        if (chrono_saved_find(text, name, &sv) < 0 || !(sv.median_ns > 0) || !(r->ns.median > 0))
+            return 1;
         now[k] = r->ns.median;
         sav[k] = sv.median_ns;
         chrono__baseline_ends(now[k], r->ns.ci_low, r->ns.ci_high, &l, &h);
@@ -15837,7 +15859,8 @@ CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from,
         if (l < slo) slo = l;
         if (h > shi) shi = h;
     }
-    d[0] = chrono_stats_median(now, CHRONO_BASELINE_CALIBRATIONS) / chrono_stats_median(sav, CHRONO_BASELINE_CALIBRATIONS);
+    d[0] = chrono_stats_median(now, CHRONO_BASELINE_CALIBRATIONS) /
+           chrono_stats_median(sav, CHRONO_BASELINE_CALIBRATIONS);
     d[1] = nlo / shi;
     d[2] = nhi / slo;
     return 0;
@@ -15846,12 +15869,14 @@ CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from,
 /* One entry's verdict: now/saved/drift as head/base (A = saved x drift, B =
    now), the interval the entry's two and the drift's range allow; the drift
    in why.  d NULL: no drift figure (not taken out, why says so). */
-CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
-                                          double confidence, const double *d, chrono_baseline_row *row)
+CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv,
+                                          double threshold, double confidence, const double *d,
+                                          chrono_baseline_row *row)
 {
     chrono_comparison c;
     double slo, shi, nlo, nhi, dm = d ? d[0] : 1, dl = d ? d[1] : 1, dh = d ? d[2] : 1;
-    double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level : r->ns.ci_level;
+    double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level
+                                                                                 : r->ns.ci_level;
     size_t len;
     chrono__baseline_ends(sv->median_ns, sv->ci_low_ns, sv->ci_high_ns, &slo, &shi);
     chrono__baseline_ends(r->ns.median, r->ns.ci_low, r->ns.ci_high, &nlo, &nhi);
@@ -15869,14 +15894,17 @@ CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_s
     (void)chrono_change_decide(&c, threshold, confidence, &row->v);
     len = strlen(row->v.why);
     if (d)
-        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; drift %.3f [%.3f, %.3f] taken out", dm, dl, dh);
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len,
+                              "; drift %.3f [%.3f, %.3f] taken out", dm, dl, dh);
     else
-        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; no calibration in the baseline: drift in");
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len,
+                              "; no calibration in the baseline: drift in");
 }
 
 /* Each of the session's first nres results against the baseline's text. */
-CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nres, const char *text, double pct,
-                                             const double *d, chrono_baseline_row *rows, size_t cap, size_t *nrows)
+CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nres, const char *text,
+                                             double pct, const double *d, chrono_baseline_row *rows,
+                                             size_t cap, size_t *nrows)
 {
     size_t i, found = 0;
     for (i = 0; i < nres && *nrows < cap; i++) {
@@ -15896,7 +15924,8 @@ CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nre
 }
 
 CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
-                                       chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n)
+                                       chrono_baseline_row *rows, size_t cap, size_t *nrows,
+                                       char *why, size_t n)
 {
     char path[CHRONO_BASELINE_PATH_MAX], spare[8];
     char *text;
@@ -15924,8 +15953,10 @@ CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, doub
     found = chrono__baseline_rows(s, nres, text, fail_above, nodrift ? NULL : d, rows, cap, nrows);
     CHRONO_FREE(text);
     if (nres && !found) {
-        (void)chrono__bprintf(why, n, "baseline '%s' is malformed or holds none of this run's entries "
-                              "(a JSON report, --format=json, is expected)", path);
+        (void)chrono__bprintf(why, n,
+                              "baseline '%s' is malformed or holds none of this run's entries "
+                              "(a JSON report, --format=json, is expected)",
+                              path);
         return CHRONO_EINVAL;
     }
     return 0;
@@ -16175,7 +16206,8 @@ CHRONO__EXTERN_C_END
 #  include <sys/wait.h>
 #  include <unistd.h>
 #  if defined(__GLIBC__) && !defined(__USE_MISC)
-pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);   /* hidden under a strict -std=c99 */
+/* hidden under a strict -std=c99 */
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);
 #  endif
 #endif
 
@@ -16203,8 +16235,8 @@ CHRONO__PRIVATE void chrono__command_exec(const char *cmd, int flags)
 }
 #endif
 
-CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags, volatile long *child,
-                                  chrono_command_time *out)
+CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags,
+                                  volatile long *child, chrono_command_time *out)
 {
 #if CHRONO_OS_WINDOWS
     (void)clk; (void)cmd; (void)flags; (void)child; (void)out;
@@ -16248,8 +16280,9 @@ CHRONO__PRIVATE int chrono__command_alloc(chrono_command_series *s, size_t n, si
 
 /* One round (k in order, or reversed when odd), prepare before each run;
    timed into the series unless warm.  0 or an error; *failed set on a stop. */
-CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, const chrono_command_config *cfg,
-                                          const chrono_clock *clk, size_t round, int warm, size_t *failed)
+CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n,
+                                          const chrono_command_config *cfg, const chrono_clock *clk,
+                                          size_t round, int warm, size_t *failed)
 {
     volatile long spare = 0, *child = cfg->tmp ? &cfg->tmp->child : &spare;
     chrono_command_time t;
@@ -16269,11 +16302,13 @@ CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, co
 }
 
 /* The end of look `look`: 1 when the rounds stop here (the last look, or all decided). */
-CHRONO__PRIVATE int chrono__command_look(const chrono_command_series *s, size_t n, const chrono_command_config *c,
-                                         int look)
+CHRONO__PRIVATE int chrono__command_look(const chrono_command_series *s, size_t n,
+                                         const chrono_command_config *c, int look)
 {
-    int stop = c->decided ? c->decided(s, n, look, c->looks, chrono_command_look_level(c->confidence, look, c->looks),
-                                       c->ctx) : 1;
+    int stop = c->decided
+                   ? c->decided(s, n, look, c->looks,
+                                chrono_command_look_level(c->confidence, look, c->looks), c->ctx)
+                   : 1;
     return look >= c->looks || stop;
 }
 
@@ -16287,8 +16322,8 @@ CHRONO_API double chrono_command_look_level(double confidence, int look, int loo
     return 1 - alpha;
 }
 
-CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
-                                    size_t *failed)
+CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n,
+                                    const chrono_command_config *cfg, size_t *failed)
 {
     chrono_command_config c = cfg ? *cfg : chrono_command_config_default();
     chrono_clock own;
@@ -16297,8 +16332,8 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
     uint64_t t0;
     double budget;
     int rc = 0, look = 1;
-    if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 || c.max_runs < 0 ||
-        !(c.max_ms >= 0) || c.looks < 0 || c.looks > CHRONO_COMMAND_LOOKS_MAX)
+    if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 ||
+        c.max_runs < 0 || !(c.max_ms >= 0) || c.looks < 0 || c.looks > CHRONO_COMMAND_LOOKS_MAX)
         return CHRONO_EINVAL;
     for (k = 0; k < n; k++) if (!series[k].command) return CHRONO_EINVAL;
     *failed = 0;
@@ -16315,7 +16350,8 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
         rc = chrono__command_round(series, n, &c, clk, r, 1, failed);
     t0 = chrono_clock_start(clk);
     for (r = 0; r < cap && rc == 0 && !*failed; r++) {
-        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > budget * 1e6) {
+        if (!c.runs && r >= (size_t)c.min_runs &&
+            chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > budget * 1e6) {
             if (chrono__command_look(series, n, &c, look)) break;
             look++;
             budget *= 2;
@@ -16347,7 +16383,8 @@ CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double c
 }
 
 /* One side of a command comparison: its name and wall statistics. */
-CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double confidence, chrono_result *r)
+CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double confidence,
+                                         chrono_result *r)
 {
     chrono_command_summary sum;
     int rc = chrono_command_summarise(s, confidence, &sum);
@@ -16387,7 +16424,11 @@ CHRONO__PRIVATE int chrono__signed_rank_cut(size_t n, double alpha, size_t *d, d
         for (t = 0; t < i; t++) p[t] /= 2;
     }
     *level = 1 - 2 * p[0];
-    for (t = 0; t < total / 2 && 2 * (cum + p[t]) <= alpha; t++) { cum += p[t]; *level = 1 - 2 * cum; *d = t + 1; }
+    for (t = 0; t < total / 2 && 2 * (cum + p[t]) <= alpha; t++) {
+        cum += p[t];
+        *level = 1 - 2 * cum;
+        *d = t + 1;
+    }
     CHRONO_FREE(p);
     return 0;
 }
@@ -16397,12 +16438,14 @@ CHRONO__PRIVATE int chrono__signed_rank_cut(size_t n, double alpha, size_t *d, d
    asked (chrono__signed_rank_cut).  Valid when a round's two log times are
    exchangeable but for the change (the ABBA order balances which one runs
    first).  0, CHRONO_EINVAL, CHRONO_ENOMEM. */
-CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t n, double confidence, chrono_ratio *out)
+CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t n,
+                                       double confidence, chrono_ratio *out)
 {
     size_t total = n * (n + 1) / 2, i, j, w = 0, d = 0;
     double *x, level = 0;
     int rc;
-    for (i = 0; i < n; i++) if (!(a[i] > 0) || !(b[i] > 0) || !chrono__finite(a[i] / b[i])) return CHRONO_EINVAL;
+    for (i = 0; i < n; i++)
+        if (!(a[i] > 0) || !(b[i] > 0) || !chrono__finite(a[i] / b[i])) return CHRONO_EINVAL;
     if ((rc = chrono__signed_rank_cut(n, 1 - confidence, &d, &level)) < 0) return rc;
     if (!(x = (double *)CHRONO_MALLOC((n + total) * sizeof *x))) return CHRONO_ENOMEM;
     for (i = 0; i < n; i++) x[total + i] = log(a[i] / b[i]);
@@ -16417,8 +16460,9 @@ CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t 
     return 0;
 }
 
-CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
-                                      double confidence, chrono_comparison *out)
+CHRONO_API int chrono_command_compare(const chrono_command_series *a,
+                                      const chrono_command_series *b, double confidence,
+                                      chrono_comparison *out)
 {
     chrono_ratio q;
     double *x;
@@ -16427,7 +16471,8 @@ CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chro
     if (!a || !b || !out || !a->runs || !b->runs || a->n != b->n || a->n == 0) return CHRONO_EINVAL;
     n = a->n;
     memset(out, 0, sizeof *out);
-    if ((rc = chrono__command_side(a, confidence, &out->a)) < 0 || (rc = chrono__command_side(b, confidence, &out->b)) < 0)
+    if ((rc = chrono__command_side(a, confidence, &out->a)) < 0 ||
+        (rc = chrono__command_side(b, confidence, &out->b)) < 0)
         return rc;
     if (!(x = (double *)CHRONO_MALLOC(3 * n * sizeof *x))) return CHRONO_ENOMEM;
     for (i = 0; i < n; i++) { x[i] = a->runs[i].wall_ns; x[n + i] = b->runs[i].wall_ns; }
@@ -16436,7 +16481,10 @@ CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chro
     CHRONO_FREE(x);
     if (rc < 0) return rc;
     out->rounds = n;
-    out->ratio = q.ratio; out->ci_low = q.ci_low; out->ci_high = q.ci_high; out->ci_level = q.ci_level;
+    out->ratio = q.ratio;
+    out->ci_low = q.ci_low;
+    out->ci_high = q.ci_high;
+    out->ci_level = q.ci_level;
     out->cycles_ratio = NAN;
     out->process_min_ratio = out->process_max_ratio = q.ratio;
     return 0;
@@ -16454,7 +16502,10 @@ CHRONO__PRIVATE void chrono__command_json_one(FILE *out, const chrono_command_se
 {
     chrono_command_summary m;
     size_t i;
-    if (chrono_command_summarise(s, 0.95, &m) < 0) { memset(&m, 0, sizeof m); m.wall.mean = m.wall.median = NAN; }
+    if (chrono_command_summarise(s, 0.95, &m) < 0) {
+        memset(&m, 0, sizeof m);
+        m.wall.mean = m.wall.median = NAN;
+    }
     fputs("    {\n      \"command\": \"", out);
     (void)chrono_json_escape(out, s->command);
     fputs("\",\n      ", out);
@@ -16472,7 +16523,10 @@ CHRONO__PRIVATE void chrono__command_json_one(FILE *out, const chrono_command_se
     fputs(",\n      ", out);
     chrono__command_sec(out, "max", s->n ? m.wall.max : NAN);
     fputs(",\n      \"times\": [", out);
-    for (i = 0; i < s->n; i++) { if (i) fputs(", ", out); chrono__command_sec(out, NULL, s->runs[i].wall_ns); }
+    for (i = 0; i < s->n; i++) {
+        if (i) fputs(", ", out);
+        chrono__command_sec(out, NULL, s->runs[i].wall_ns);
+    }
     fputs("],\n      \"exit_codes\": [", out);
     for (i = 0; i < s->n; i++) fprintf(out, "%s%d", i ? ", " : "", s->runs[i].exit_code);
     fputs("]", out);
@@ -18521,18 +18575,22 @@ CHRONO_API int chrono_module_check(const chrono_module *m, char *why, size_t n)
     if (!why || !n) { why = tmp; n = sizeof tmp; }
     why[0] = '\0';
     if (!m || m->magic != CHRONO_MODULE_MAGIC) {
-        (void)chrono__bprintf(why, n, "its %s symbol is not a chronoscope module descriptor", CHRONO_MODULE_SYMBOL);
+        (void)chrono__bprintf(why, n, "its %s symbol is not a chronoscope module descriptor",
+                              CHRONO_MODULE_SYMBOL);
         return CHRONO_EINVAL;
     }
     if (m->version != (unsigned long)CHRONO_VERSION_NUM) {
         char theirs[24];
         chrono__str_copy(theirs, sizeof theirs, m->version_string ? m->version_string : "?");
-        (void)chrono__bprintf(why, n, "built with chronoscope %s (version %lu), this program with %s (%lu): rebuild it",
-                              theirs, m->version, CHRONO_VERSION_STRING, (unsigned long)CHRONO_VERSION_NUM);
+        (void)chrono__bprintf(
+            why, n,
+            "built with chronoscope %s (version %lu), this program with %s (%lu): rebuild it",
+            theirs, m->version, CHRONO_VERSION_STRING, (unsigned long)CHRONO_VERSION_NUM);
         return CHRONO_EVERSION;
     }
     if (m->entry_size != (unsigned long)sizeof(chrono_entry) || !m->table) {
-        (void)chrono__bprintf(why, n, "its program table's layout differs (entries of %lu bytes, here %lu)",
+        (void)chrono__bprintf(why, n,
+                              "its program table's layout differs (entries of %lu bytes, here %lu)",
                               m->entry_size, (unsigned long)sizeof(chrono_entry));
         return CHRONO_EVERSION;
     }

@@ -96,7 +96,8 @@ typedef struct chrono_baseline_row {
     char name[CHRONO_NAME_MAX];
     int found;                   /* 1: in the baseline (v holds the verdict); 0: not in it */
     double now_ns, saved_ns;     /* the medians, ns per iteration */
-    double drift, drift_lo, drift_hi;   /* the calibration body's now/saved (NAN: none), and its range */
+    double drift, drift_lo, drift_hi;   /* the calibration body's now/saved (NAN: none), and its
+                                           range */
     chrono_change_verdict v;     /* head/base = now/saved/drift */
 } chrono_baseline_row;
 
@@ -124,7 +125,8 @@ CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *w
 /* Rows for the session's results in order, at most cap; *nrows how many.
    fail_above: percent, 0..1000.  The calibration runs again first. */
 CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
-                                       chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n);
+                                       chrono_baseline_row *rows, size_t cap, size_t *nrows,
+                                       char *why, size_t n);
 CHRONO__EXTERN_C_END
 
 #endif /* CHRONOSCOPE_BASELINE_H */
@@ -185,27 +187,35 @@ CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold
     (void)chrono__pct(hi, sizeof hi, out->ci_high);
     (void)chrono__num(t, sizeof t, "%.3g%%", threshold * 100);
     short_level = chrono_stats_level_short(c->ci_level, confidence);
-    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) || !chrono__finite(out->ci_high) || short_level == 2) {
+    if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) ||
+        !chrono__finite(out->ci_high) || short_level == 2) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "no interval (too few pairs or processes)");
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "no interval (too few pairs or processes)");
     } else if (short_level) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "the interval's level is %.0f%%, not %.0f%% (too few processes)",
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "the interval's level is %.0f%%, not %.0f%% (too few processes)",
                               c->ci_level * 100, confidence * 100);
     } else if (out->ci_low > 1 && out->ratio > up) {
         out->change = CHRONO_CHANGE_SLOWER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "%s [%s, %s]: above 1 and beyond the %s threshold", r, lo, hi, t);
     } else if (out->ci_high < 1 && out->ratio < down) {
         out->change = CHRONO_CHANGE_FASTER;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "%s [%s, %s]: below 1 and beyond the %s threshold", r, lo, hi, t);
     } else if (out->ci_high > up || out->ci_low < down) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
-        (void)chrono__bprintf(out->why, sizeof out->why, "%s [%s, %s]: too wide to tell a change beyond %s from none",
-                              r, lo, hi, t);
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              "%s [%s, %s]: too wide to tell a change beyond %s from none", r, lo,
+                              hi, t);
     } else {
         out->change = CHRONO_CHANGE_NONE;
-        (void)chrono__bprintf(out->why, sizeof out->why, out->ci_low > 1 || out->ci_high < 1
-                              ? "%s [%s, %s]: a change within the %s threshold" : "%s [%s, %s]: holds 1, within %s",
+        (void)chrono__bprintf(out->why, sizeof out->why,
+                              out->ci_low > 1 || out->ci_high < 1
+                                  ? "%s [%s, %s]: a change within the %s threshold"
+                                  : "%s [%s, %s]: holds 1, within %s",
                               r, lo, hi, t);
     }
     return 0;
@@ -265,7 +275,10 @@ CHRONO_API int chrono_baseline_save(chrono_session *s, const char *name, char *w
     char spare[8];
     if (!why || !n) { why = spare; n = sizeof spare; }
     why[0] = '\0';
-    if (rc < 0 || !s) { (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : ""); return rc < 0 ? rc : CHRONO_EINVAL; }
+    if (rc < 0 || !s) {
+        (void)chrono__bprintf(why, n, "'%s' cannot name a baseline", name ? name : "");
+        return rc < 0 ? rc : CHRONO_EINVAL;
+    }
     if (!strchr(name, '/') && !(strlen(name) >= 5 && !strcmp(name + strlen(name) - 5, ".json"))) {
 #if CHRONO_OS_WINDOWS
         (void)_mkdir(CHRONO_BASELINE_DIR);
@@ -306,7 +319,8 @@ CHRONO__PRIVATE void chrono__baseline_ends(double med, double lo, double hi, dou
    [d[1], d[2]] the range the six intervals allow (lowest now over highest
    saved, highest now over lowest saved).  0, or 1 when either side lacks
    them (a baseline saved before calibrations were). */
-CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from, const char *text, double d[3])
+CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from, const char *text,
+                                           double d[3])
 {
     double now[CHRONO_BASELINE_CALIBRATIONS], sav[CHRONO_BASELINE_CALIBRATIONS];
     double nlo = INFINITY, nhi = 0, slo = INFINITY, shi = 0, l, h;
@@ -317,7 +331,8 @@ CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from,
         const chrono_result *r = &s->results[from + (size_t)k];
         chrono_saved sv;
         (void)chrono__bprintf(name, sizeof name, "%s %d", CHRONO_BASELINE_CALIBRATION, k + 1);
-        if (chrono_saved_find(text, name, &sv) < 0 || !(sv.median_ns > 0) || !(r->ns.median > 0)) return 1;
+        if (chrono_saved_find(text, name, &sv) < 0 || !(sv.median_ns > 0) || !(r->ns.median > 0))
+            return 1;
         now[k] = r->ns.median;
         sav[k] = sv.median_ns;
         chrono__baseline_ends(now[k], r->ns.ci_low, r->ns.ci_high, &l, &h);
@@ -327,7 +342,8 @@ CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from,
         if (l < slo) slo = l;
         if (h > shi) shi = h;
     }
-    d[0] = chrono_stats_median(now, CHRONO_BASELINE_CALIBRATIONS) / chrono_stats_median(sav, CHRONO_BASELINE_CALIBRATIONS);
+    d[0] = chrono_stats_median(now, CHRONO_BASELINE_CALIBRATIONS) /
+           chrono_stats_median(sav, CHRONO_BASELINE_CALIBRATIONS);
     d[1] = nlo / shi;
     d[2] = nhi / slo;
     return 0;
@@ -336,12 +352,14 @@ CHRONO__PRIVATE int chrono__baseline_drift(const chrono_session *s, size_t from,
 /* One entry's verdict: now/saved/drift as head/base (A = saved x drift, B =
    now), the interval the entry's two and the drift's range allow; the drift
    in why.  d NULL: no drift figure (not taken out, why says so). */
-CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv, double threshold,
-                                          double confidence, const double *d, chrono_baseline_row *row)
+CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_saved *sv,
+                                          double threshold, double confidence, const double *d,
+                                          chrono_baseline_row *row)
 {
     chrono_comparison c;
     double slo, shi, nlo, nhi, dm = d ? d[0] : 1, dl = d ? d[1] : 1, dh = d ? d[2] : 1;
-    double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level : r->ns.ci_level;
+    double level = chrono__finite(sv->ci_level) && sv->ci_level < r->ns.ci_level ? sv->ci_level
+                                                                                 : r->ns.ci_level;
     size_t len;
     chrono__baseline_ends(sv->median_ns, sv->ci_low_ns, sv->ci_high_ns, &slo, &shi);
     chrono__baseline_ends(r->ns.median, r->ns.ci_low, r->ns.ci_high, &nlo, &nhi);
@@ -359,14 +377,17 @@ CHRONO__PRIVATE void chrono__baseline_row(const chrono_result *r, const chrono_s
     (void)chrono_change_decide(&c, threshold, confidence, &row->v);
     len = strlen(row->v.why);
     if (d)
-        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; drift %.3f [%.3f, %.3f] taken out", dm, dl, dh);
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len,
+                              "; drift %.3f [%.3f, %.3f] taken out", dm, dl, dh);
     else
-        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len, "; no calibration in the baseline: drift in");
+        (void)chrono__bprintf(row->v.why + len, sizeof row->v.why - len,
+                              "; no calibration in the baseline: drift in");
 }
 
 /* Each of the session's first nres results against the baseline's text. */
-CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nres, const char *text, double pct,
-                                             const double *d, chrono_baseline_row *rows, size_t cap, size_t *nrows)
+CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nres, const char *text,
+                                             double pct, const double *d, chrono_baseline_row *rows,
+                                             size_t cap, size_t *nrows)
 {
     size_t i, found = 0;
     for (i = 0; i < nres && *nrows < cap; i++) {
@@ -386,7 +407,8 @@ CHRONO__PRIVATE size_t chrono__baseline_rows(const chrono_session *s, size_t nre
 }
 
 CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, double fail_above,
-                                       chrono_baseline_row *rows, size_t cap, size_t *nrows, char *why, size_t n)
+                                       chrono_baseline_row *rows, size_t cap, size_t *nrows,
+                                       char *why, size_t n)
 {
     char path[CHRONO_BASELINE_PATH_MAX], spare[8];
     char *text;
@@ -414,8 +436,10 @@ CHRONO_API int chrono_baseline_compare(chrono_session *s, const char *name, doub
     found = chrono__baseline_rows(s, nres, text, fail_above, nodrift ? NULL : d, rows, cap, nrows);
     CHRONO_FREE(text);
     if (nres && !found) {
-        (void)chrono__bprintf(why, n, "baseline '%s' is malformed or holds none of this run's entries "
-                              "(a JSON report, --format=json, is expected)", path);
+        (void)chrono__bprintf(why, n,
+                              "baseline '%s' is malformed or holds none of this run's entries "
+                              "(a JSON report, --format=json, is expected)",
+                              path);
         return CHRONO_EINVAL;
     }
     return 0;

@@ -68,11 +68,13 @@
 /* ---- types ----------------------------------------------------------------- */
 #define CHRONO_COMMAND_SHOW_OUTPUT 1   /* the command's stdout and stderr are the caller's */
 #define CHRONO_COMMAND_LOOKS_MAX 10    /* chrono_command_config.looks at most */
-#define CHRONO__COMMAND_WALSH_MAX 2000 /* rounds: beyond, the median of the ratios and its sign-test interval */
+#define CHRONO__COMMAND_WALSH_MAX 2000 /* rounds: beyond, the median of the ratios and its sign-test
+                                          interval */
 
 typedef struct chrono_command_time {
     double wall_ns;              /* fork to exit, on the caller's clock */
-    double user_ns, sys_ns;      /* the child's CPU time (its own children's included once reaped) */
+    /* the child's CPU time (its own children's included once reaped) */
+    double user_ns, sys_ns;
     int exit_code;               /* 0..255; 128 + N killed by signal N; 127 could not be started */
 } chrono_command_time;
 
@@ -87,14 +89,17 @@ typedef struct chrono_command_config {
     int ignore_failure;          /* 1: a non-zero exit is recorded, not a stop */
     int flags;                   /* CHRONO_COMMAND_SHOW_OUTPUT */
     const chrono_clock *clock;   /* NULL: one opened (CHRONO_CLOCK_AUTO) */
-    chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it); NULL */
+    chrono_tmp *tmp;             /* the running child's pid goes to tmp->child (a signal stops it);
+                                    NULL */
     double confidence;           /* the comparisons' level over all looks together; 0: 0.95 */
-    int looks;                   /* without .runs: looks at the rounds, the budget doubled before each next
-                                    one while .decided says undecided; 0: 3 (up to 4 x .max_ms), 1: one */
+    int looks;                   /* without .runs: looks at the rounds, the budget doubled before
+                                    each next one while .decided says undecided; 0: 3 (up to 4 x
+                                    .max_ms), 1: one */
     /* Called at the end of look `look` of `looks` (.runs 0): 1 when every comparison is decided at
        `level` (chrono_command_look_level), 0 to go on; its answer at the last look is not needed.
        NULL: one look. */
-    int (*decided)(const struct chrono_command_series *s, size_t n, int look, int looks, double level, void *ctx);
+    int (*decided)(const struct chrono_command_series *s, size_t n, int look, int looks,
+                   double level, void *ctx);
     void *ctx;
 } chrono_command_config;
 
@@ -102,7 +107,8 @@ typedef struct chrono_command_series {
     const char *command;         /* not copied */
     size_t n;                    /* runs taken */
     chrono_command_time *runs;   /* round i at index i; chrono_command_series_free frees it */
-    const char *param_name, *param_value;   /* a parameter scan's (the export's "parameters"); NULL: none */
+    const char *param_name, *param_value;   /* a parameter scan's (the export's "parameters"); NULL:
+                                               none */
 } chrono_command_series;
 
 typedef struct chrono_command_summary {
@@ -115,10 +121,10 @@ typedef struct chrono_command_summary {
 CHRONO__EXTERN_C_BEGIN
 CHRONO_API chrono_command_config chrono_command_config_default(void);
 /* One run of `/bin/sh -c cmd`; *child holds its pid while it runs (may be NULL). */
-CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags, volatile long *child,
-                                  chrono_command_time *out);
-CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
-                                    size_t *failed);
+CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags,
+                                  volatile long *child, chrono_command_time *out);
+CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n,
+                                    const chrono_command_config *cfg, size_t *failed);
 /* The two-sided level of look `look` of `looks` when the looks together hold
    `confidence`: alpha = 1 - confidence, half of it spent at the last look
    (the most rounds), the other half shared by the looks before (3 looks:
@@ -130,8 +136,9 @@ CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double c
    carry each side's wall statistics (ns, named after the commands);
    .cycles_ratio NAN.  CHRONO_EINVAL for series of different lengths or
    fewer than 1 run. */
-CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
-                                      double confidence, chrono_comparison *out);
+CHRONO_API int chrono_command_compare(const chrono_command_series *a,
+                                      const chrono_command_series *b, double confidence,
+                                      chrono_comparison *out);
 CHRONO_API int chrono_command_export_json(FILE *out, const chrono_command_series *series, size_t n);
 CHRONO_API void chrono_command_series_free(chrono_command_series *series, size_t n);
 CHRONO__EXTERN_C_END
@@ -150,7 +157,8 @@ CHRONO__EXTERN_C_END
 #  include <sys/wait.h>
 #  include <unistd.h>
 #  if defined(__GLIBC__) && !defined(__USE_MISC)
-pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);   /* hidden under a strict -std=c99 */
+/* hidden under a strict -std=c99 */
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);
 #  endif
 #endif
 
@@ -178,8 +186,8 @@ CHRONO__PRIVATE void chrono__command_exec(const char *cmd, int flags)
 }
 #endif
 
-CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags, volatile long *child,
-                                  chrono_command_time *out)
+CHRONO_API int chrono_command_run(const chrono_clock *clk, const char *cmd, int flags,
+                                  volatile long *child, chrono_command_time *out)
 {
 #if CHRONO_OS_WINDOWS
     (void)clk; (void)cmd; (void)flags; (void)child; (void)out;
@@ -223,8 +231,9 @@ CHRONO__PRIVATE int chrono__command_alloc(chrono_command_series *s, size_t n, si
 
 /* One round (k in order, or reversed when odd), prepare before each run;
    timed into the series unless warm.  0 or an error; *failed set on a stop. */
-CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, const chrono_command_config *cfg,
-                                          const chrono_clock *clk, size_t round, int warm, size_t *failed)
+CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n,
+                                          const chrono_command_config *cfg, const chrono_clock *clk,
+                                          size_t round, int warm, size_t *failed)
 {
     volatile long spare = 0, *child = cfg->tmp ? &cfg->tmp->child : &spare;
     chrono_command_time t;
@@ -244,11 +253,13 @@ CHRONO__PRIVATE int chrono__command_round(chrono_command_series *s, size_t n, co
 }
 
 /* The end of look `look`: 1 when the rounds stop here (the last look, or all decided). */
-CHRONO__PRIVATE int chrono__command_look(const chrono_command_series *s, size_t n, const chrono_command_config *c,
-                                         int look)
+CHRONO__PRIVATE int chrono__command_look(const chrono_command_series *s, size_t n,
+                                         const chrono_command_config *c, int look)
 {
-    int stop = c->decided ? c->decided(s, n, look, c->looks, chrono_command_look_level(c->confidence, look, c->looks),
-                                       c->ctx) : 1;
+    int stop = c->decided
+                   ? c->decided(s, n, look, c->looks,
+                                chrono_command_look_level(c->confidence, look, c->looks), c->ctx)
+                   : 1;
     return look >= c->looks || stop;
 }
 
@@ -262,8 +273,8 @@ CHRONO_API double chrono_command_look_level(double confidence, int look, int loo
     return 1 - alpha;
 }
 
-CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, const chrono_command_config *cfg,
-                                    size_t *failed)
+CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n,
+                                    const chrono_command_config *cfg, size_t *failed)
 {
     chrono_command_config c = cfg ? *cfg : chrono_command_config_default();
     chrono_clock own;
@@ -272,8 +283,8 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
     uint64_t t0;
     double budget;
     int rc = 0, look = 1;
-    if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 || c.max_runs < 0 ||
-        !(c.max_ms >= 0) || c.looks < 0 || c.looks > CHRONO_COMMAND_LOOKS_MAX)
+    if (!series || n == 0 || !failed || c.runs < 0 || c.warmup < 0 || c.min_runs < 0 ||
+        c.max_runs < 0 || !(c.max_ms >= 0) || c.looks < 0 || c.looks > CHRONO_COMMAND_LOOKS_MAX)
         return CHRONO_EINVAL;
     for (k = 0; k < n; k++) if (!series[k].command) return CHRONO_EINVAL;
     *failed = 0;
@@ -290,7 +301,8 @@ CHRONO_API int chrono_command_bench(chrono_command_series *series, size_t n, con
         rc = chrono__command_round(series, n, &c, clk, r, 1, failed);
     t0 = chrono_clock_start(clk);
     for (r = 0; r < cap && rc == 0 && !*failed; r++) {
-        if (!c.runs && r >= (size_t)c.min_runs && chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > budget * 1e6) {
+        if (!c.runs && r >= (size_t)c.min_runs &&
+            chrono_clock_ns(clk, chrono_clock_stop(clk) - t0) > budget * 1e6) {
             if (chrono__command_look(series, n, &c, look)) break;
             look++;
             budget *= 2;
@@ -322,7 +334,8 @@ CHRONO_API int chrono_command_summarise(const chrono_command_series *s, double c
 }
 
 /* One side of a command comparison: its name and wall statistics. */
-CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double confidence, chrono_result *r)
+CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double confidence,
+                                         chrono_result *r)
 {
     chrono_command_summary sum;
     int rc = chrono_command_summarise(s, confidence, &sum);
@@ -362,7 +375,11 @@ CHRONO__PRIVATE int chrono__signed_rank_cut(size_t n, double alpha, size_t *d, d
         for (t = 0; t < i; t++) p[t] /= 2;
     }
     *level = 1 - 2 * p[0];
-    for (t = 0; t < total / 2 && 2 * (cum + p[t]) <= alpha; t++) { cum += p[t]; *level = 1 - 2 * cum; *d = t + 1; }
+    for (t = 0; t < total / 2 && 2 * (cum + p[t]) <= alpha; t++) {
+        cum += p[t];
+        *level = 1 - 2 * cum;
+        *d = t + 1;
+    }
     CHRONO_FREE(p);
     return 0;
 }
@@ -372,12 +389,14 @@ CHRONO__PRIVATE int chrono__signed_rank_cut(size_t n, double alpha, size_t *d, d
    asked (chrono__signed_rank_cut).  Valid when a round's two log times are
    exchangeable but for the change (the ABBA order balances which one runs
    first).  0, CHRONO_EINVAL, CHRONO_ENOMEM. */
-CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t n, double confidence, chrono_ratio *out)
+CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t n,
+                                       double confidence, chrono_ratio *out)
 {
     size_t total = n * (n + 1) / 2, i, j, w = 0, d = 0;
     double *x, level = 0;
     int rc;
-    for (i = 0; i < n; i++) if (!(a[i] > 0) || !(b[i] > 0) || !chrono__finite(a[i] / b[i])) return CHRONO_EINVAL;
+    for (i = 0; i < n; i++)
+        if (!(a[i] > 0) || !(b[i] > 0) || !chrono__finite(a[i] / b[i])) return CHRONO_EINVAL;
     if ((rc = chrono__signed_rank_cut(n, 1 - confidence, &d, &level)) < 0) return rc;
     if (!(x = (double *)CHRONO_MALLOC((n + total) * sizeof *x))) return CHRONO_ENOMEM;
     for (i = 0; i < n; i++) x[total + i] = log(a[i] / b[i]);
@@ -392,8 +411,9 @@ CHRONO__PRIVATE int chrono__command_hl(const double *a, const double *b, size_t 
     return 0;
 }
 
-CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chrono_command_series *b,
-                                      double confidence, chrono_comparison *out)
+CHRONO_API int chrono_command_compare(const chrono_command_series *a,
+                                      const chrono_command_series *b, double confidence,
+                                      chrono_comparison *out)
 {
     chrono_ratio q;
     double *x;
@@ -402,7 +422,8 @@ CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chro
     if (!a || !b || !out || !a->runs || !b->runs || a->n != b->n || a->n == 0) return CHRONO_EINVAL;
     n = a->n;
     memset(out, 0, sizeof *out);
-    if ((rc = chrono__command_side(a, confidence, &out->a)) < 0 || (rc = chrono__command_side(b, confidence, &out->b)) < 0)
+    if ((rc = chrono__command_side(a, confidence, &out->a)) < 0 ||
+        (rc = chrono__command_side(b, confidence, &out->b)) < 0)
         return rc;
     if (!(x = (double *)CHRONO_MALLOC(3 * n * sizeof *x))) return CHRONO_ENOMEM;
     for (i = 0; i < n; i++) { x[i] = a->runs[i].wall_ns; x[n + i] = b->runs[i].wall_ns; }
@@ -411,7 +432,10 @@ CHRONO_API int chrono_command_compare(const chrono_command_series *a, const chro
     CHRONO_FREE(x);
     if (rc < 0) return rc;
     out->rounds = n;
-    out->ratio = q.ratio; out->ci_low = q.ci_low; out->ci_high = q.ci_high; out->ci_level = q.ci_level;
+    out->ratio = q.ratio;
+    out->ci_low = q.ci_low;
+    out->ci_high = q.ci_high;
+    out->ci_level = q.ci_level;
     out->cycles_ratio = NAN;
     out->process_min_ratio = out->process_max_ratio = q.ratio;
     return 0;
@@ -429,7 +453,10 @@ CHRONO__PRIVATE void chrono__command_json_one(FILE *out, const chrono_command_se
 {
     chrono_command_summary m;
     size_t i;
-    if (chrono_command_summarise(s, 0.95, &m) < 0) { memset(&m, 0, sizeof m); m.wall.mean = m.wall.median = NAN; }
+    if (chrono_command_summarise(s, 0.95, &m) < 0) {
+        memset(&m, 0, sizeof m);
+        m.wall.mean = m.wall.median = NAN;
+    }
     fputs("    {\n      \"command\": \"", out);
     (void)chrono_json_escape(out, s->command);
     fputs("\",\n      ", out);
@@ -447,7 +474,10 @@ CHRONO__PRIVATE void chrono__command_json_one(FILE *out, const chrono_command_se
     fputs(",\n      ", out);
     chrono__command_sec(out, "max", s->n ? m.wall.max : NAN);
     fputs(",\n      \"times\": [", out);
-    for (i = 0; i < s->n; i++) { if (i) fputs(", ", out); chrono__command_sec(out, NULL, s->runs[i].wall_ns); }
+    for (i = 0; i < s->n; i++) {
+        if (i) fputs(", ", out);
+        chrono__command_sec(out, NULL, s->runs[i].wall_ns);
+    }
     fputs("],\n      \"exit_codes\": [", out);
     for (i = 0; i < s->n; i++) fprintf(out, "%s%d", i ? ", " : "", s->runs[i].exit_code);
     fputs("]", out);

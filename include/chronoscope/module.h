@@ -123,18 +123,22 @@ CHRONO_API int chrono_module_check(const chrono_module *m, char *why, size_t n)
     if (!why || !n) { why = tmp; n = sizeof tmp; }
     why[0] = '\0';
     if (!m || m->magic != CHRONO_MODULE_MAGIC) {
-        (void)chrono__bprintf(why, n, "its %s symbol is not a chronoscope module descriptor", CHRONO_MODULE_SYMBOL);
+        (void)chrono__bprintf(why, n, "its %s symbol is not a chronoscope module descriptor",
+                              CHRONO_MODULE_SYMBOL);
         return CHRONO_EINVAL;
     }
     if (m->version != (unsigned long)CHRONO_VERSION_NUM) {
         char theirs[24];
         chrono__str_copy(theirs, sizeof theirs, m->version_string ? m->version_string : "?");
-        (void)chrono__bprintf(why, n, "built with chronoscope %s (version %lu), this program with %s (%lu): rebuild it",
-                              theirs, m->version, CHRONO_VERSION_STRING, (unsigned long)CHRONO_VERSION_NUM);
+        (void)chrono__bprintf(
+            why, n,
+            "built with chronoscope %s (version %lu), this program with %s (%lu): rebuild it",
+            theirs, m->version, CHRONO_VERSION_STRING, (unsigned long)CHRONO_VERSION_NUM);
         return CHRONO_EVERSION;
     }
     if (m->entry_size != (unsigned long)sizeof(chrono_entry) || !m->table) {
-        (void)chrono__bprintf(why, n, "its program table's layout differs (entries of %lu bytes, here %lu)",
+        (void)chrono__bprintf(why, n,
+                              "its program table's layout differs (entries of %lu bytes, here %lu)",
                               m->entry_size, (unsigned long)sizeof(chrono_entry));
         return CHRONO_EVERSION;
     }
