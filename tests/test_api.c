@@ -277,6 +277,14 @@ static void test_loop_figures(chrono_session *s)
     for (k = 0; k < 2; k++) {
         double m = lp_pairs(s, steps[k], 3, ratio, &rc);
         if (rc == CHRONO_ENOTSUP) { tap_skip("the loop form is not supported here"); continue; }
+        /* Under an emulator (valgrind, qemu) the figures are for correctness
+           only (chrono_session_emulated): valgrind's translation of the two
+           forms read 1.185 and 1.211 for 5 steps.  There, only that they ran. */
+        if (chrono_session_emulated(s)) {
+            tap_ok(rc == 0 && m > 0, "loop form of a %llu-step body against its function form: %.3f, emulated "
+                   "(%s): ran, the ratio not held", (unsigned long long)steps[k], m, s->env.emulator);
+            continue;
+        }
         tap_ok(rc == 0 && m > 0.85 && m < 1.18, "loop form of a %llu-step body against its function form: %.3f "
                "(3 pairs side by side, %.3f .. %.3f; bench_loop holds it to 2%%)", (unsigned long long)steps[k], m,
                ratio[0], ratio[2]);
