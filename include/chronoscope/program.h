@@ -47,8 +47,9 @@
    the same name in it, a "baseline" table with a verdict a row in every
    format, each slower entry named on stderr: exit 1 when one is slower, 2
    when the baseline is missing, malformed or shares no entry (the file
-   named).  The table says what it cannot see: a baseline is a separate run,
-   and the machine's drift since is in its ratios.
+   named).  The table says what it cannot see: a baseline is a separate run;
+   the drift a calibration body sees is taken out (baseline.h), any other
+   drift of the machine since is in its ratios.
 
    The entries (chrono_bench, chrono_versus, chrono_sweep_entry,
    chrono_product_entry and the chrono_with_* modifiers) are entry.h's.
@@ -705,8 +706,9 @@ CHRONO__PRIVATE void chrono__program_compare(chrono_program *p)
     (void)chrono__bprintf(
         title, sizeof title,
         "Against the baseline %s (slower: now/baseline above %g with its interval above 1, "
-        "--fail-above=%g%%).  A baseline is a separate run: the machine's drift since it is in "
-        "these ratios (an interleaved A/B does not carry it)",
+        "--fail-above=%g%%).  A baseline is a separate run: the drift its calibration body sees "
+        "is taken out, any other drift of the machine since is in these ratios (an interleaved "
+        "A/B does not carry it)",
         why, 1 + p->cli.fail_above / 100, p->cli.fail_above);
     (void)chrono_table_init(tb, "baseline", title, cols, 8);
     for (i = 0; i < n; i++) {
