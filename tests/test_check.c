@@ -472,6 +472,7 @@ static void test_tap_environment(void)
 static void test_saved_find(void)
 {
     chrono_saved sv;
+    int rc;
     const char *json =
         "{\"context\": {\"a\": [1, 2, {\"b\": \"x\\\"y\"}], \"n\": null, \"t\": true},\n"
         " \"benchmarks\": [\n"
@@ -482,6 +483,11 @@ static void test_saved_find(void)
     tap_ok(chrono_saved_find(json, "we" "ird \"one\"", &sv) == 0 && sv.median_ns == 12.5 && sv.ci_low_ns == 12.0 &&
            sv.ci_high_ns == 13.0 && sv.ci_level == (double)0.95 && sv.p99_ns == 19.5 && sv.samples == 101,
            "saved: the entry found by its (escaped) name, its figures read, nested keys ignored");
+    memset(&sv, 0x55, sizeof sv);   /* figures the entry lacks must come back NAN, not what was there */
+    rc = chrono_saved_find(json, "other", &sv);
+    tap_ok(rc == 0 && sv.median_ns == 1 && isnan(sv.ci_low_ns) && isnan(sv.ci_high_ns) && isnan(sv.ci_level) &&
+           isnan(sv.p99_ns) && isnan(sv.samples),
+           "saved: an entry with only its median: every other figure NAN (p99_ns %g, samples %g)", sv.p99_ns, sv.samples);
     tap_ok(chrono_saved_find(json, "missing", &sv) == CHRONO_EINVAL, "saved: a missing name is CHRONO_EINVAL");
     tap_ok(chrono_saved_find("{\"benchmarks\": [{\"name\": \"x\", \"median_ns\": 1", "y", &sv) == CHRONO_EINVAL &&
            chrono_saved_find("", "x", &sv) == CHRONO_EINVAL && chrono_saved_find("[1]", "x", &sv) == CHRONO_EINVAL &&

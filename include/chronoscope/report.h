@@ -1411,12 +1411,21 @@ CHRONO__PRIVATE const char *chrono__json_value(const char *p, int depth)
 #define CHRONO__SAVED_SLOT(key, kind, where, value, when, saved) \
     if ((saved) && !strcmp(name, key)) return (double *)(void *)((char *)sv + (saved) - 1);
 #define CHRONO__SAVED_NONE(field, words, key)
+#define CHRONO__SAVED_CLEAR(key, kind, where, value, when, saved) \
+    if (saved) *(double *)(void *)((char *)sv + (saved) - 1) = NAN;
 CHRONO__PRIVATE double *chrono__saved_slot(chrono_saved *sv, const char *name)
 {
     CHRONO__FIELDS(CHRONO__SAVED_SLOT, CHRONO__SAVED_NONE)
     return NULL;
 }
+
+/* Every member NAN: absent until read. */
+CHRONO__PRIVATE void chrono__saved_clear(chrono_saved *sv)
+{
+    CHRONO__FIELDS(CHRONO__SAVED_CLEAR, CHRONO__SAVED_NONE)
+}
 #undef CHRONO__SAVED_SLOT
+#undef CHRONO__SAVED_CLEAR
 #undef CHRONO__SAVED_NONE
 
 /* The next member of the JSON object whose members start at *pp (just after
@@ -1443,7 +1452,7 @@ CHRONO__PRIVATE const char *chrono__json_entry_read(const char *p, char *name, s
     char key[32];
     int first = 1, m;
     name[0] = '\0';
-    sv->median_ns = sv->ci_low_ns = sv->ci_high_ns = sv->ci_level = sv->samples = NAN;
+    chrono__saved_clear(sv);
     if (*p != '{') return chrono__json_value(p, 1);
     p++;
     while ((m = chrono__json_member(&p, &first, key, sizeof key)) > 0) {
