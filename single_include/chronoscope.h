@@ -754,7 +754,7 @@ typedef struct chrono_pin {
     int smt_siblings;   /* number of other PUs sharing the core, -1 unknown */
     char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
     /* private */
-    long chrono__thread;               /* id of the thread that pinned */
+    long chrono__pinned_tid;               /* id of the thread that pinned */
     uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on
                                           Windows) */
 } chrono_pin;
@@ -1141,7 +1141,7 @@ typedef struct chrono_counters {
     int chrono__fd[CHRONO_COUNTER_COUNT];    /* -1 when not open */
     int chrono__slot[CHRONO_COUNTER_COUNT];  /* its place in the group's read, -1 */
     int chrono__leader;                      /* the group leader's fd, -1 */
-    int chrono__n;                           /* members of the group */
+    int chrono__nopen;                           /* members of the group */
 } chrono_counters;
 
 #define CHRONO__COUNTER_NOT_LINUX (-1)       /* errnum: perf_event_open is Linux only */
@@ -1215,7 +1215,9 @@ CHRONO__EXTERN_C_END
    across processes), check.h (verdicts store what they measured).
 
    Interface for the modules above
-     CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count */
+     CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count
+     CHRONO__REJECTION_WORD   X for CHRONO__REJECTIONS: { CHRONO__REJECTIONS(CHRONO__REJECTION_WORD) }
+                              is the causes' words, in the list's order */
 #ifndef CHRONOSCOPE_TYPES_H
 #define CHRONOSCOPE_TYPES_H
 
@@ -1251,6 +1253,7 @@ typedef enum chrono_cycles_mode {
     X(contended,    "front end contended",        "rejected_contended") \
     X(port_contended, "execution ports contended", "rejected_port_contended")
 #define CHRONO__REJECTION_COUNT_ONE(field, words, key) +1
+#define CHRONO__REJECTION_WORD(field, words, key) words,   /* a table of the words */
 enum { CHRONO__NREJECTIONS = 0 CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT_ONE) };
 
 /* A user's allocator reports what a run allocates, like Google Benchmark's
@@ -3339,7 +3342,7 @@ typedef struct chrono_checker {
     chrono_expectation *items;         /* in the order they ran */
     size_t n;
     /* private */
-    size_t chrono__cap;
+    size_t chrono__items_cap;
     size_t chrono__lost_failed;        /* failed verdicts that could not be kept (out of memory) */
 } chrono_checker;
 
@@ -3690,7 +3693,7 @@ typedef struct chrono_then_now_row {
 typedef struct chrono_then_now {
     chrono_table table;
     /* private */
-    char *chrono__text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
+    char *chrono__cell_text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
     const char **chrono__cells;
 } chrono_then_now;
 
@@ -4644,8 +4647,8 @@ typedef struct chrono_module {
     int main(int argc, char **argv)                                                \
     {                                                                              \
         const chrono_entry *chrono__table = NULL;                                  \
-        size_t chrono__n = fn(&chrono__table);                                     \
-        return chrono_main(argc, argv, chrono__table, chrono__n);                  \
+        size_t chrono__nentries = fn(&chrono__table);                                     \
+        return chrono_main(argc, argv, chrono__table, chrono__nentries);                  \
     }
 #endif
 
@@ -5746,7 +5749,7 @@ CHRONO__PRIVATE void chrono__pin_clear(chrono_pin *p)
     p->pinned = 0;
     p->smt_siblings = -1;
     p->topology[0] = '\0';
-    p->chrono__thread = 0;
+    p->chrono__pinned_tid = 0;
 }
 
 /* The CPU to pin to: cpu, or for CHRONO_CPU_CURRENT the one the thread is on
@@ -5779,7 +5782,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
         chrono__mask_only(&one, cpu);
         if (chrono__mask_set(&one) != 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
         memcpy(p->chrono__saved, &old, sizeof old);
-        p->chrono__thread = (long)syscall(SYS_gettid);
+        p->chrono__pinned_tid = (long)syscall(SYS_gettid);
         if (!described) chrono__linux_describe(p, cpu);
     }
 #elif CHRONO__OS_WINDOWS
@@ -5797,7 +5800,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
             return CHRONO_EPIN;
         }
         p->chrono__saved[0] = (uint64_t)old;
-        p->chrono__thread = (long)GetCurrentThreadId();
+        p->chrono__pinned_tid = (long)GetCurrentThreadId();
         if (!described) chrono__win_describe(p, cpu);
     }
 #else
@@ -5816,11 +5819,11 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
     if (!p) return CHRONO_EINVAL;
     if (p->pinned != 1) return CHRONO_OK;
 #if CHRONO__OS_LINUX
-    if (p->chrono__thread != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
+    if (p->chrono__pinned_tid != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
     if (chrono__mask_set((const chrono__mask *)(const void *)p->chrono__saved) != 0)
         return CHRONO_EPIN;
 #elif CHRONO__OS_WINDOWS
-    if (p->chrono__thread != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
+    if (p->chrono__pinned_tid != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
     if (SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)p->chrono__saved[0]) == 0)
         return CHRONO_EPIN;
 #endif
@@ -7142,7 +7145,7 @@ CHRONO__PRIVATE int chrono__counter_open_one(chrono_counters *c, int id)
         return -1;
     }
     c->chrono__fd[id] = (int)fd;
-    c->chrono__slot[id] = c->chrono__n++;
+    c->chrono__slot[id] = c->chrono__nopen++;
     if (c->chrono__leader < 0) c->chrono__leader = (int)fd;
     c->open |= CHRONO_COUNTER_BIT(id);
     return 0;
@@ -7151,9 +7154,9 @@ CHRONO__PRIVATE int chrono__counter_open_one(chrono_counters *c, int id)
 CHRONO__PRIVATE int chrono__counters_read_raw(const chrono_counters *c, chrono_counter_read *r)
 {
     uint64_t buf[3 + CHRONO_COUNTER_COUNT];
-    ssize_t want = (ssize_t)((3 + (size_t)c->chrono__n) * sizeof(uint64_t));
+    ssize_t want = (ssize_t)((3 + (size_t)c->chrono__nopen) * sizeof(uint64_t));
     int i;
-    if (read(c->chrono__leader, buf, (size_t)want) != want || buf[0] != (uint64_t)c->chrono__n)
+    if (read(c->chrono__leader, buf, (size_t)want) != want || buf[0] != (uint64_t)c->chrono__nopen)
         return CHRONO_EIO;
     r->enabled_ns = buf[1];
     r->running_ns = buf[2];
@@ -7165,7 +7168,7 @@ CHRONO__PRIVATE int chrono__counters_read_raw(const chrono_counters *c, chrono_c
 CHRONO__PRIVATE void chrono__counters_close_fds(chrono_counters *c)
 {
     int i;
-    if (c->chrono__n == 0) return;   /* never opened (a zeroed struct holds fd 0) */
+    if (c->chrono__nopen == 0) return;   /* never opened (a zeroed struct holds fd 0) */
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)   /* members first, the leader last */
         if (c->chrono__fd[i] >= 0 && c->chrono__fd[i] != c->chrono__leader) close(c->chrono__fd[i]);
     if (c->chrono__leader >= 0) close(c->chrono__leader);
@@ -7340,7 +7343,7 @@ CHRONO_API void chrono_counters_close(chrono_counters *c)
 #endif
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++) c->chrono__fd[i] = c->chrono__slot[i] = -1;
     c->chrono__leader = -1;
-    c->chrono__n = 0;
+    c->chrono__nopen = 0;
     c->open = 0;
 }
 
@@ -12336,10 +12339,8 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
 {
     size_t k = 0, any = 0, v[CHRONO__NREJECTIONS];
     char num[24], num2[24];
-#define CHRONO__REJECTION_HTML(field, words, key) words,
     static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_HTML) };
-#undef CHRONO__REJECTION_HTML
+        CHRONO__REJECTION_WORD) };
 #define CHRONO__REJECTION_VAL(field, words, key) v[k++] = r->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_VAL)
 #undef CHRONO__REJECTION_VAL
@@ -12591,10 +12592,8 @@ CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *co
    replaced, by cause (the order of w->rejected); 0 when there were none. */
 CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
 {
-#define CHRONO__REJECTION_WORDS(field, words, key) words,
     static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_WORDS) };
-#undef CHRONO__REJECTION_WORDS
+        CHRONO__REJECTION_WORD) };
     char num[24];
     size_t i, len = 0, any = 0;
     for (i = 0; i < CHRONO__NREJECTIONS; i++) any += w->rejected[i];
@@ -13369,9 +13368,9 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     w->row_warnings |= r->warnings;
     {
         size_t k = 0;
-#define CHRONO__REJECTION_ADD(field, words, key) w->rejected[k++] += r->field;
-        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
-#undef CHRONO__REJECTION_ADD
+#define CHRONO__REJECTION_TALLY(field, words, key) w->rejected[k++] += r->field;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_TALLY)
+#undef CHRONO__REJECTION_TALLY
     }
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:
@@ -14860,10 +14859,9 @@ CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *ou
    words) over the sides; none counted: no sample was taken. */
 CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
 {
-#define CHRONO__REJECTION_WORDS(field, words, key) words,
 #define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
     static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_WORDS) };
+        CHRONO__REJECTION_WORD) };
     unsigned long count[CHRONO__NREJECTIONS] = { 0 };
     char *why = lk->e->reason;
     size_t n = sizeof lk->e->reason, at;
@@ -14872,7 +14870,6 @@ CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__loo
         i = 0;
         CHRONO__REJECTIONS(CHRONO__REJECTION_SUM)
     }
-#undef CHRONO__REJECTION_WORDS
 #undef CHRONO__REJECTION_SUM
     lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
     lk->e->looks = lk->look;
@@ -15032,7 +15029,7 @@ CHRONO_API void chrono_checker_close(chrono_checker *ck)
     if (!ck) return;
     CHRONO_FREE(ck->items);
     ck->items = NULL;
-    ck->n = ck->chrono__cap = 0;
+    ck->n = ck->chrono__items_cap = 0;
     ck->session = NULL;
 }
 
@@ -15050,7 +15047,7 @@ CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck,
                               chrono_verdict_name(e->verdict));
         e->verdict = CHRONO_INCONCLUSIVE;
     }
-    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0)
+    if (chrono__grow((void **)&ck->items, &ck->chrono__items_cap, ck->n + 1, sizeof *e) == 0)
         ck->items[ck->n++] = *e;
     else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR)
         ck->chrono__lost_failed++;
@@ -16149,9 +16146,9 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
     ncells = nrows * CHRONO_THEN_NOW_COLS;
     if (nrows > ((size_t)-1) / CHRONO_THEN_NOW_COLS / CHRONO_THEN_NOW_CELL) return CHRONO_ENOMEM;
     if (ncells) {
-        t->chrono__text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
+        t->chrono__cell_text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
         t->chrono__cells = (const char **)CHRONO_MALLOC(ncells * sizeof *t->chrono__cells);
-        if (!t->chrono__text || !t->chrono__cells) {
+        if (!t->chrono__cell_text || !t->chrono__cells) {
             chrono_then_now_free(t);
             return CHRONO_ENOMEM;
         }
@@ -16165,7 +16162,7 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
         double then_cyc = seed_mhz > 0 && chrono__finite(seed_mhz) ? then_us * seed_mhz : NAN;
         double now_cyc = r->now_ns * r->now_ghz;
         for (j = 0; j < CHRONO_THEN_NOW_COLS; j++) {
-            c[j] = t->chrono__text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
+            c[j] = t->chrono__cell_text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
             c[j][0] = '\0';
             t->chrono__cells[i * CHRONO_THEN_NOW_COLS + j] = c[j];
         }
@@ -16196,7 +16193,7 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
 CHRONO_API void chrono_then_now_free(chrono_then_now *t)
 {
     if (!t) return;
-    if (t->chrono__text) CHRONO_FREE(t->chrono__text);
+    if (t->chrono__cell_text) CHRONO_FREE(t->chrono__cell_text);
     if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
     memset(t, 0, sizeof *t);
 }
@@ -17474,14 +17471,14 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
     if (!all) return CHRONO_ENOMEM;
     memset(&pooled, 0, sizeof pooled);
 #define CHRONO__REJECTION_ZERO(field, words, key) out->field = 0;
-#define CHRONO__REJECTION_ADD(field, words, key) out->field += rs[i]->field;
+#define CHRONO__REJECTION_POOL(field, words, key) out->field += rs[i]->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_ZERO)
     out->samples = out->samples_taken = 0;
     out->wall_ms = out->warmup_ms = 0;
     out->warnings = 0;
     out->truncated = 0;
     for (i = 0; i < k; i++) {
-        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
+        CHRONO__REJECTIONS(CHRONO__REJECTION_POOL)
         out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
         out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
         out->warnings |= rs[i]->warnings;
@@ -17493,7 +17490,7 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
         ptr[i] = &all[i];
     }
 #undef CHRONO__REJECTION_ZERO
-#undef CHRONO__REJECTION_ADD
+#undef CHRONO__REJECTION_POOL
     chrono_stats_pool_moments(ptr, k, &pooled);
     out->all_n = pooled.n;
     out->all_ns_mean = pooled.mean;

@@ -10,10 +10,18 @@
   3. No function over 60 lines (from its opening brace to its closing one).
   4. Lines a person reads: at most 1% of the lines of the headers (the modules and
      chronoscope.h) over 100 characters; those over are named.
+  5. One home: no private name is defined in two modules (a struct member, a macro, a
+     function), so every use has one owner to answer to.
+
+Definitions are found twice where Universal Ctags is installed: by this file's patterns and
+by ctags (its kinds: macros, functions, prototypes, types, struct members, enumerators), and
+a name either finds is checked; without ctags the patterns alone are used, struct members
+are then their struct's wherever used, and the TAP output says so.
 
 Exit 0 when every rule holds; the TAP lines name each breach."""
 import os
 import re
+import subprocess
 import sys
 
 NAME = re.compile(r'\b(chrono__[A-Za-z0-9_]+|CHRONO__[A-Z0-9_]+)\b')
@@ -107,6 +115,26 @@ def defined_names(code):
     return names
 
 
+def ctags_defined(paths):
+    """{module file name: private names ctags finds defined there}, or None without
+    Universal Ctags.  A macro used inside an enum's braces is not an enumerator."""
+    try:
+        out = subprocess.run(['ctags', '-x', '--c-kinds=+defgmpstuv', '--language-force=C']
+                             + paths, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    found = {os.path.basename(p): set() for p in paths}
+    for line in out.splitlines():
+        m = re.match(r'(\S+)\s+(\S+)\s+\d+\s+(\S+)\s?(.*)', line)
+        if not m or not NAME.fullmatch(m.group(1)):
+            continue
+        name, kind, path, src = m.groups()
+        if kind == 'enumerator' and re.search(r'\b%s\s*\(' % re.escape(name), src):
+            continue
+        found.setdefault(os.path.basename(path), set()).add(name)
+    return found
+
+
 def functions(code):
     """(name, first line, lines) of each function definition: a line that opens with '{'
     after a line that ends a declarator, to its '}' at column 0."""
@@ -140,20 +168,27 @@ def main():
                 below(d, seen)
         return seen
 
+    tags = ctags_defined([os.path.join(inc, 'chronoscope', m) for m in mods])
     owner, own = {}, {}
-    fields = set()   # private fields of structs: their struct's, wherever used
+    fields = set()   # without ctags, private fields of structs: their struct's, wherever used
     for m in mods:
-        for line in code[m].split('\n'):
+        for line in code[m].split('\n') if tags is None else []:
             if re.match(r'^\s+(?:const\s+|volatile\s+|unsigned\s+)*[A-Za-z_]\w*[\s\*]+[^=(]*\bchrono__\w+[^(]*;', line):
                 fields |= set(re.findall(r'\b(chrono__\w+)\b(?!\s*\()', line))
+    homes = {}
     for m in mods:
-        own[m] = defined_names(code[m]) | fields
+        own[m] = defined_names(code[m]) | (tags or {}).get(m, set())
         for n in own[m]:
             owner.setdefault(n, m)
+            homes.setdefault(n, []).append(m)
+        own[m] |= fields
+    two_homes = ['%s is defined in %s' % (n, ' and '.join(h)) for n, h in sorted(homes.items())
+                 if len(h) > 1]
     sealed, upward = [], []
     for m in mods:
         reach = below(m)
-        for n in sorted(set(NAME.findall(MEMBER.sub(' ', code[m]))) - own[m]):   # a member: its struct's
+        used = code[m] if tags is not None else MEMBER.sub(' ', code[m])   # a member: its struct's
+        for n in sorted(set(NAME.findall(used)) - own[m]):
             o = owner.get(n)
             if o is None:
                 continue
@@ -181,11 +216,14 @@ def main():
         (sealed, 'sealed floors: every private name used by another module is in its interface block'),
         (upward, 'one way down: no module uses a name of a module above it'),
         (long_fns, 'no function over 60 lines'),
+        (two_homes, 'one home: no private name defined in two modules'),
         (over, 'lines over %d characters: at most %d%% of the headers\' lines (%d of %d, %.2f%%)'
          % (LINE_MAX, LONG_SHARE_MAX, len(long_lines), total, 100.0 * len(long_lines) / max(total, 1))),
     ]
     print('TAP version 13')
     print('1..%d' % len(checks))
+    print('# definitions found by %s' % ('the patterns and Universal Ctags' if tags is not None
+                                         else 'the patterns (no ctags: struct members unchecked)'))
     failed = 0
     for k, (bad, what) in enumerate(checks, 1):
         print('%sok %d - %s (%d found)' % ('not ' if bad else '', k, what, len(bad)))

@@ -70,7 +70,7 @@ static void test_adds(void)
     /* Five sessions, as five processes would open them; each gets up to
        four tries when the host spoiled one. */
     for (proc = 0; proc < 5; proc++) {
-        double best = NAN, ratio = NAN, best_err = NAN;
+        double best = NAN, ratio = NAN, best_err = NAN, best_plain = NAN;
         unsigned best_warn = 0;
         int k;
         rc = chrono_session_open(&s, &c);
@@ -97,6 +97,7 @@ static void test_adds(void)
                 best_err = err;
                 best = r.cycles.median;
                 ratio = r.cycles.median / plain.cycles.median;
+                best_plain = plain.cycles.median;
                 best_warn = (r.warnings | plain.warnings) & shared;
             }
             if (clean(&r) && clean(&plain) && best_err <= 0.01) break;
@@ -105,13 +106,17 @@ static void test_adds(void)
            ~3% high together) is the library keeping its promise */
         if (fabs(best / 1000 - 1) <= 0.02) good++;
         else if (best_warn) flagged++;
-        near_run += fabs(ratio - 1) <= 0.03 || best_warn;
+        /* near chrono_run: within 3%, or flagged, or each run within 2% of the
+           truth, as two honest figures may sit 4% apart (CI's ASan leg once missed 3%, 1 of 5) */
+        near_run += fabs(ratio - 1) <= 0.03 || best_warn ||
+                    (fabs(best / 1000 - 1) <= 0.02 && fabs(best_plain / 1000 - 1) <= 0.02);
         chrono_session_close(&s);
     }
     tap_ok(good + flagged == 5 && good >= 1,
            "1000 adds after a setup of 20000 adds: within 2%% of 1000 cycles in %d of 5 sessions, "
            "%d more flagged as run on a shared core", good, flagged);
-    tap_ok(near_run == 5, "... and within 3%% of chrono_run on the same body (or flagged) in %d of 5 sessions", near_run);
+    tap_ok(near_run == 5, "... and within 3%% of chrono_run on the same body (or flagged, or both within 2%% of the truth) "
+           "in %d of 5 sessions", near_run);
     rc = chrono_session_open(&s, &c);
     if (rc == 0) {
         if (chrono_run_setup(&s, "add50+setup", setup20000, add50, NULL, &r) == 0) warned = (r.warnings & CHRONO_WARN_SHORT_BODY) != 0;

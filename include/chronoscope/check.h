@@ -227,7 +227,7 @@ typedef struct chrono_checker {
     chrono_expectation *items;         /* in the order they ran */
     size_t n;
     /* private */
-    size_t chrono__cap;
+    size_t chrono__items_cap;
     size_t chrono__lost_failed;        /* failed verdicts that could not be kept (out of memory) */
 } chrono_checker;
 
@@ -548,10 +548,9 @@ CHRONO__PRIVATE size_t chrono__looks_figures(const chrono_engine *en, double *ou
    words) over the sides; none counted: no sample was taken. */
 CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__looks *lk)
 {
-#define CHRONO__REJECTION_WORDS(field, words, key) words,
 #define CHRONO__REJECTION_SUM(field, words, key) count[i++] += (unsigned long)en->r[k]->field;
     static const char *const words[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_WORDS) };
+        CHRONO__REJECTION_WORD) };
     unsigned long count[CHRONO__NREJECTIONS] = { 0 };
     char *why = lk->e->reason;
     size_t n = sizeof lk->e->reason, at;
@@ -560,7 +559,6 @@ CHRONO__PRIVATE void chrono__looks_rejected(const chrono_engine *en, chrono__loo
         i = 0;
         CHRONO__REJECTIONS(CHRONO__REJECTION_SUM)
     }
-#undef CHRONO__REJECTION_WORDS
 #undef CHRONO__REJECTION_SUM
     lk->v = lk->e->verdict = CHRONO_INCONCLUSIVE;
     lk->e->looks = lk->look;
@@ -720,7 +718,7 @@ CHRONO_API void chrono_checker_close(chrono_checker *ck)
     if (!ck) return;
     CHRONO_FREE(ck->items);
     ck->items = NULL;
-    ck->n = ck->chrono__cap = 0;
+    ck->n = ck->chrono__items_cap = 0;
     ck->session = NULL;
 }
 
@@ -738,7 +736,7 @@ CHRONO__PRIVATE chrono_verdict chrono__checker_keep(chrono_checker *ck,
                               chrono_verdict_name(e->verdict));
         e->verdict = CHRONO_INCONCLUSIVE;
     }
-    if (chrono__grow((void **)&ck->items, &ck->chrono__cap, ck->n + 1, sizeof *e) == 0)
+    if (chrono__grow((void **)&ck->items, &ck->chrono__items_cap, ck->n + 1, sizeof *e) == 0)
         ck->items[ck->n++] = *e;
     else if (e->verdict == CHRONO_FAIL || e->verdict == CHRONO_VERDICT_ERROR)
         ck->chrono__lost_failed++;

@@ -107,7 +107,7 @@ typedef struct chrono_counters {
     int chrono__fd[CHRONO_COUNTER_COUNT];    /* -1 when not open */
     int chrono__slot[CHRONO_COUNTER_COUNT];  /* its place in the group's read, -1 */
     int chrono__leader;                      /* the group leader's fd, -1 */
-    int chrono__n;                           /* members of the group */
+    int chrono__nopen;                           /* members of the group */
 } chrono_counters;
 
 #define CHRONO__COUNTER_NOT_LINUX (-1)       /* errnum: perf_event_open is Linux only */
@@ -265,7 +265,7 @@ CHRONO__PRIVATE int chrono__counter_open_one(chrono_counters *c, int id)
         return -1;
     }
     c->chrono__fd[id] = (int)fd;
-    c->chrono__slot[id] = c->chrono__n++;
+    c->chrono__slot[id] = c->chrono__nopen++;
     if (c->chrono__leader < 0) c->chrono__leader = (int)fd;
     c->open |= CHRONO_COUNTER_BIT(id);
     return 0;
@@ -274,9 +274,9 @@ CHRONO__PRIVATE int chrono__counter_open_one(chrono_counters *c, int id)
 CHRONO__PRIVATE int chrono__counters_read_raw(const chrono_counters *c, chrono_counter_read *r)
 {
     uint64_t buf[3 + CHRONO_COUNTER_COUNT];
-    ssize_t want = (ssize_t)((3 + (size_t)c->chrono__n) * sizeof(uint64_t));
+    ssize_t want = (ssize_t)((3 + (size_t)c->chrono__nopen) * sizeof(uint64_t));
     int i;
-    if (read(c->chrono__leader, buf, (size_t)want) != want || buf[0] != (uint64_t)c->chrono__n)
+    if (read(c->chrono__leader, buf, (size_t)want) != want || buf[0] != (uint64_t)c->chrono__nopen)
         return CHRONO_EIO;
     r->enabled_ns = buf[1];
     r->running_ns = buf[2];
@@ -288,7 +288,7 @@ CHRONO__PRIVATE int chrono__counters_read_raw(const chrono_counters *c, chrono_c
 CHRONO__PRIVATE void chrono__counters_close_fds(chrono_counters *c)
 {
     int i;
-    if (c->chrono__n == 0) return;   /* never opened (a zeroed struct holds fd 0) */
+    if (c->chrono__nopen == 0) return;   /* never opened (a zeroed struct holds fd 0) */
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++)   /* members first, the leader last */
         if (c->chrono__fd[i] >= 0 && c->chrono__fd[i] != c->chrono__leader) close(c->chrono__fd[i]);
     if (c->chrono__leader >= 0) close(c->chrono__leader);
@@ -463,7 +463,7 @@ CHRONO_API void chrono_counters_close(chrono_counters *c)
 #endif
     for (i = 0; i < CHRONO_COUNTER_COUNT; i++) c->chrono__fd[i] = c->chrono__slot[i] = -1;
     c->chrono__leader = -1;
-    c->chrono__n = 0;
+    c->chrono__nopen = 0;
     c->open = 0;
 }
 

@@ -84,7 +84,7 @@ typedef struct chrono_pin {
     int smt_siblings;   /* number of other PUs sharing the core, -1 unknown */
     char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
     /* private */
-    long chrono__thread;               /* id of the thread that pinned */
+    long chrono__pinned_tid;               /* id of the thread that pinned */
     uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on
                                           Windows) */
 } chrono_pin;
@@ -535,7 +535,7 @@ CHRONO__PRIVATE void chrono__pin_clear(chrono_pin *p)
     p->pinned = 0;
     p->smt_siblings = -1;
     p->topology[0] = '\0';
-    p->chrono__thread = 0;
+    p->chrono__pinned_tid = 0;
 }
 
 /* The CPU to pin to: cpu, or for CHRONO_CPU_CURRENT the one the thread is on
@@ -568,7 +568,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
         chrono__mask_only(&one, cpu);
         if (chrono__mask_set(&one) != 0) { chrono__pin_clear(p); return CHRONO_EPIN; }
         memcpy(p->chrono__saved, &old, sizeof old);
-        p->chrono__thread = (long)syscall(SYS_gettid);
+        p->chrono__pinned_tid = (long)syscall(SYS_gettid);
         if (!described) chrono__linux_describe(p, cpu);
     }
 #elif CHRONO__OS_WINDOWS
@@ -586,7 +586,7 @@ CHRONO_API int chrono_cpu_pin(chrono_pin *p, int cpu)
             return CHRONO_EPIN;
         }
         p->chrono__saved[0] = (uint64_t)old;
-        p->chrono__thread = (long)GetCurrentThreadId();
+        p->chrono__pinned_tid = (long)GetCurrentThreadId();
         if (!described) chrono__win_describe(p, cpu);
     }
 #else
@@ -605,11 +605,11 @@ CHRONO_API int chrono_cpu_unpin(chrono_pin *p)
     if (!p) return CHRONO_EINVAL;
     if (p->pinned != 1) return CHRONO_OK;
 #if CHRONO__OS_LINUX
-    if (p->chrono__thread != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
+    if (p->chrono__pinned_tid != (long)syscall(SYS_gettid)) return CHRONO_EINVAL;
     if (chrono__mask_set((const chrono__mask *)(const void *)p->chrono__saved) != 0)
         return CHRONO_EPIN;
 #elif CHRONO__OS_WINDOWS
-    if (p->chrono__thread != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
+    if (p->chrono__pinned_tid != (long)GetCurrentThreadId()) return CHRONO_EINVAL;
     if (SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)p->chrono__saved[0]) == 0)
         return CHRONO_EPIN;
 #endif

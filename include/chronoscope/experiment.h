@@ -129,7 +129,7 @@ typedef struct chrono_then_now_row {
 typedef struct chrono_then_now {
     chrono_table table;
     /* private */
-    char *chrono__text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
+    char *chrono__cell_text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
     const char **chrono__cells;
 } chrono_then_now;
 
@@ -350,9 +350,9 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
     ncells = nrows * CHRONO_THEN_NOW_COLS;
     if (nrows > ((size_t)-1) / CHRONO_THEN_NOW_COLS / CHRONO_THEN_NOW_CELL) return CHRONO_ENOMEM;
     if (ncells) {
-        t->chrono__text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
+        t->chrono__cell_text = (char *)CHRONO_MALLOC(ncells * CHRONO_THEN_NOW_CELL);
         t->chrono__cells = (const char **)CHRONO_MALLOC(ncells * sizeof *t->chrono__cells);
-        if (!t->chrono__text || !t->chrono__cells) {
+        if (!t->chrono__cell_text || !t->chrono__cells) {
             chrono_then_now_free(t);
             return CHRONO_ENOMEM;
         }
@@ -366,7 +366,7 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
         double then_cyc = seed_mhz > 0 && chrono__finite(seed_mhz) ? then_us * seed_mhz : NAN;
         double now_cyc = r->now_ns * r->now_ghz;
         for (j = 0; j < CHRONO_THEN_NOW_COLS; j++) {
-            c[j] = t->chrono__text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
+            c[j] = t->chrono__cell_text + (i * CHRONO_THEN_NOW_COLS + j) * CHRONO_THEN_NOW_CELL;
             c[j][0] = '\0';
             t->chrono__cells[i * CHRONO_THEN_NOW_COLS + j] = c[j];
         }
@@ -397,7 +397,7 @@ CHRONO_API int chrono_then_now_build(chrono_then_now *t, const char *key, const 
 CHRONO_API void chrono_then_now_free(chrono_then_now *t)
 {
     if (!t) return;
-    if (t->chrono__text) CHRONO_FREE(t->chrono__text);
+    if (t->chrono__cell_text) CHRONO_FREE(t->chrono__cell_text);
     if (t->chrono__cells) CHRONO_FREE((void *)t->chrono__cells);
     memset(t, 0, sizeof *t);
 }

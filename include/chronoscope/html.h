@@ -854,10 +854,8 @@ CHRONO__PRIVATE void chrono__html_rejected(FILE *out, const chrono_result *r, co
 {
     size_t k = 0, any = 0, v[CHRONO__NREJECTIONS];
     char num[24], num2[24];
-#define CHRONO__REJECTION_HTML(field, words, key) words,
     static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_HTML) };
-#undef CHRONO__REJECTION_HTML
+        CHRONO__REJECTION_WORD) };
 #define CHRONO__REJECTION_VAL(field, words, key) v[k++] = r->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_VAL)
 #undef CHRONO__REJECTION_VAL

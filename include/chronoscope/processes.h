@@ -658,14 +658,14 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
     if (!all) return CHRONO_ENOMEM;
     memset(&pooled, 0, sizeof pooled);
 #define CHRONO__REJECTION_ZERO(field, words, key) out->field = 0;
-#define CHRONO__REJECTION_ADD(field, words, key) out->field += rs[i]->field;
+#define CHRONO__REJECTION_POOL(field, words, key) out->field += rs[i]->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_ZERO)
     out->samples = out->samples_taken = 0;
     out->wall_ms = out->warmup_ms = 0;
     out->warnings = 0;
     out->truncated = 0;
     for (i = 0; i < k; i++) {
-        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
+        CHRONO__REJECTIONS(CHRONO__REJECTION_POOL)
         out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
         out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
         out->warnings |= rs[i]->warnings;
@@ -677,7 +677,7 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
         ptr[i] = &all[i];
     }
 #undef CHRONO__REJECTION_ZERO
-#undef CHRONO__REJECTION_ADD
+#undef CHRONO__REJECTION_POOL
     chrono_stats_pool_moments(ptr, k, &pooled);
     out->all_n = pooled.n;
     out->all_ns_mean = pooled.mean;

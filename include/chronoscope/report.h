@@ -409,10 +409,8 @@ CHRONO__PRIVATE void chrono__color(const chrono_report_writer *w, const char *co
    replaced, by cause (the order of w->rejected); 0 when there were none. */
 CHRONO__PRIVATE int chrono__rejected_words(char *buf, size_t n, const chrono_report_writer *w)
 {
-#define CHRONO__REJECTION_WORDS(field, words, key) words,
     static const char *const cause[CHRONO__NREJECTIONS] = { CHRONO__REJECTIONS(
-        CHRONO__REJECTION_WORDS) };
-#undef CHRONO__REJECTION_WORDS
+        CHRONO__REJECTION_WORD) };
     char num[24];
     size_t i, len = 0, any = 0;
     for (i = 0; i < CHRONO__NREJECTIONS; i++) any += w->rejected[i];
@@ -1187,9 +1185,9 @@ CHRONO__PRIVATE int chrono__report_row(chrono_report_writer *w, const chrono_res
     w->row_warnings |= r->warnings;
     {
         size_t k = 0;
-#define CHRONO__REJECTION_ADD(field, words, key) w->rejected[k++] += r->field;
-        CHRONO__REJECTIONS(CHRONO__REJECTION_ADD)
-#undef CHRONO__REJECTION_ADD
+#define CHRONO__REJECTION_TALLY(field, words, key) w->rejected[k++] += r->field;
+        CHRONO__REJECTIONS(CHRONO__REJECTION_TALLY)
+#undef CHRONO__REJECTION_TALLY
     }
     switch (w->fmt) {
     case CHRONO_FORMAT_TEXT:

@@ -25,7 +25,9 @@
    across processes), check.h (verdicts store what they measured).
 
    Interface for the modules above
-     CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count */
+     CHRONO__REJECTIONS(X), CHRONO__NREJECTIONS   the rejection causes, one list, and their count
+     CHRONO__REJECTION_WORD   X for CHRONO__REJECTIONS: { CHRONO__REJECTIONS(CHRONO__REJECTION_WORD) }
+                              is the causes' words, in the list's order */
 #ifndef CHRONOSCOPE_TYPES_H
 #define CHRONOSCOPE_TYPES_H
 
@@ -66,6 +68,7 @@ typedef enum chrono_cycles_mode {
     X(contended,    "front end contended",        "rejected_contended") \
     X(port_contended, "execution ports contended", "rejected_port_contended")
 #define CHRONO__REJECTION_COUNT_ONE(field, words, key) +1
+#define CHRONO__REJECTION_WORD(field, words, key) words,   /* a table of the words */
 enum { CHRONO__NREJECTIONS = 0 CHRONO__REJECTIONS(CHRONO__REJECTION_COUNT_ONE) };
 
 /* A user's allocator reports what a run allocates, like Google Benchmark's
