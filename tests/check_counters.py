@@ -55,9 +55,11 @@ ok("open: task-clock, context-switches, page-faults" in doc["context"].get("coun
 ok(near1(sl.get("context-switches")), "json: sleep_50us %s context switches per iteration (0.9..1.1)" % sl.get("context-switches"))
 ok(near1_faults(fp.get("page-faults")), "json: fresh_page %s page faults per iteration (0.9..%.3g)" % (fp.get("page-faults"), 1.1 + SHADOW))
 mem = fp.get("page_faults_minor_per_iteration")
-ok(mem is not None and 0.95 <= mem <= 1.05 + SHADOW,
+# getrusage also counts the engine's own first touches, and under ASan their shadow
+# too (the asan leg read 1.214 once): twice the shadow's share there.
+ok(mem is not None and 0.95 <= mem <= 1.05 + 2 * SHADOW,
    "json: fresh_page's memory figure (getrusage over the sampling) %s faults an iteration agrees with the counter "
-   "(0.95..%.3g; the engine's own first touches of its columns once read 1.10 here)" % (mem, 1.05 + SHADOW))
+   "(0.95..%.3g; the engine's own first touches of its columns once read 1.10 here)" % (mem, 1.05 + 2 * SHADOW))
 ok(sl.get("page-faults", 1) < 0.1 and fp.get("context-switches", 1) < 0.1,
    "json: no faults in the sleep (%s), no switches in the touch (%s)" % (sl.get("page-faults"), fp.get("context-switches")))
 ok(sl["cpu_time"] < 0.5 * sl["real_time"] and sl["task-clock"] < 0.5 * sl["real_time"],

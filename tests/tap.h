@@ -123,4 +123,18 @@ static inline int tap_ok_quiet(int cond, const tap_load *l, const char *fmt, ...
     }
     return tap_ok(cond, "%s", what);
 }
+/* TAP_ASAN: 1 when compiled with AddressSanitizer, whose checks slow the code
+   under test (each load and store of a small body checked) and fault in shadow
+   pages beside the program's own. */
+#if defined(__SANITIZE_ADDRESS__)
+#  define TAP_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define TAP_ASAN 1
+#  endif
+#endif
+#ifndef TAP_ASAN
+#  define TAP_ASAN 0
+#endif
+
 #endif

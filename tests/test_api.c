@@ -285,6 +285,14 @@ static void test_loop_figures(chrono_session *s)
                    "(%s): ran, the ratio not held", (unsigned long long)steps[k], m, s->env.emulator);
             continue;
         }
+        /* Under AddressSanitizer (its checks compiled into both forms) one process
+           in five read 1.39-1.41 for 5 steps in all three pairs, the other four
+           passed: the small body's ratio is not held there; the long one's is. */
+        if (TAP_ASAN && steps[k] < 1000) {
+            tap_ok(rc == 0 && m > 0, "loop form of a %llu-step body against its function form: %.3f, under "
+                   "AddressSanitizer: ran, the ratio not held", (unsigned long long)steps[k], m);
+            continue;
+        }
         /* The median of 5 pairs: beside a build, one pair of 50,000 steps read 1.32
            and the median of 3 pairs 1.204 (runs taken moments apart). */
         tap_ok(rc == 0 && m > 0.8 && m < 1.25, "loop form of a %llu-step body against its function form: %.3f "
