@@ -875,6 +875,7 @@ CHRONO__EXTERN_C_END
      chrono__interquartile_mean(sorted, n)   the mean of the middle half (engine.h's references)
      chrono__stats_nan(st, n)            every figure NAN (the statistics of nothing yet)
      CHRONO__STATS_FIGURES(X)            chrono_stats' figures, one list
+     chrono__fences(st, k, &lo, &hi)     Tukey's fences, q1 - k IQR and q3 + k IQR (html.h's plots)
      chrono__sketch_top(st)              where a result's sketch and strip plot end: q3 + 3 IQR,
                                          at most st->max (a far outlier lands in the last bin instead
                                          of squashing the picture; engine.h, threads.h,
@@ -6545,12 +6546,20 @@ CHRONO__PRIVATE double *chrono__alloc_doubles(size_t n)
     return (double *)CHRONO_MALLOC(n * sizeof(double));
 }
 
-CHRONO__PRIVATE void chrono__count_outliers(const double *sorted, size_t n, chrono_stats *s)
+/* Tukey's fences: q1 - k IQR and q3 + k IQR (k 1.5: outliers; 3: far ones). */
+CHRONO__PRIVATE void chrono__fences(const chrono_stats *s, double k, double *lo, double *hi)
 {
     double iqr = s->q3 - s->q1;
-    double fence_low = s->q1 - 1.5 * iqr, fence_high = s->q3 + 1.5 * iqr;
-    double severe_low = s->q1 - 3.0 * iqr, severe_high = s->q3 + 3.0 * iqr;
+    *lo = s->q1 - k * iqr;
+    *hi = s->q3 + k * iqr;
+}
+
+CHRONO__PRIVATE void chrono__count_outliers(const double *sorted, size_t n, chrono_stats *s)
+{
+    double fence_low, fence_high, severe_low, severe_high;
     size_t i;
+    chrono__fences(s, 1.5, &fence_low, &fence_high);
+    chrono__fences(s, 3.0, &severe_low, &severe_high);
     s->outliers_low = s->outliers_high = s->outliers_severe = 0;
     for (i = 0; i < n; i++) {
         if (sorted[i] < fence_low) s->outliers_low++;
@@ -6571,7 +6580,8 @@ CHRONO__PRIVATE double chrono__mad(double *sorted, size_t n, double median)
 /* The top of a result's sketch: q3 + 3 IQR, at most max. */
 CHRONO__PRIVATE double chrono__sketch_top(const chrono_stats *st)
 {
-    double fence = st->q3 + 3 * (st->q3 - st->q1);
+    double lo, fence;
+    chrono__fences(st, 3.0, &lo, &fence);
     return fence < st->max ? fence : st->max;
 }
 
@@ -11787,11 +11797,12 @@ CHRONO__PRIVATE void chrono__strip_dots(FILE *out, const chrono__scale *sc, cons
                                         double yc, double h)
 {
     const chrono_stats *st = &r->ns;
-    double iqr = st->q3 - st->q1, flo = st->q1 - 1.5 * iqr, fhi = st->q3 + 1.5 * iqr;
+    double flo, fhi;
     size_t i, n = r->nsample_ns,
               stride = n > CHRONO__HTML_DOTS ? (n + CHRONO__HTML_DOTS - 1) / CHRONO__HTML_DOTS : 1;
     size_t beyond = 0, pass;
     char x[24], y[24], num[24], num2[24];
+    chrono__fences(st, 1.5, &flo, &fhi);   /* past them: outliers, drawn as crosses */
     for (pass = 0; pass < 2; pass++) {   /* 0: dots, 1: outliers */
         fputs(pass ? "<path fill=\"none\" stroke=\"" CHRONO__C_OUT "\" stroke-width=\"1.6\" d=\""
                    : "<path fill=\"none\" stroke=\"" CHRONO__C_DOT
@@ -11952,10 +11963,8 @@ CHRONO__PRIVATE void chrono__drift_range(const chrono_comparison *c, double *lo,
     size_t i;
     chrono_stats st;
     double flo = -INFINITY, fhi = INFINITY;
-    if (chrono_stats_compute(c->pair_ratios, c->npair_ratios, 0.95, NULL, &st) == 0) {
-        flo = st.q1 - 3 * (st.q3 - st.q1);   /* far ratios are counted, not drawn */
-        fhi = st.q3 + 3 * (st.q3 - st.q1);
-    }
+    if (chrono_stats_compute(c->pair_ratios, c->npair_ratios, 0.95, NULL, &st) == 0)
+        chrono__fences(&st, 3.0, &flo, &fhi);   /* far ratios are counted, not drawn */
     *lo = c->ci_low; *hi = c->ci_high;
     for (i = 0; i < c->npair_ratios; i++) {
         double v = c->pair_ratios[i];

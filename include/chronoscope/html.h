@@ -302,11 +302,12 @@ CHRONO__PRIVATE void chrono__strip_dots(FILE *out, const chrono__scale *sc, cons
                                         double yc, double h)
 {
     const chrono_stats *st = &r->ns;
-    double iqr = st->q3 - st->q1, flo = st->q1 - 1.5 * iqr, fhi = st->q3 + 1.5 * iqr;
+    double flo, fhi;
     size_t i, n = r->nsample_ns,
               stride = n > CHRONO__HTML_DOTS ? (n + CHRONO__HTML_DOTS - 1) / CHRONO__HTML_DOTS : 1;
     size_t beyond = 0, pass;
     char x[24], y[24], num[24], num2[24];
+    chrono__fences(st, 1.5, &flo, &fhi);   /* past them: outliers, drawn as crosses */
     for (pass = 0; pass < 2; pass++) {   /* 0: dots, 1: outliers */
         fputs(pass ? "<path fill=\"none\" stroke=\"" CHRONO__C_OUT "\" stroke-width=\"1.6\" d=\""
                    : "<path fill=\"none\" stroke=\"" CHRONO__C_DOT
@@ -467,10 +468,8 @@ CHRONO__PRIVATE void chrono__drift_range(const chrono_comparison *c, double *lo,
     size_t i;
     chrono_stats st;
     double flo = -INFINITY, fhi = INFINITY;
-    if (chrono_stats_compute(c->pair_ratios, c->npair_ratios, 0.95, NULL, &st) == 0) {
-        flo = st.q1 - 3 * (st.q3 - st.q1);   /* far ratios are counted, not drawn */
-        fhi = st.q3 + 3 * (st.q3 - st.q1);
-    }
+    if (chrono_stats_compute(c->pair_ratios, c->npair_ratios, 0.95, NULL, &st) == 0)
+        chrono__fences(&st, 3.0, &flo, &fhi);   /* far ratios are counted, not drawn */
     *lo = c->ci_low; *hi = c->ci_high;
     for (i = 0; i < c->npair_ratios; i++) {
         double v = c->pair_ratios[i];
