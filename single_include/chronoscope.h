@@ -1605,7 +1605,10 @@ typedef struct chrono__sample {
    counted when rows are dropped: no sample carries them. */
 #define CHRONO__REJECTED(field) CHRONO__REJECTED_##field
 #define CHRONO__REJECTION_STATUS(field, words, key) CHRONO__REJECTED(field),
-enum { CHRONO__OK, CHRONO__REJECTIONS(CHRONO__REJECTION_STATUS) CHRONO__NSTATUS };
+#define CHRONO__REJECTED_ALL CHRONO__REJECTIONS(CHRONO__REJECTION_STATUS)   /* (ctags reads the
+    list's name inside an enum as an enumerator of this file's; this name is the file's own) */
+enum { CHRONO__OK, CHRONO__REJECTED_ALL CHRONO__NSTATUS };
+#undef CHRONO__REJECTED_ALL
 #undef CHRONO__REJECTION_STATUS
 
 /* The thread's CPU time and the elapsed time over spans of sampling (read
