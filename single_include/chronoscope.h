@@ -754,7 +754,7 @@ typedef struct chrono_pin {
     int smt_siblings;   /* number of other PUs sharing the core, -1 unknown */
     char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
     /* private */
-    long chrono__pinned_tid;               /* id of the thread that pinned */
+    long chrono__pinned_tid;           /* id of the thread that pinned */
     uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on
                                           Windows) */
 } chrono_pin;
@@ -1142,7 +1142,7 @@ typedef struct chrono_counters {
     int chrono__fd[CHRONO_COUNTER_COUNT];    /* -1 when not open */
     int chrono__slot[CHRONO_COUNTER_COUNT];  /* its place in the group's read, -1 */
     int chrono__leader;                      /* the group leader's fd, -1 */
-    int chrono__nopen;                           /* members of the group */
+    int chrono__nopen;                       /* members of the group */
 } chrono_counters;
 
 #define CHRONO__COUNTER_NOT_LINUX (-1)       /* errnum: perf_event_open is Linux only */
@@ -3697,7 +3697,7 @@ typedef struct chrono_then_now_row {
 typedef struct chrono_then_now {
     chrono_table table;
     /* private */
-    char *chrono__cell_text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
+    char *chrono__cell_text;     /* nrows × cols × CHRONO_THEN_NOW_CELL */
     const char **chrono__cells;
 } chrono_then_now;
 
@@ -4651,8 +4651,8 @@ typedef struct chrono_module {
     int main(int argc, char **argv)                                                \
     {                                                                              \
         const chrono_entry *chrono__table = NULL;                                  \
-        size_t chrono__nentries = fn(&chrono__table);                                     \
-        return chrono_main(argc, argv, chrono__table, chrono__nentries);                  \
+        size_t chrono__nentries = fn(&chrono__table);                              \
+        return chrono_main(argc, argv, chrono__table, chrono__nentries);           \
     }
 #endif
 

@@ -107,7 +107,7 @@ typedef struct chrono_counters {
     int chrono__fd[CHRONO_COUNTER_COUNT];    /* -1 when not open */
     int chrono__slot[CHRONO_COUNTER_COUNT];  /* its place in the group's read, -1 */
     int chrono__leader;                      /* the group leader's fd, -1 */
-    int chrono__nopen;                           /* members of the group */
+    int chrono__nopen;                       /* members of the group */
 } chrono_counters;
 
 #define CHRONO__COUNTER_NOT_LINUX (-1)       /* errnum: perf_event_open is Linux only */

@@ -84,7 +84,7 @@ typedef struct chrono_pin {
     int smt_siblings;   /* number of other PUs sharing the core, -1 unknown */
     char topology[64];  /* e.g. "core 1 (PUs 1,3)", "" when unknown */
     /* private */
-    long chrono__pinned_tid;               /* id of the thread that pinned */
+    long chrono__pinned_tid;           /* id of the thread that pinned */
     uint64_t chrono__saved[16];        /* the mask before pinning (1024 CPUs; a DWORD_PTR on
                                           Windows) */
 } chrono_pin;

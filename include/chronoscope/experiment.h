@@ -129,7 +129,7 @@ typedef struct chrono_then_now_row {
 typedef struct chrono_then_now {
     chrono_table table;
     /* private */
-    char *chrono__cell_text;          /* nrows × cols × CHRONO_THEN_NOW_CELL */
+    char *chrono__cell_text;     /* nrows × cols × CHRONO_THEN_NOW_CELL */
     const char **chrono__cells;
 } chrono_then_now;
 

@@ -89,8 +89,8 @@ typedef struct chrono_module {
     int main(int argc, char **argv)                                                \
     {                                                                              \
         const chrono_entry *chrono__table = NULL;                                  \
-        size_t chrono__nentries = fn(&chrono__table);                                     \
-        return chrono_main(argc, argv, chrono__table, chrono__nentries);                  \
+        size_t chrono__nentries = fn(&chrono__table);                              \
+        return chrono_main(argc, argv, chrono__table, chrono__nentries);           \
     }
 #endif
 
