@@ -4,6 +4,7 @@ skip(why) prints a skipped point; done() prints the plan and exits 1 if any
 point failed; pty_output(argv, stream, env) runs a program with one stream on
 a terminal."""
 import os
+import re
 import subprocess
 import sys
 
@@ -11,9 +12,16 @@ _count = 0
 _failed = 0
 
 
+def _reads_as_directive(what):
+    """'#', spaces, then SKIP... or TODO: what a TAP reader takes for a directive."""
+    return re.search(r"#\s*(skip|todo)", what, re.I) is not None
+
+
 def ok(cond, what):
     global _count, _failed
     _count += 1
+    if _reads_as_directive(what):   # meson would count it skipped whatever it found
+        cond, what = False, "(a test's bug: its description holds a TAP directive) " + what.replace("#", "\\x23")
     if not cond:
         _failed += 1
     print("%sok %d - %s" % ("" if cond else "not ", _count, what.replace("\n", "\\n")))

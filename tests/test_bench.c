@@ -578,8 +578,8 @@ static void test_accuracy(void)
     chrono_config cfg = accurate();
     chrono_session s;
     chrono_comparison cmp;
-    double c, best = NAN;
-    int rc, k, clean = 0;
+    double c, imul = NAN, best = NAN;
+    int rc, k, clean = 0, imul_clean = 0;
     if (tap_emulated()) {
         tap_skip("accuracy: emulated (CHRONO_TEST_EMULATED=1): timings are the emulator's");
         tap_skip("accuracy: emulated (CHRONO_TEST_EMULATED=1): timings are the emulator's");
@@ -588,15 +588,31 @@ static void test_accuracy(void)
     }
     rc = chrono_session_open(&s, &cfg);
     if (rc < 0) { tap_ok(0, "accuracy: session opens (%s)", chrono_strerror(rc)); return; }
+#  if defined(__x86_64__) || defined(__i386__)
+    /* The imuls first: 3 cycles an imul is the firmer truth, and it says
+       whether the session's cycle is right before the adds are judged. */
+    if (s.has_cycles) imul = cycles_closest(&s, "own_imul1000", own_imul1000, 3000, 8, &imul_clean);
+#  endif
     if (!s.has_cycles) {
         tap_skip("accuracy: no reference chain on this CPU (no cycle estimates)");
     } else {
         /* 1% on a quiet core; a host that never left it alone in 8 tries gets
-           5% (reported): cycles 10% off still fail. */
+           5% (reported): cycles 10% off still fail.  Zen 5 runs this chain
+           itself at 1.00 or 1.06 cycles an add, from one process to the next
+           (seen: 1061-1068 in all 8 tries of one process whose imuls read
+           3000.8): when the imuls read their 3 cycles within 1%, the cycle is
+           right, and up to 8% high is the chain's own speed, said so. */
+        int cycle_right = imul_clean && fabs(imul / 3000 - 1) <= 0.01;
+        double low, high;
         c = cycles_closest(&s, "own_add1000", own_add1000, 1000, 8, &clean);
-        tap_ok(fabs(c / 1000 - 1) <= (clean ? 0.01 : 0.05),
-               "1000 dependent adds (this test's chain) read %.2f estimated cycles (1000 +- %s)", c,
-               clean ? "1%" : "5%: no quiet run in 8 tries");
+        low = clean ? 0.01 : 0.05;
+        high = cycle_right ? 0.08 : low;
+        tap_ok(c >= 1000 * (1 - low) && c <= 1000 * (1 + high),
+               "1000 dependent adds (this test's chain) read %.2f estimated cycles (1000: -%.0f%%..+%.0f%%%s)", c,
+               100 * low, 100 * high,
+               cycle_right ? "; its imuls read their 3 cycles, so the cycle is right and a high figure is the chain's"
+                             " own speed"
+                           : clean ? "" : "; no quiet run in 8 tries");
     }
     /* Both sides slow alike when the host shares the core: the ratio holds. */
     for (k = 0; k < 5; k++) {
@@ -614,10 +630,10 @@ static void test_accuracy(void)
         /* On a shared core the adds of the reference slow more than imuls, so the
            figure reads low, never high: the bar is 1% above and 8% below, the
            figure is reported.  Cycles 10% too high fail it. */
-        c = cycles_closest(&s, "own_imul1000", own_imul1000, 3000, 8, &clean);
+        c = imul;
         if (!(fabs(c / 3000 - 1) <= 0.01)) tap_diag("imul1000: %.2f cycles, outside 3000 +- 1%% (a shared core?)", c);
-        tap_ok(c >= 3000 * 0.92 && c <= 3000 * (clean ? 1.01 : 1.05),
-               "1000 dependent imuls read %.2f estimated cycles (3000: -8%%..+%s)", c, clean ? "1%" : "5%, no quiet run");
+        tap_ok(c >= 3000 * 0.92 && c <= 3000 * (imul_clean ? 1.01 : 1.05),
+               "1000 dependent imuls read %.2f estimated cycles (3000: -8%%..+%s)", c, imul_clean ? "1%" : "5%, no quiet run");
     }
 #  else
     tap_skip("imul latency: 3 cycles is an x86-64 fact; not checked on this CPU");

@@ -345,7 +345,7 @@ static void test_budget_promise(void)
     if ((f = tmpfile()) != NULL) {
         (void)chrono_checker_tap(&ck, f);
         read_all(f, buf, sizeof buf);
-        tap_ok(strstr(buf, "\nok 1 - 2 s body # SKIP inconclusive after") != NULL, "not strict: ok # SKIP");
+        tap_ok(strstr(buf, "\nok 1 - 2 s body # SKIP inconclusive after") != NULL, "not strict: an ok line with the SKIP directive");
         fclose(f);
     }
     ck.cfg.strict = 1;
@@ -411,7 +411,7 @@ static void test_tap(void)
     tap_ok(strstr(buf, "  ratio: 1.05\n  ci_low: 1.03\n  ci_high: 1.07\n") && strstr(buf, "  rounds: 64\n  spent_ms: 500\n  ...\n"),
            "the YAML block holds ratio, CI, rounds and time spent");
     tap_ok(strstr(buf, "\nok 3 - close call # SKIP inconclusive after 500 ms: ratio 1.21 [1.18, 1.24], claim 1.2\n") != NULL,
-           "INCONCLUSIVE is ok # SKIP with its figures (a line of its own: not 'not ok')");
+           "INCONCLUSIVE is an ok line with the SKIP directive and its figures (a line of its own: not 'not ok')");
     tap_ok(strstr(buf, "not ok 4 - bad\n  ---\n  kind: faster\n  verdict: error\n  reason: \"min_speedup must be a finite number > 0\"\n  ...\n") != NULL,
            "a verdict error is not ok with its reason");
     tap_ok(chrono_checker_exit_status(&ck) == 1, "something failed: exit status 1");
@@ -426,7 +426,7 @@ static void test_tap(void)
         chrono_checker_tap(&ck, f);
         read_all(f, buf, sizeof buf);
         tap_ok(!strcmp(buf, "TAP version 13\n1..0 # SKIP nothing selected\n") && chrono_checker_exit_status(&ck) == 0,
-               "nothing selected: 1..0 # SKIP, exit status 0");
+               "nothing selected: the plan 1..0 with the SKIP directive, exit status 0");
         fclose(f);
     }
 }
