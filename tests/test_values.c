@@ -238,6 +238,40 @@ static void test_scaling_looks(void)
     chrono_session_close(&s);
 }
 
+/* 100 + 10 n ticks, 2x from the first look's last point on (a spell that
+   began partway through a look and outlasted the next): each point's smallest
+   median mixes quick points with a slow last one, a shape O(n^2) fits best,
+   and the second look alone is clean: O(n) passes on it. */
+typedef struct late_spell { sim *clk; int slowed; } late_spell;
+static void late_spell_sweep(void *ctx, uint64_t n, uint64_t iters)
+{
+    late_spell *p = (late_spell *)ctx;
+    if (n == 1000) p->slowed = 1;
+    p->clk->now += (100 + 10 * n) * (p->slowed ? 2 : 1) * iters;
+}
+
+static void test_scaling_look_alone(void)
+{
+    sim c = { 0 };
+    late_spell p;
+    chrono_clock clk;
+    chrono_session s;
+    chrono_checker ck;
+    chrono_verdict v;
+    uint64_t params[] = { 1, 10, 100, 1000 };
+    p.clk = &c;
+    p.slowed = 0;
+    if (open_sim(&s, &clk, &c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) { tap_ok(0, "simulated session opens"); return; }
+    v = chrono_check_scaling(&ck, "late spell", late_spell_sweep, &p, params, 4, CHRONO_O_N);
+    tap_ok(v == CHRONO_PASS && ck.items[0].rounds == 8 && ck.items[0].best == CHRONO_O_N && s.nsweeps == 2 &&
+           strncmp(ck.items[0].reason, "look 2 alone: ", 14) == 0,
+           "scaling: 2x from the first look's last point on: the second look alone (%lu points, %zu sweeps), "
+           "PASS O(n) (%s)   [scaling: no look alone]", (unsigned long)ck.items[0].rounds, s.nsweeps,
+           ck.items[0].reason);
+    chrono_checker_close(&ck);
+    chrono_session_close(&s);
+}
+
 /* ---- bench: a sweep's intervals --------------------------------------------------------------- */
 /* 100 + 10 n ticks an iteration, each point off the line by its own few
    percent (+4, -3, +2, -1 %): the fit has errors, and its intervals must be
@@ -553,6 +587,7 @@ int main(void)
     test_literal();
     test_saved_interval();
     test_scaling_looks();
+    test_scaling_look_alone();
     test_sweep_intervals();
     test_table();
     test_counter_delta();
