@@ -3520,7 +3520,8 @@ typedef enum chrono_change {
 
 typedef struct chrono_change_verdict {
     chrono_change change;
-    double ratio, ci_low, ci_high;   /* head/base and its interval */
+    double ratio, ci_low, ci_high;   /* head/base and its interval (NAN when there is none:
+                                        a level of 0, as the comparison's report shows it) */
     double cycles_ratio;             /* head/base in estimated cycles, NAN if unknown */
     char why[160];                   /* one line: the figures against the rule */
 } chrono_change_verdict;
@@ -15755,6 +15756,7 @@ CHRONO_API int chrono_change_decide(const chrono_comparison *c, double threshold
     if (!chrono__finite(out->ratio) || !chrono__finite(out->ci_low) ||
         !chrono__finite(out->ci_high) || short_level == 2) {
         out->change = CHRONO_CHANGE_INCONCLUSIVE;
+        out->ci_low = out->ci_high = NAN;   /* the bounds of a level-0 "interval" are no interval */
         (void)chrono__bprintf(out->why, sizeof out->why,
                               "no interval (too few pairs or processes)");
     } else if (short_level) {

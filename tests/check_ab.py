@@ -76,8 +76,14 @@ with tempfile.TemporaryDirectory() as d:
     # Under AddressSanitizer the instrumented loop's step is not one speed: the
     # asan leg read 3.64 for 3x the steps (its CI run failed on it): wider there.
     lo, hi = (2.0, 4.5) if os.environ.get("CHRONO_TEST_ASAN") == "1" else (2.5, 3.6)
-    ok(add is not None and (add["verdict"] == "slower" or short) and lo < add["head/base"] < hi,
-       "add (3x the adds): slower, head/base %s (within %g..%g)" % (add and add["head/base"], lo, hi))
+    # Inconclusive for want of samples (skipped above), the few pairs' figure can stray: its
+    # interval, where it has one, must still reach into the bounds (3 pairs read 3.69 once)
+    near = add is not None and (lo < add["head/base"] < hi or short and (
+        add["ci_low"] is None or (add["ci_low"] < hi and add["ci_high"] > lo)))
+    ok(add is not None and (add["verdict"] == "slower" or short) and near,
+       "add (3x the adds): slower, head/base %s [%s, %s] (within %g..%g%s)" % (
+           add and add["head/base"], add and add["ci_low"], add and add["ci_high"], lo, hi,
+           "; inconclusive for want of samples: its interval reaches into them" if short else ""))
     # Identical code: never called slower (or faster).  What the rule promises of its
     # figure: "no clear difference" only with head/base and its interval within 1 +- 10%;
     # a figure beyond that is called inconclusive (the interval reaches beyond the
@@ -97,7 +103,9 @@ with tempfile.TemporaryDirectory() as d:
                           ("cycles head/base", inv(c["cycles_ratio"]))) if good else ():
             good = good and ((want is None and r[key] is None) or
                              (want is not None and r[key] is not None and abs(r[key] - want) <= 0.00005 + 1e-9))
-        ok(good, "%s: the ab row's head/base, interval and cycles are 1 / the comparison's (A = base)" % name)
+        ok(good, "%s: the ab row's head/base, interval and cycles are 1 / the comparison's (A = base)%s" %
+           (name, "" if good else ": row %r, comparison %r" % (r, c and {k: c.get(k) for k in (
+               "ratio", "ci_low", "ci_high", "cycles_ratio")})))
     ok(rows.get("only_base", {}).get("verdict") == "only in base" and rows["only_base"]["head/base"] is None and
        rows.get("only_head", {}).get("verdict") == "only in head",
        "entries of one module only: listed, not compared")
@@ -105,11 +113,17 @@ with tempfile.TemporaryDirectory() as d:
     ok(len(heads) == 1 and abs(heads[0]["ratio"] - add["head/base"]) <= 0.00005 and
        any(b.get("side") == "a" and b.get("vs") == "head/add" for b in doc["benchmarks"]),
        "Google Benchmark JSON holds both sides, the head's ratio being head/base")
+    # The console against the JSON of the same run: its verdicts, whichever they are (a
+    # run that stayed inconclusive for want of samples, skipped above, says so in both)
     line = [ln for ln in out.splitlines() if ln.startswith("add ")]
-    ok(len(line) == 1 and ("%.4f" % add["head/base"]) in line[0] and "slower" in line[0],
-       "the console's ab row reads as JSON's: %r" % (line[:1],))
-    ok("2 compared: 1 slower, " in out and "entirely above 1" in out and "above 1.05, half --threshold=10%" in out,
-       "the summary counts the verdicts and the title states the rule")
+    ok(len(line) == 1 and ("%.4f" % add["head/base"]) in line[0] and add["verdict"] in line[0] and
+       (short or "slower" in line[0]),
+       "the console's ab row reads as JSON's (%s): %r" % (add["verdict"], line[:1]))
+    told = [r["verdict"] for r in (add, same)]
+    summary = "2 compared: %d slower, %d faster, %d no clear difference, %d inconclusive" % tuple(
+        told.count(v) for v in ("slower", "faster", "no clear difference", "inconclusive"))
+    ok(summary in out and "entirely above 1" in out and "above 1.05, half --threshold=10%" in out,
+       "the summary counts the verdicts as JSON has them (%r) and the title states the rule" % summary)
 
     # BMF: the same entries; head's ratio is head/base, base's its inverse, with the intervals
     for attempt in range(3):   # as above: again while inconclusive, the note on stderr says so

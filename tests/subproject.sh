@@ -99,13 +99,28 @@ if ! command -v git >/dev/null 2>&1; then echo "ok $n # SKIP no git"
 else
   rm -rf "$t/b"
   git init -q "$t/parent" && ab_commit 200 base && ab_commit 600 slow
-  # PATH without an installed chronoscope-ab: the one the script finds itself is used
-  (cd "$t/parent" && PATH=$(echo "$PATH" | tr ':' '\n' | while read -r d; do [ -x "$d/chronoscope-ab" ] || printf '%s:' "$d"; done) \
-    subprojects/chronoscope/scripts/ab-commits.sh HEAD~1 HEAD mybench --processes=1 --max-ms=5000 --threshold=50 \
-      --format=md --out="$t/ab.md") >"$t/ab.log" 2>&1
-  rc=$?
+  # PATH without an installed chronoscope-ab: the one the script finds itself is used.
+  # Run again (three runs at most) while the verdict is inconclusive for want of
+  # samples: in a spell of the host's, rejected samples can use up a run's attempts
+  # before the pairs reach a 95% interval (3 pairs, a 75% interval, once in 20 quiet
+  # suite runs); then a skip, as tests/check_ab_commits.py does.
+  attempt=0
+  while :; do
+    attempt=$((attempt + 1))
+    rm -f "$t/ab.md"
+    (cd "$t/parent" && PATH=$(echo "$PATH" | tr ':' '\n' | while read -r d; do [ -x "$d/chronoscope-ab" ] || printf '%s:' "$d"; done) \
+      subprojects/chronoscope/scripts/ab-commits.sh HEAD~1 HEAD mybench --processes=1 --max-ms=5000 --threshold=50 \
+        --format=md --out="$t/ab.md") >"$t/ab.log" 2>&1
+    rc=$?
+    short=0
+    [ "$rc" = 0 ] && grep -q 'chain.*inconclusive.*too few' "$t/ab.md" 2>/dev/null && short=1
+    [ "$short" = 1 ] && [ "$attempt" -lt 3 ] || break
+    echo "# chain inconclusive for want of samples, run again: $(grep -m1 'chain.*inconclusive' "$t/ab.md")"
+  done
   if [ "$rc" = 1 ] && grep -q 'chain.*slower' "$t/ab.md" && grep -q 'tool .*/subprojects/chronoscope/tools/chronoscope-ab$' "$t/ab.log"; then
     echo "ok $n - a parent project with chronoscope as a subproject runs ab-commits.sh: the subproject's tool built on request, 3x the work called slower (exit 1)"
+  elif [ "$short" = 1 ]; then
+    echo "ok $n # SKIP ab-commits.sh in a parent project: three runs inconclusive for want of samples on a busy machine"
   else
     echo "not ok $n - ab-commits.sh in a parent project: exit $rc (want 1, chain slower)"; sed 's/^/# /' "$t/ab.log" | tail -20; fail=1
   fi

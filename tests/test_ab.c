@@ -47,6 +47,11 @@ static void test_rule(void)
     tap_ok(decide(0.99, 0.985, 0.995, 0.97, 0.02) == CHRONO_CHANGE_NONE, "0.99 [0.985, 0.995]: faster within the threshold");
     tap_ok(decide(3.0, 2.9, 3.1, 0.75, 0.02) == CHRONO_CHANGE_INCONCLUSIVE, "3x at a 75%% level (3 processes): inconclusive");
     tap_ok(decide(3.0, 2.9, 3.1, 0, 0.02) == CHRONO_CHANGE_INCONCLUSIVE, "no interval (level 0): inconclusive");
+    c = cmp_of(3.0, 2.9, 3.1, 0);
+    rc = chrono_change_decide(&c, 0.02, 0.95, &v);
+    tap_ok(rc == 0 && fabs(v.ratio - 3.0) < 1e-12 && v.ci_low != v.ci_low && v.ci_high != v.ci_high,
+           "no interval (level 0): head/base %g, its interval NAN as the comparison's report has none ([%g, %g])"
+           "   [ab row: a level-0 interval]", v.ratio, v.ci_low, v.ci_high);
     tap_ok(decide(3.0, NAN, NAN, 0.97, 0.02) == CHRONO_CHANGE_INCONCLUSIVE, "a NaN interval: inconclusive");
     tap_ok(decide(1.0, 0.99, 1.01, 0.97, -0.01) == (chrono_change)-1 && decide(1, 0.99, 1.01, 0.97, NAN) == (chrono_change)-1,
            "a negative or NaN threshold: CHRONO_EINVAL");
