@@ -15343,11 +15343,11 @@ CHRONO__PRIVATE void chrono__scaling_looks(chrono_session *s, chrono_expectation
         if (e->verdict == CHRONO_PASS) break;
         alone = *e;
         chrono__scaling_verdict(&alone, x, y, nparams, noise, claimed, pmin, pmax);
-        if (alone.verdict != CHRONO_PASS) continue;
-        (void)chrono__bprintf(e->reason, sizeof e->reason, "look %lu alone: %s",
-                              (unsigned long)(k + 1), alone.reason);
-        memcpy(alone.reason, e->reason, sizeof e->reason);
-        *e = alone;
+        if (alone.verdict == CHRONO_PASS) {
+            *e = alone;
+            (void)chrono__bprintf(e->reason, sizeof e->reason, "look %lu alone: %s",
+                                  (unsigned long)(k + 1), alone.reason);
+        }
     }
 }
 

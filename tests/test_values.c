@@ -218,24 +218,39 @@ static void spell_sweep(void *ctx, uint64_t n, uint64_t iters)
     p->clk->now += (100 + 10 * n) * (n == 1000 && p->looks_slowed < 2 ? 2 : 1) * iters;
 }
 
-static void test_scaling_looks(void)
+/* chrono_check_scaling of fn (its ctx timed on the simulated clock c) over
+   n = 1, 10, 100, 1000, claimed O(n): the verdict, *e its figures and *sweeps
+   the sweeps it took; an error verdict when the session does not open. */
+static chrono_verdict scaling_on_sim(chrono_sweep_fn fn, void *ctx, sim *c, chrono_expectation *e, size_t *sweeps)
 {
-    sim c = { 0 };
-    spell p;
     chrono_clock clk;
     chrono_session s;
     chrono_checker ck;
     chrono_verdict v;
     uint64_t params[] = { 1, 10, 100, 1000 };
-    p.clk = &c;
-    p.looks_slowed = p.seen_max = 0;
-    if (open_sim(&s, &clk, &c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) { tap_ok(0, "simulated session opens"); return; }
-    v = chrono_check_scaling(&ck, "spell", spell_sweep, &p, params, 4, CHRONO_O_N);
-    tap_ok(v == CHRONO_PASS && ck.items[0].rounds == 12 && ck.items[0].best == CHRONO_O_N && s.nsweeps == 3,
-           "scaling: n = 1000 slowed 2x in two looks: a third look (%lu points, %zu sweeps), PASS O(n) (%s)"
-           "   [scaling: two looks only]", (unsigned long)ck.items[0].rounds, s.nsweeps, ck.items[0].reason);
+    memset(e, 0, sizeof *e);
+    if (open_sim(&s, &clk, c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) return CHRONO_VERDICT_ERROR;
+    v = chrono_check_scaling(&ck, "spell", fn, ctx, params, 4, CHRONO_O_N);
+    *e = ck.items[0];
+    *sweeps = s.nsweeps;
     chrono_checker_close(&ck);
     chrono_session_close(&s);
+    return v;
+}
+
+static void test_scaling_looks(void)
+{
+    sim c = { 0 };
+    spell p;
+    chrono_expectation e;
+    size_t sweeps = 0;
+    chrono_verdict v;
+    p.clk = &c;
+    p.looks_slowed = p.seen_max = 0;
+    v = scaling_on_sim(spell_sweep, &p, &c, &e, &sweeps);
+    tap_ok(v == CHRONO_PASS && e.rounds == 12 && e.best == CHRONO_O_N && sweeps == 3,
+           "scaling: n = 1000 slowed 2x in two looks: a third look (%lu points, %zu sweeps), PASS O(n) (%s)"
+           "   [scaling: two looks only]", (unsigned long)e.rounds, sweeps, v == CHRONO_VERDICT_ERROR ? "" : e.reason);
 }
 
 /* 100 + 10 n ticks, 2x from the first look's last point on (a spell that
@@ -254,22 +269,17 @@ static void test_scaling_look_alone(void)
 {
     sim c = { 0 };
     late_spell p;
-    chrono_clock clk;
-    chrono_session s;
-    chrono_checker ck;
+    chrono_expectation e;
+    size_t sweeps = 0;
     chrono_verdict v;
-    uint64_t params[] = { 1, 10, 100, 1000 };
     p.clk = &c;
     p.slowed = 0;
-    if (open_sim(&s, &clk, &c) < 0 || chrono_checker_open(&ck, &s, NULL) < 0) { tap_ok(0, "simulated session opens"); return; }
-    v = chrono_check_scaling(&ck, "late spell", late_spell_sweep, &p, params, 4, CHRONO_O_N);
-    tap_ok(v == CHRONO_PASS && ck.items[0].rounds == 8 && ck.items[0].best == CHRONO_O_N && s.nsweeps == 2 &&
-           strncmp(ck.items[0].reason, "look 2 alone: ", 14) == 0,
+    v = scaling_on_sim(late_spell_sweep, &p, &c, &e, &sweeps);
+    tap_ok(v == CHRONO_PASS && e.rounds == 8 && e.best == CHRONO_O_N && sweeps == 2 &&
+           strncmp(e.reason, "look 2 alone: ", 14) == 0,
            "scaling: 2x from the first look's last point on: the second look alone (%lu points, %zu sweeps), "
-           "PASS O(n) (%s)   [scaling: no look alone]", (unsigned long)ck.items[0].rounds, s.nsweeps,
-           ck.items[0].reason);
-    chrono_checker_close(&ck);
-    chrono_session_close(&s);
+           "PASS O(n) (%s)   [scaling: no look alone]", (unsigned long)e.rounds, sweeps,
+           v == CHRONO_VERDICT_ERROR ? "" : e.reason);
 }
 
 /* ---- bench: a sweep's intervals --------------------------------------------------------------- */
