@@ -1344,6 +1344,8 @@ typedef struct chrono_result {
     uint64_t iters_per_sample;
     size_t samples;              /* accepted samples the statistics summarise */
     size_t samples_taken;        /* all samples, rejected ones included */
+    uint64_t iters_taken;        /* the iterations those samples ran: the batch can be halved
+                                    mid-run, so not samples_taken x iters_per_sample */
     chrono_stats ns;             /* ns per iteration */
     chrono_stats ticks;          /* clock ticks per iteration */
     chrono_stats cycles;         /* estimated core cycles per iteration; all NAN when has_cycles ==
@@ -7818,6 +7820,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters,
                                     chrono_result *r)
 {
     r->samples_taken++;
+    r->iters_taken += iters;
     if (sm->status != CHRONO__REJECTED(migrated) && sm->status != CHRONO__REJECTED(backwards))
         chrono__all_add(r, (double)sm->ticks / (double)iters * clk->ns_per_tick);
 #define CHRONO__REJECTION_COUNT(field, words, key) \
@@ -8780,8 +8783,7 @@ CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule r
    time per iteration. */
 CHRONO_API void chrono_engine_figures(chrono_engine *e)
 {
-    double iters = (double)e->r[0]->samples_taken * (double)e->iters[0],
-           share = chrono__cpu_share(&e->cpu);
+    double iters = (double)e->r[0]->iters_taken, share = chrono__cpu_share(&e->cpu);
     int k;
     for (k = 0; k < e->sides; k++) e->r[k]->cpu_share = share;
     if (e->sides == 1) {
@@ -9051,10 +9053,11 @@ CHRONO__PRIVATE void chrono__user_zero(const chrono_session *s)
     for (k = 0; k < s->cfg.nuser_counters; k++) s->cfg.user_counters[k].value = 0;
 }
 
-/* The counts over the iterations the samples ran (before any other batch). */
+/* The counts over the iterations the samples ran (before any other batch),
+   whatever batches they ran in. */
 CHRONO__PRIVATE void chrono__user_read(const chrono_session *s, chrono_result *r)
 {
-    double iters = (double)r->samples_taken * (double)r->iters_per_sample;
+    double iters = (double)r->iters_taken;
     int k;
     for (k = 0; k < s->cfg.nuser_counters; k++) {
         const chrono_user_counter *c = &s->cfg.user_counters[k];
@@ -16442,6 +16445,7 @@ CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double 
     (void)chrono__bprintf(r->name, sizeof r->name, "%s", s->command);
     r->iters_per_sample = 1;
     r->samples = r->samples_taken = s->n;
+    r->iters_taken = s->n;
     r->ns = sum.wall;
     r->ticks.median = r->cycles.median = NAN;
     r->core_ghz = r->cpu_share = r->cpu_ns_per_iter = NAN;
@@ -17517,12 +17521,14 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
 #define CHRONO__REJECTION_POOL(field, words, key) out->field += rs[i]->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_ZERO)
     out->samples = out->samples_taken = 0;
+    out->iters_taken = 0;
     out->wall_ms = out->warmup_ms = 0;
     out->warnings = 0;
     out->truncated = 0;
     for (i = 0; i < k; i++) {
         CHRONO__REJECTIONS(CHRONO__REJECTION_POOL)
         out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
+        out->iters_taken += rs[i]->iters_taken;
         out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
         out->warnings |= rs[i]->warnings;
         out->truncated |= rs[i]->truncated;

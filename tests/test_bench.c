@@ -259,6 +259,52 @@ static void test_simulated_backwards(void)
     chrono_session_close(&s);
 }
 
+/* A host spell mid-run: the body turns 3x slower and the next
+   CHRONO__DRY_ROUNDS samples are rejected (the clock steps back), so the
+   engine halves the batch (chrono__engine_shorten).  Samples before and
+   after ran different batches: a counter of 1 an iteration still reads 1. */
+typedef struct spell_body { sim *c; chrono_user_counter *one; uint64_t from; } spell_body;
+
+static void spell_run(void *ctx, uint64_t iters)
+{
+    spell_body *b = (spell_body *)ctx;
+    sim_body(b->c, iters);
+    b->one->value += (double)iters;
+    if (b->c->calls == b->from) b->c->cost_per_iter *= 3;
+    /* call from + 1: slow and kept; the next CHRONO__DRY_ROUNDS: slow and rejected */
+    if (b->c->calls > b->from + 1 && b->c->calls <= b->from + 1 + CHRONO__DRY_ROUNDS) b->c->back_pending = 1;
+}
+
+static void test_simulated_halved_batch(void)
+{
+    chrono_user_counter one = { "one", CHRONO_PER_ITERATION, 0 };
+    chrono_session s;
+    chrono_clock clk;
+    chrono_result probe, r;
+    spell_body b;
+    sim c;
+    int rc;
+    if (open_quick_sim(&s, &clk, &c, 1000) < 0) { tap_ok(0, "open"); return; }
+    s.cfg.user_counters = &one;
+    s.cfg.nuser_counters = 1;
+    b.c = &c; b.one = &one; b.from = UINT64_MAX / 2;   /* the probe: no spell */
+    {   /* the spell begins at the run's 6th sample (its last 21 calls are samples) */
+        uint64_t calls_before = c.calls;
+        chrono_run(&s, "probe", spell_run, &b, &probe);
+        b.from = c.calls + (c.calls - calls_before) - 16;
+    }
+    rc = chrono_run(&s, "halved", spell_run, &b, &r);
+    tap_ok(rc == 0 && r.backwards == CHRONO__DRY_ROUNDS && r.iters_per_sample == probe.iters_per_sample / 2 &&
+               r.iters_taken > (uint64_t)r.samples_taken * r.iters_per_sample,
+           "a spell mid-run halves the batch: %llu then %llu iterations a sample, %llu in %zu samples",
+           (unsigned long long)probe.iters_per_sample, (unsigned long long)r.iters_per_sample,
+           (unsigned long long)r.iters_taken, r.samples_taken);
+    tap_ok(rc == 0 && r.nuser == 1 && r.user[0].per_iter == 1.0 && probe.user[0].per_iter == 1.0,
+           "a counter of 1 an iteration reads 1 across the halved batch (%g; %g before)", r.user[0].per_iter,
+           probe.user[0].per_iter);
+    chrono_session_close(&s);
+}
+
 static void test_simulated_slow_body(void)
 {
     chrono_session s;
@@ -1428,6 +1474,7 @@ int main(void)
     test_simulated_low_level();
     test_simulated_outlier();
     test_simulated_backwards();
+    test_simulated_halved_batch();
     test_simulated_slow_body();
     test_simulated_max_ms();
     test_simulated_sweep();

@@ -490,10 +490,11 @@ CHRONO__PRIVATE void chrono__user_zero(const chrono_session *s)
     for (k = 0; k < s->cfg.nuser_counters; k++) s->cfg.user_counters[k].value = 0;
 }
 
-/* The counts over the iterations the samples ran (before any other batch). */
+/* The counts over the iterations the samples ran (before any other batch),
+   whatever batches they ran in. */
 CHRONO__PRIVATE void chrono__user_read(const chrono_session *s, chrono_result *r)
 {
-    double iters = (double)r->samples_taken * (double)r->iters_per_sample;
+    double iters = (double)r->iters_taken;
     int k;
     for (k = 0; k < s->cfg.nuser_counters; k++) {
         const chrono_user_counter *c = &s->cfg.user_counters[k];

@@ -343,6 +343,7 @@ CHRONO__PRIVATE int chrono__command_side(const chrono_command_series *s, double 
     (void)chrono__bprintf(r->name, sizeof r->name, "%s", s->command);
     r->iters_per_sample = 1;
     r->samples = r->samples_taken = s->n;
+    r->iters_taken = s->n;
     r->ns = sum.wall;
     r->ticks.median = r->cycles.median = NAN;
     r->core_ghz = r->cpu_share = r->cpu_ns_per_iter = NAN;

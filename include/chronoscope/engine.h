@@ -671,6 +671,7 @@ CHRONO__PRIVATE void chrono__record(const chrono__sample *sm, uint64_t iters,
                                     chrono_result *r)
 {
     r->samples_taken++;
+    r->iters_taken += iters;
     if (sm->status != CHRONO__REJECTED(migrated) && sm->status != CHRONO__REJECTED(backwards))
         chrono__all_add(r, (double)sm->ticks / (double)iters * clk->ns_per_tick);
 #define CHRONO__REJECTION_COUNT(field, words, key) \
@@ -1633,8 +1634,7 @@ CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule r
    time per iteration. */
 CHRONO_API void chrono_engine_figures(chrono_engine *e)
 {
-    double iters = (double)e->r[0]->samples_taken * (double)e->iters[0],
-           share = chrono__cpu_share(&e->cpu);
+    double iters = (double)e->r[0]->iters_taken, share = chrono__cpu_share(&e->cpu);
     int k;
     for (k = 0; k < e->sides; k++) e->r[k]->cpu_share = share;
     if (e->sides == 1) {

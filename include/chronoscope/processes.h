@@ -661,12 +661,14 @@ CHRONO__PRIVATE int chrono__pool_counts(const chrono_result *const *rs, size_t k
 #define CHRONO__REJECTION_POOL(field, words, key) out->field += rs[i]->field;
     CHRONO__REJECTIONS(CHRONO__REJECTION_ZERO)
     out->samples = out->samples_taken = 0;
+    out->iters_taken = 0;
     out->wall_ms = out->warmup_ms = 0;
     out->warnings = 0;
     out->truncated = 0;
     for (i = 0; i < k; i++) {
         CHRONO__REJECTIONS(CHRONO__REJECTION_POOL)
         out->samples += rs[i]->samples; out->samples_taken += rs[i]->samples_taken;
+        out->iters_taken += rs[i]->iters_taken;
         out->wall_ms += rs[i]->wall_ms; out->warmup_ms += rs[i]->warmup_ms;
         out->warnings |= rs[i]->warnings;
         out->truncated |= rs[i]->truncated;

@@ -158,6 +158,8 @@ typedef struct chrono_result {
     uint64_t iters_per_sample;
     size_t samples;              /* accepted samples the statistics summarise */
     size_t samples_taken;        /* all samples, rejected ones included */
+    uint64_t iters_taken;        /* the iterations those samples ran: the batch can be halved
+                                    mid-run, so not samples_taken x iters_per_sample */
     chrono_stats ns;             /* ns per iteration */
     chrono_stats ticks;          /* clock ticks per iteration */
     chrono_stats cycles;         /* estimated core cycles per iteration; all NAN when has_cycles ==
