@@ -56,15 +56,29 @@ with tempfile.TemporaryDirectory() as d:
     # Run again (three runs at most) while "add" comes out inconclusive for want of
     # samples: on a busy machine the rejected ones can use up a run's attempts before
     # the pairs reach a 95% interval (issue 31: 1 of 32 suite runs); then a skip.
-    for attempt in range(3):
+    # Run again, once, when the identical "same" is called slower or faster: the rule's
+    # interval (a sign test, 97.3% for 21 pairs) calls a change that is not there in up
+    # to 1.35% of runs a side, and a host spell that toggles the core between two speeds
+    # (pairs at 0.88, 1 and 1.14) gets it there: "slower, 1.1259 [1.0003, 1.1371]" once in
+    # some 200 runs of this check (issue 31, a gcc leg; 150 runs in such a spell read 146
+    # no clear difference and 4 inconclusive).  Called in two runs is a fault.
+    called, shorts = [], 0   # the runs that called identical code slower or faster; add short
+    while True:
         rc, out, err = run(base, head, "--quick", "--samples=21", "--max-ms=5000", "--processes=1", "--threshold=10",
                            "--out=" + js)
         doc = json.load(open(js)) if rc in (0, 1) else {}
-        add = {r["entry"]: r for r in doc.get("ab", [])}.get("add") or {}
+        got = {r["entry"]: r for r in doc.get("ab", [])}
+        add, same = got.get("add") or {}, got.get("same") or {}
         short = add.get("verdict") == "inconclusive" and any(w in (add.get("why") or "") for w in SHORT)
-        if not short:
-            break
-        print("# add inconclusive for want of samples, run again: %r" % add.get("why"))
+        shorts += short
+        call = same.get("verdict") in ("slower", "faster")
+        if call:
+            called.append("%s %s" % (same["verdict"], same.get("why")))
+        if (short and shorts < 3) or (call and len(called) == 1):
+            print("# run again: %s" % ("identical code called " + called[-1] if call else
+                                       "add inconclusive for want of samples: %r" % add.get("why")))
+            continue
+        break
     if short:
         skip("an entry slower: three runs inconclusive for want of samples on a busy machine (%r)" % add.get("why"))
     else:
@@ -91,10 +105,13 @@ with tempfile.TemporaryDirectory() as d:
     # in CI's asan leg, and under load once outside 0.9..1.1 (issue 31): inconclusive.
     asan = os.environ.get("CHRONO_TEST_ASAN") == "1"
     ok(same is not None and same["verdict"] in ("no clear difference", "inconclusive") and
-       (same["verdict"] == "inconclusive" or 0.9 < same["ci_low"] <= same["head/base"] <= same["ci_high"] < 1.1),
-       "same (identical code): not slower nor faster, within 1 +- 10%% unless inconclusive (%s, %s [%s, %s]%s)" %
+       (same["verdict"] == "inconclusive" or 0.9 < same["ci_low"] <= same["head/base"] <= same["ci_high"] < 1.1)
+       and len(called) <= 1,
+       "same (identical code): not slower nor faster, within 1 +- 10%% unless inconclusive (%s, %s [%s, %s]%s%s)" %
        (same and same["verdict"], same and same["head/base"], same and same["ci_low"], same and same["ci_high"],
-        ", under ASan" if asan else ""))
+        ", under ASan" if asan else "",
+        "; %d run(s) called it so: %s" % (len(called), "; ".join(called))
+        if called else ""))
     for name in ("add", "same"):
         c, r = cmps.get("base/" + name), rows.get(name)
         good = c is not None and r is not None and c["b"] == "head/" + name
