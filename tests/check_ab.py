@@ -150,6 +150,11 @@ with tempfile.TemporaryDirectory() as d:
         if not short:
             break
         print("# bmf: add inconclusive, run again")
+    # The ratio is the pairs' (as "add" above: 2.5..3.6); each side's latency is that
+    # side's own median, which a host spell toggling the core between speeds moves on its
+    # own: 3.64 for 3x the adds beside a paired 3.22 (base's median at the low end of
+    # [1087, 1498] ns; issue 31, 1 of 10 suite runs).  The latencies must still say which
+    # side is slower, and by about what: beyond 1.5 (swapped sides read 0.33) and below 6.
     doc = json.loads(out) if rc in (0, 1) else {}
     h, b = doc.get("head/add", {}), doc.get("base/add", {})
     good = rc == 1 and set(doc) == {"base/add", "head/add"} and "ratio" in h and "latency" in b
@@ -159,7 +164,7 @@ with tempfile.TemporaryDirectory() as d:
                 abs(b["ratio"]["value"] * r["value"] - 1) < 1e-9 and
                 abs(b["ratio"]["lower_value"] * r["upper_value"] - 1) < 1e-9 and
                 lat["lower_value"] <= lat["value"] <= lat["upper_value"] and
-                2.5 < lat["value"] / b["latency"]["value"] < 3.6)
+                1.5 < lat["value"] / b["latency"]["value"] < 6)
     if short and not good:
         skip("--format=bmf: three runs inconclusive on a busy machine")
     else:

@@ -28,11 +28,12 @@ try:
     doc = json.loads(p.stdout.decode())
     names = [b.get("name") for b in doc.get("benchmarks", [])]
     medians = [b.get("real_time") for b in doc.get("benchmarks", [])]
+    shapes = [(b.get("iterations_per_sample"), b.get("warnings")) for b in doc.get("benchmarks", [])]
 except ValueError as e:
-    names, medians = ["(not JSON: %s)" % e], []
+    names, medians, shapes = ["(not JSON: %s)" % e], [], []
 ok(p.returncode == 0 and names == NAMES, "a run: the three measured, in order, exit 0 (got %s, %d)" % (names, p.returncode))
 ok(len(medians) == 3 and all(isinstance(m, (int, float)) and m > 0 for m in medians),
-   "each has a positive median (%s)" % medians)
+   "each has a positive median (%s; iterations a sample and warnings: %s)" % (medians, shapes))
 p = run("--filter=(")
 ok(p.returncode == 2 and b"--filter" in p.stderr, "--filter='(': exit 2 (got %d)" % p.returncode)
 done()

@@ -326,6 +326,27 @@ static void test_simulated_slow_body(void)
     chrono_session_close(&s);
 }
 
+/* A first call that pays for a page fault or a host stall, 5x the target,
+   does not pass for a long body: the batch is sized on the calls after it
+   (a one-add loop's first call once read 4x a 20 us target here, and the run
+   then timed one add a sample: a median of 0 ns). */
+static void test_simulated_first_call_stall(void)
+{
+    chrono_session s;
+    chrono_clock clk;
+    chrono_result r;
+    sim c;
+    int rc;
+    if (open_quick_sim(&s, &clk, &c, 10) < 0) { tap_ok(0, "open"); return; }
+    c.spike_call = 1;
+    c.spike_ticks = 100000;   /* 100 us on the 1 GHz clock: 5x quick()'s 20 us target */
+    rc = chrono_run(&s, "stalled_first_call", sim_body, &c, &r);
+    tap_ok(rc == 0 && r.iters_per_sample * 10 >= 20000 && r.ns.median == 10.0,
+           "a first call stalled 5x past the target: %llu iterations a sample (a sample >= 20 us), median %.2f ns "
+           "(10) (rc %d)", (unsigned long long)r.iters_per_sample, r.ns.median, rc);
+    chrono_session_close(&s);
+}
+
 static void test_simulated_max_ms(void)
 {
     chrono_session s;
@@ -1289,6 +1310,22 @@ static int json_times(const chrono_session *s, double *real, double *cpu)
     return *real > 0 && *cpu >= 0;
 }
 
+/* A blocking body's CPU figures are its samples' own, read around each: its
+   CPU time per iteration is its CPU share times the mean sample, exactly
+   (the span's, with the engine's work between samples in, read 2.5-5.6% more
+   for a 50 us sleep, and a one-off cost there once 3.6x the sleep's own).
+   Exact where every sample counts in the mean (none migrated or went
+   backwards) and neither figure is capped (at the median, at 1). */
+static void test_sleep_cpu_own(const chrono_result *r)
+{
+    double own = r->cpu_share * r->all_ns_mean;
+    int exact = r->migrated == 0 && r->backwards == 0 && r->cpu_ns_per_iter < r->ns.median && r->cpu_share < 1;
+    tap_ok(!exact || fabs(r->cpu_ns_per_iter / own - 1) <= 1e-6,
+           "a blocking body's CPU time is its samples' own: %.1f ns an iteration = CPU share %.4f x mean sample "
+           "%.1f ns (%.1f)%s", r->cpu_ns_per_iter, r->cpu_share, r->all_ns_mean, own,
+           exact ? "" : "; a sample migrated or a figure capped: not comparable");
+}
+
 /* The run of a sleeping body (blocking = 1) shows its CPU time per
    iteration far below its real time, in the result and in the JSON, while a
    body that computes, run next in the same session, shows most of it. */
@@ -1302,6 +1339,7 @@ static void test_sleep_cpu(chrono_session *s, const chrono_result *nap_r)
                fabs(cpu - nap_r->cpu_ns_per_iter) <= 1e-9 * real,
            "a body sleeping 50 \xC2\xB5s an iteration: JSON cpu_time %.0f ns < half its real_time %.0f ns (CPU share %.3f)%s",
            cpu, real, nap_r->cpu_share, emu ? "; emulated: the ratio not checked" : "");
+    test_sleep_cpu_own(nap_r);
     rc = chrono_run(s, "busy", adds, &n, &busy);
     /* CPU time does not accrue while the thread is switched out: a busy body's is its median, loaded machine or not */
     tap_ok(rc == 0 && (emu || busy.cpu_ns_per_iter > 0.8 * busy.ns.median) && busy.cpu_ns_per_iter <= busy.ns.median &&
@@ -1476,6 +1514,7 @@ int main(void)
     test_simulated_backwards();
     test_simulated_halved_batch();
     test_simulated_slow_body();
+    test_simulated_first_call_stall();
     test_simulated_max_ms();
     test_simulated_sweep();
     test_simulated_between();

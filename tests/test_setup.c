@@ -60,7 +60,11 @@ static void test_adds(void)
     chrono_session s;
     chrono_result r, plain;
     int rc, proc, good = 0, near_run = 0, warned = 0, flagged = 0;
-    const unsigned shared = CHRONO_WARN_SHARED_CORE | CHRONO_WARN_CONTENDED | CHRONO_WARN_INTERRUPTED;
+    /* what the library says when the host spoiled a run; HOST_SLOWED too: the controls
+       read slow (issue 31: chrono_run read 1059 cycles for 1000 adds, so marked, beside
+       1006 with the setup: 0.949, the one session of five without a clean try) */
+    const unsigned shared = CHRONO_WARN_SHARED_CORE | CHRONO_WARN_CONTENDED | CHRONO_WARN_INTERRUPTED |
+                            CHRONO_WARN_HOST_SLOWED;
     if (tap_emulated()) {
         tap_skip("setup accuracy: emulated (CHRONO_TEST_EMULATED=1)");
         tap_skip("setup accuracy: emulated (CHRONO_TEST_EMULATED=1)");

@@ -99,6 +99,7 @@ typedef struct chrono__sample {
     int cpu;
     int status;            /* CHRONO__OK or why it was rejected */
     double cnt[CHRONO_COUNTER_COUNT];   /* counts over the sample, the reads' cost out; NAN: none */
+    double cpu_ns;         /* the thread's CPU time over it, where read (long, or blocking); NAN */
 } chrono__sample;
 
 /* A sample's status: CHRONO__OK, or why it was rejected, named by the
@@ -116,7 +117,13 @@ enum { CHRONO__OK, CHRONO__REJECTED_ALL CHRONO__NSTATUS };
 
 /* The thread's CPU time and the elapsed time over spans of sampling (read
    at their ends, never inside a sample): chrono_result.cpu_share. */
-typedef struct chrono__cpu_span { double cpu0, cpu_ns, wall_ns; uint64_t t0; } chrono__cpu_span;
+/* The thread's CPU time and the time elapsed over the sampling (cpu_ns,
+   wall_ns), and over the samples alone where each was read around (a blocking
+   body's: samples_cpu_ns, samples_wall_ns; NAN once one was not). */
+typedef struct chrono__cpu_span {
+    double cpu0, cpu_ns, wall_ns, samples_cpu_ns, samples_wall_ns;
+    uint64_t t0;
+} chrono__cpu_span;
 
 typedef struct chrono__mem { double minor, major, rss, ok; } chrono__mem;
 
@@ -497,17 +504,19 @@ CHRONO__PRIVATE double chrono__elapsed_ms(const chrono_session *s, uint64_t sinc
    its length implies, not a stretch another program ran in. */
 #define CHRONO__BRIEF_SWITCH 0.005
 
-/* Whether the switches in a sample that began at w0 with the thread's CPU
-   time at c0 (NAN: not read) kept it off the CPU briefly. */
-CHRONO__PRIVATE int chrono__switch_brief(const chrono_session *s, double c0, uint64_t w0)
+/* Whether the switches in a sample that began at w0 kept it off the CPU
+   briefly: cpu_ns, the thread's CPU time over it (NAN: not read). */
+CHRONO__PRIVATE int chrono__switch_brief(const chrono_session *s, double cpu_ns, uint64_t w0)
 {
-    double c1 = c0 == c0 ? chrono_cpu_thread_ns() : NAN, wall = chrono__elapsed_ms(s, w0) * 1e6;
-    return c1 == c1 && wall > 0 && wall - (c1 - c0) <= CHRONO__BRIEF_SWITCH * wall;
+    double wall = chrono__elapsed_ms(s, w0) * 1e6;
+    return cpu_ns == cpu_ns && wall > 0 && wall - cpu_ns <= CHRONO__BRIEF_SWITCH * wall;
 }
 
 /* One sample of fn(ctx, iters), bracketed by the reference chains and the
    probes; long (CHRONO__LONG_SAMPLE_MS expected): a switch in it rejects it
-   only when it kept the thread off the CPU for long. */
+   only when it kept the thread off the CPU for long.  The thread's CPU time
+   is read around a long sample, and around a blocking body's (its CPU
+   figures: chrono__cpu_of). */
 CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, void *ctx,
                                          uint64_t iters, int long_sample, chrono__sample *out)
 {
@@ -517,7 +526,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     int counted = (s->cfg.counters & s->counters.open) != 0;
     long (*switches)(void) = s->cfg.blocking ? chrono_cpu_switches_involuntary
                                              : chrono_cpu_switches;
-    double c0 = long_sample ? chrono_cpu_thread_ns() : NAN;
+    double c0 = long_sample || s->cfg.blocking ? chrono_cpu_thread_ns() : NAN;
     long sw0 = switches(), sw1;
     int cpu0 = chrono_cpu_current(), cpu1;
     if (chrono__fe_on(s)) f0 = chrono__fe_ticks(s);
@@ -532,6 +541,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     if (chrono__fe_on(s)) f1 = chrono__fe_ticks(s);
     cpu1 = chrono_cpu_current();
     sw1 = switches();
+    out->cpu_ns = c0 == c0 ? chrono_cpu_thread_ns() - c0 : NAN;
 
     out->cpu = cpu1;
     if (!counted || chrono_counters_delta(&s->counters, &k0, &k1, out->cnt) < 0) {
@@ -548,7 +558,7 @@ CHRONO__PRIVATE void chrono__take_sample(const chrono_session *s, chrono_fn fn, 
     if (t1 >= t0)
         out->ticks = t1 - t0 > s->clock.overhead_ticks ? t1 - t0 - s->clock.overhead_ticks : 0;
     if (cpu0 != cpu1) { out->status = CHRONO__REJECTED(migrated); return; }
-    if (sw0 != sw1 && !chrono__switch_brief(s, c0, w0)) {
+    if (sw0 != sw1 && !(long_sample && chrono__switch_brief(s, out->cpu_ns, w0))) {
         out->status = CHRONO__REJECTED(preempted);
         return;
     }
@@ -592,13 +602,20 @@ CHRONO__PRIVATE uint64_t chrono__target_ticks(const chrono_session *s)
 
 #define CHRONO__ITERS_MAX ((uint64_t)1 << 40)
 
+/* A batch past the target that took less than this is timed again before it
+   is kept (chrono__size_batch). */
+#define CHRONO__RETIME_MS 10.0
+
 /* Iterations per sample, from `iters` up: grow until one sample reaches the
    target.  A batch that reaches it is timed once more and kept only if it
-   does again: a first call paying for page faults or cold caches must not
-   pass for a slow body; one 4x past the target is kept at once (a long body
-   is not run twice for a count that cannot shrink below one).  A body that
-   takes longer than the target gets a batch of one; one the timer cannot see
-   grows (at most x100 a step) to 2^40.  *ticks: what the batch kept took. */
+   does again: a first call paying for page faults, cold caches or a host
+   stall must not pass for a slow body (the first call of a one-add loop once
+   read 4x a 20 us target: kept at once, it made the run time one add a
+   sample, a median of 0 ns).  Only one of CHRONO__RETIME_MS or more is kept
+   at once (a long body is not run twice for a count that cannot shrink
+   below one).  A body that takes longer than the target gets a batch of one;
+   one the timer cannot see grows (at most x100 a step) to 2^40.  *ticks:
+   what the batch kept took (the shorter of its two timings). */
 CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn fn, void *ctx,
                                             uint64_t iters, uint64_t since, double budget_ms,
                                             uint64_t *ticks)
@@ -608,9 +625,12 @@ CHRONO__PRIVATE uint64_t chrono__size_batch(const chrono_session *s, chrono_fn f
         uint64_t t = chrono__time_once(s, fn, ctx, iters), grow;
         if (t == 0) t = chrono__time_once(s, fn, ctx, iters);   /* a clock step back reads as 0 */
         *ticks = t;
-        if (t >= target && t / 4 < target) {
+        if (t >= target && chrono_clock_ns(&s->clock, t) < CHRONO__RETIME_MS * 1e6) {
             uint64_t again = chrono__time_once(s, fn, ctx, iters);
-            if (again >= target) return iters;
+            if (again >= target) {
+                if (again < t) *ticks = again;
+                return iters;
+            }
             *ticks = t = again;
         }
         if (t >= target || iters >= CHRONO__ITERS_MAX || chrono__elapsed_ms(s, since) > budget_ms)
@@ -962,17 +982,43 @@ CHRONO__PRIVATE void chrono__cpu_stop(const chrono_session *s, chrono__cpu_span 
     sp->wall_ns += chrono_clock_ns(&s->clock, t1 - sp->t0);
 }
 
-/* At most 1: one thread is on a CPU no longer than the time elapses (the OS's
-   CPU clock and the session's read a busy run 0.2-0.5% apart here). */
-/* CPU time per iteration over `iters` iterations taken in the span; NAN unknown. */
-CHRONO__PRIVATE double chrono__cpu_per_iter(const chrono__cpu_span *sp, double iters)
+/* A sample's CPU time and length into the span's sums over the samples. */
+CHRONO__PRIVATE void chrono__cpu_sample(const chrono_session *s, chrono__cpu_span *sp,
+                                        const chrono__sample *sm)
 {
-    return iters > 0 && sp->cpu_ns >= 0 ? sp->cpu_ns / iters : NAN;
+    sp->samples_cpu_ns += sm->cpu_ns;   /* NAN stays NAN */
+    sp->samples_wall_ns += chrono_clock_ns(&s->clock, sm->ticks);
 }
 
-CHRONO__PRIVATE double chrono__cpu_share(const chrono__cpu_span *sp)
+/* The CPU time and time elapsed the figures are of: a blocking body's, its
+   samples' own; any other's, the span's.  Between the samples of a 50 us
+   sleep the engine's own work is a share of the span as large as the
+   body's, and a one-off cost there (~1 ms of CPU once, on a busy host) read
+   as 100 us of CPU time an iteration beside the sleep's own 10-25 us. */
+CHRONO__PRIVATE void chrono__cpu_of(const chrono_session *s, const chrono__cpu_span *sp,
+                                    double *cpu_ns, double *wall_ns)
 {
-    double f = sp->wall_ns > 0 && sp->cpu_ns >= 0 ? sp->cpu_ns / sp->wall_ns : NAN;
+    int samples = s->cfg.blocking && sp->samples_cpu_ns >= 0 && sp->samples_wall_ns > 0;
+    *cpu_ns = samples ? sp->samples_cpu_ns : sp->cpu_ns;
+    *wall_ns = samples ? sp->samples_wall_ns : sp->wall_ns;
+}
+
+/* CPU time per iteration over `iters` iterations taken in the span; NAN unknown. */
+CHRONO__PRIVATE double chrono__cpu_per_iter(const chrono_session *s, const chrono__cpu_span *sp,
+                                            double iters)
+{
+    double cpu, wall;
+    chrono__cpu_of(s, sp, &cpu, &wall);
+    return iters > 0 && cpu >= 0 ? cpu / iters : NAN;
+}
+
+/* At most 1: one thread is on a CPU no longer than the time elapses (the OS's
+   CPU clock and the session's read a busy run 0.2-0.5% apart here). */
+CHRONO__PRIVATE double chrono__cpu_share(const chrono_session *s, const chrono__cpu_span *sp)
+{
+    double cpu, wall, f;
+    chrono__cpu_of(s, sp, &cpu, &wall);
+    f = wall > 0 && cpu >= 0 ? cpu / wall : NAN;
     return f > 1 ? 1 : f;
 }
 
@@ -1459,6 +1505,7 @@ CHRONO__PRIVATE void chrono__engine_take(chrono_engine *e, chrono__sample sm[2])
                           CHRONO__LONG_SAMPLE_MS * 1e6;
         chrono__take_sample(e->s, e->fn[side], e->ctx[side], e->iters[side], long_sample,
                             &sm[side]);
+        chrono__cpu_sample(e->s, &e->cpu, &sm[side]);
         if (sm[side].ticks) e->sample_ticks[side] = sm[side].ticks;
         if (sm[side].status != CHRONO__OK) continue;
         if (e->net) e->net(e->ctx[side], e->iters[side], &sm[side]);
@@ -1634,11 +1681,11 @@ CHRONO_API size_t chrono_engine_drop(chrono_engine *e, chrono_engine_drop_rule r
    time per iteration. */
 CHRONO_API void chrono_engine_figures(chrono_engine *e)
 {
-    double iters = (double)e->r[0]->iters_taken, share = chrono__cpu_share(&e->cpu);
+    double iters = (double)e->r[0]->iters_taken, share = chrono__cpu_share(e->s, &e->cpu);
     int k;
     for (k = 0; k < e->sides; k++) e->r[k]->cpu_share = share;
     if (e->sides == 1) {
-        e->r[0]->cpu_ns_per_iter = chrono__cpu_per_iter(&e->cpu, iters);
+        e->r[0]->cpu_ns_per_iter = chrono__cpu_per_iter(e->s, &e->cpu, iters);
         chrono__mem_faults(&e->faults, iters, e->r[0]);
         return;
     }
