@@ -1614,11 +1614,10 @@ enum { CHRONO__OK, CHRONO__REJECTED_ALL CHRONO__NSTATUS };
 #undef CHRONO__REJECTED_ALL
 #undef CHRONO__REJECTION_STATUS
 
-/* The thread's CPU time and the elapsed time over spans of sampling (read
-   at their ends, never inside a sample): chrono_result.cpu_share. */
-/* The thread's CPU time and the time elapsed over the sampling (cpu_ns,
-   wall_ns), and over the samples alone where each was read around (a blocking
-   body's: samples_cpu_ns, samples_wall_ns; NAN once one was not). */
+/* The thread's CPU time and the time elapsed over spans of sampling (cpu_ns,
+   wall_ns: read at their ends, never inside a sample), and over the samples
+   alone where each was read around (a blocking body's: samples_cpu_ns,
+   samples_wall_ns; NAN once one was not): chrono_result.cpu_share. */
 typedef struct chrono__cpu_span {
     double cpu0, cpu_ns, wall_ns, samples_cpu_ns, samples_wall_ns;
     uint64_t t0;
