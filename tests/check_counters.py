@@ -30,12 +30,16 @@ def near1(v):
 
 
 # Under AddressSanitizer a fresh page's shadow (one byte per 8) is a fresh page
-# per 8 more: 1.125 faults per touched page (the asan leg read 1.17).
-SHADOW = 0.125 if os.environ.get("CHRONO_TEST_ASAN") == "1" else 0.0
+# per 8 more: 1.125 faults per touched page (the asan leg read 1.17).  The figure
+# is the median over samples of a few iterations each (1-3 under ASan), so a
+# sample holding the shadow's fault reads 1.5 at 2 a sample, and the median of
+# 7 samples kept of 19 did once (issue 31): up to 1.5 there.
+ASAN = os.environ.get("CHRONO_TEST_ASAN") == "1"
+SHADOW = 0.125 if ASAN else 0.0
 
 
 def near1_faults(v):
-    return v is not None and 0.9 <= v <= 1.1 + SHADOW
+    return v is not None and 0.9 <= v <= (1.5 if ASAN else 1.1)
 
 
 def by_name(rows, key="name"):
@@ -53,7 +57,7 @@ sl, fp = b["sleep_50us"], b["fresh_page"]
 ok("open: task-clock, context-switches, page-faults" in doc["context"].get("counters", ""),
    "json context says which counters are open: %r" % doc["context"].get("counters"))
 ok(near1(sl.get("context-switches")), "json: sleep_50us %s context switches per iteration (0.9..1.1)" % sl.get("context-switches"))
-ok(near1_faults(fp.get("page-faults")), "json: fresh_page %s page faults per iteration (0.9..%.3g)" % (fp.get("page-faults"), 1.1 + SHADOW))
+ok(near1_faults(fp.get("page-faults")), "json: fresh_page %s page faults per iteration (0.9..%.3g)" % (fp.get("page-faults"), 1.5 if ASAN else 1.1))
 mem = fp.get("page_faults_minor_per_iteration")
 # getrusage also counts the engine's own first touches, and under ASan their shadow
 # too (the asan leg read 1.214 once): twice the shadow's share there.

@@ -701,12 +701,15 @@ static void test_accuracy(void)
         tap_skip("accuracy: no reference chain on this CPU (no cycle estimates)");
     } else {
         /* On a shared core the adds of the reference slow more than imuls, so the
-           figure reads low, never high: the bar is 1% above and 8% below, the
-           figure is reported.  Cycles 10% too high fail it. */
+           figure reads low: the bar is 8% below, the figure is reported.  Above,
+           this test's own chain may run slow as the adds' does on Zen 5 (a loop
+           laid out otherwise): all 8 tries of one ASan process read 3155-3175
+           (+5.2..5.8%) and that session's adds 1052 twice, then 999.9 (issue 31):
+           8% above too.  Cycles 10% too high fail it. */
         c = imul;
         if (!(fabs(c / 3000 - 1) <= 0.01)) tap_diag("imul1000: %.2f cycles, outside 3000 +- 1%% (a shared core?)", c);
-        tap_ok(c >= 3000 * 0.92 && c <= 3000 * (imul_clean ? 1.01 : 1.05),
-               "1000 dependent imuls read %.2f estimated cycles (3000: -8%%..+%s)", c, imul_clean ? "1%" : "5%, no quiet run");
+        tap_ok(c >= 3000 * 0.92 && c <= 3000 * 1.08,
+               "1000 dependent imuls read %.2f estimated cycles (3000: -8%%..+8%%%s)", c, imul_clean ? "" : "; no quiet run");
     }
 #  else
     tap_skip("imul latency: 3 cycles is an x86-64 fact; not checked on this CPU");
