@@ -6,8 +6,8 @@
    sanitizers (ASan, UBSan), it checks what cli.h documents:
      - the result is 0 or CHRONO_EINVAL; argv is left unchanged;
      - on CHRONO_EINVAL, .error is one non-empty line (no control characters);
-     - on success, every value a flag set is within its documented range, and
-       --cpu and --no-pin were not both given.
+     - on success, every value a flag set is within its documented range, every
+       string it kept points into argv, and --cpu and --no-pin were not both given.
    Built and run by .ci/run (leg "fuzz"):
      clang -fsanitize=fuzzer,address,undefined -Iinclude .ci/fuzz/fuzz_cli.c -lm */
 #define CHRONO_STATIC   /* a private copy: one file, no library to link */
@@ -103,8 +103,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (cfg.pin == CHRONO_PIN_CPU && (cfg.cpu < 0 || cfg.cpu >= chrono_cpu_count()))
             fail("--cpu gave a CPU that does not exist", NULL);
         if (!format_known(cli.format)) fail("unknown format", chrono_format_name(cli.format));
+        if (!format_known(cli.out_format)) fail("unknown --out format", chrono_format_name(cli.out_format));
         if (cli.out_path && !in_argv(cli.out_path, argv, argc)) fail(".out_path does not point into argv", NULL);
         if (cli.filter && !in_argv(cli.filter, argv, argc)) fail(".filter does not point into argv", NULL);
+        if (cli.nfilters < 0 || cli.nfilters > CHRONO_CLI_FILTERS_MAX) fail(".nfilters out of 0..16", NULL);
+        for (i = 0; i < cli.nfilters; i++)
+            if (!in_argv(cli.filters[i], argv, argc)) fail(".filters[] does not point into argv", NULL);
+        if (cli.nfilters ? cli.filter != cli.filters[0] : cli.filter != NULL)
+            fail(".filter is not the first of .filters", NULL);
+        if (cli.baseline && !in_argv(cli.baseline, argv, argc)) fail(".baseline does not point into argv", NULL);
+        if (cli.save && !in_argv(cli.save, argv, argc)) fail(".save does not point into argv", NULL);
+        if (cli.compare && !in_argv(cli.compare, argv, argc)) fail(".compare does not point into argv", NULL);
+        if (!(cli.fail_above >= 0.0 && cli.fail_above <= 1000.0)) fail("--fail-above out of 0..1000 (or NaN)", NULL);
+        if (cli.processes < 0 || cli.processes > 1000) fail("--processes out of 1..1000", NULL);
+        if (cli.threads < 0 || cli.threads > 256) fail("--threads out of 1..256", NULL);
         if (sval && !in_argv(sval, argv, argc)) fail("a STRING flag does not point into argv", NULL);
         if (ival < 1 || ival > 100000000) fail("INT flag out of its range", NULL);
         if (!(dval >= 0.0 && dval <= 1.0)) fail("DOUBLE flag out of its range (or NaN)", NULL);
